@@ -1,0 +1,65 @@
+//! Safe writes to user data: atomic replacement (temp file + rename) for files Corral owns
+//! (metadata, records, journals) and exclusive creation for files that must never be replaced.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Writes `bytes` to `path` atomically: a sibling temp file is written, fsynced and renamed over
+/// `path`, so readers see the old or the new content, never a mix. Creates missing parent folders.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let parent = path.parent().unwrap_or_else(|| Path::new("."));
+    fs::create_dir_all(parent).map_err(|e| Error::io_at("create folder", parent, e))?;
+    let tmp = temp_sibling(path);
+    let result = (|| -> std::io::Result<()> {
+        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)?;
+        sync_dir(parent);
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(Error::io_at("write", path, e));
+    }
+    Ok(())
+}
+
+/// Creates `path` with `bytes` only if nothing exists there (no symlink is followed).
+/// Returns `Ok(false)` when the path was already taken.
+pub fn create_exclusive(path: &Path, bytes: &[u8]) -> Result<bool> {
+    match OpenOptions::new().write(true).create_new(true).open(path) {
+        Ok(mut f) => {
+            f.write_all(bytes)
+                .and_then(|()| f.sync_all())
+                .map_err(|e| Error::io_at("write", path, e))?;
+            Ok(true)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(Error::io_at("create", path, e)),
+    }
+}
+
+/// `.<name>.tmp.<pid>.<nanos>` next to `path`: hidden, unique, on the same filesystem.
+fn temp_sibling(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    path.with_file_name(format!(".{name}.tmp.{}.{nanos}", std::process::id()))
+}
+
+/// Flushes a directory entry change to disk where the platform allows it.
+pub fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}

@@ -1,0 +1,109 @@
+//! Typed errors. Every error has a serializable [`ErrorKind`] so a UI or the CLI can act on it
+//! without parsing messages.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+use ts_rs::TS;
+
+use crate::model::Origin;
+
+/// The broad class of an error, stable across versions and safe to switch on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "kebab-case")]
+#[ts(export)]
+pub enum ErrorKind {
+    /// The caller passed something that can never be valid (a hostile session id, a bad flag).
+    InvalidInput,
+    /// The named thing does not exist (unknown session, agent or run).
+    NotFound,
+    /// A configuration file (fleet, agent) is missing or malformed.
+    Config,
+    /// A data file exists but cannot be parsed; it was left untouched.
+    Corrupt,
+    /// The operation was refused to protect data (owned by another agent, unsafe backup root).
+    Refused,
+    /// An operating-system error (permissions, disk full, vanished file).
+    Io,
+}
+
+/// An error and its kind, as it crosses a process boundary (IPC, CLI JSON).
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export)]
+pub struct ErrorPayload {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("invalid session id {0:?}: a session id may contain only letters, digits and '-'")]
+    InvalidSessionId(String),
+
+    #[error("invalid input: {0}")]
+    InvalidInput(String),
+
+    #[error("session {0} was not found")]
+    SessionNotFound(String),
+
+    #[error("agent {0:?} is not in the fleet")]
+    UnknownAgent(String),
+
+    #[error("no fleet is open; open a herdctl.yaml first")]
+    NoFleet,
+
+    #[error("run {0:?} was not found")]
+    RunNotFound(String),
+
+    #[error("cannot use fleet file {}: {reason}", path.display())]
+    FleetConfig { path: PathBuf, reason: String },
+
+    #[error("{} cannot be parsed and was left untouched: {reason}", path.display())]
+    Unreadable { path: PathBuf, reason: String },
+
+    #[error(
+        "cannot adopt session {session_id}: it is already attributed to agent {owner:?} (origin {origin}); job and platform records outrank adoption, so the record would have no effect"
+    )]
+    AdoptionRefused { session_id: String, owner: String, origin: Origin },
+
+    #[error("refused: {0}")]
+    Refused(String),
+
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Wraps an I/O error with a sentence saying what was being done and to which path.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        Self::Io { context: context.into(), source }
+    }
+
+    /// Wraps an I/O error on `path`, with `action` describing the attempt ("read", "create").
+    pub fn io_at(action: &str, path: &std::path::Path, source: std::io::Error) -> Self {
+        Self::Io { context: format!("cannot {action} {}", path.display()), source }
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::InvalidSessionId(_) | Self::InvalidInput(_) => ErrorKind::InvalidInput,
+            Self::SessionNotFound(_) | Self::UnknownAgent(_) | Self::RunNotFound(_) => {
+                ErrorKind::NotFound
+            }
+            Self::FleetConfig { .. } | Self::NoFleet => ErrorKind::Config,
+            Self::Unreadable { .. } => ErrorKind::Corrupt,
+            Self::AdoptionRefused { .. } | Self::Refused(_) => ErrorKind::Refused,
+            Self::Io { .. } => ErrorKind::Io,
+        }
+    }
+
+    pub fn payload(&self) -> ErrorPayload {
+        ErrorPayload { kind: self.kind(), message: self.to_string() }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,287 @@
+//! The public, serializable shapes that leave the engine: CLI JSON and IPC to the UI.
+//! Field names are camelCase; times are ISO-8601 UTC strings; unknown values are `null`.
+//! TypeScript bindings are generated from these types (ts-rs).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Where a session came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum Origin {
+    Web,
+    Discord,
+    Slack,
+    Schedule,
+    Native,
+    Adopted,
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Web => "web",
+            Self::Discord => "discord",
+            Self::Slack => "slack",
+            Self::Schedule => "schedule",
+            Self::Native => "native",
+            Self::Adopted => "adopted",
+        }
+    }
+
+    /// herdctl's trigger-type → origin mapping: everything that is not a platform or a schedule
+    /// (`manual`, `webhook`, `chat`, `fork`, `spawned`, unknown) folds into `native`.
+    pub fn from_trigger_type(trigger: &str) -> Self {
+        match trigger {
+            "web" => Self::Web,
+            "discord" => Self::Discord,
+            "slack" => Self::Slack,
+            "schedule" => Self::Schedule,
+            _ => Self::Native,
+        }
+    }
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who a session belongs to and how it got there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct Attribution {
+    pub origin: Origin,
+    /// Qualified agent name (`team.gamma`), `None` when nobody owns the session.
+    pub agent_name: Option<String>,
+    /// The herdctl job trigger type, when a job record attributed the session.
+    pub trigger_type: Option<String>,
+}
+
+impl Attribution {
+    pub fn native() -> Self {
+        Self { origin: Origin::Native, agent_name: None, trigger_type: None }
+    }
+}
+
+/// Why a session cannot be resumed by its agent with `claude --resume`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+#[ts(export)]
+pub enum NotResumableReason {
+    /// The transcript lives in the fleet's docker-sessions folder.
+    Docker,
+    /// The transcript lives outside the agent's own transcript folder.
+    OutsideAgentFolder,
+}
+
+/// One session as listings show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct SessionSummary {
+    pub session_id: String,
+    /// The real working directory recorded in the transcript (never decoded from the folder name,
+    /// unless the transcript records none).
+    pub working_directory: String,
+    /// The name of the folder under `<claude home>/projects/` that holds the transcript
+    /// (`docker:<agent>` for docker sessions).
+    pub encoded_path: String,
+    /// Absolute path of the transcript file.
+    pub transcript_path: String,
+    pub mtime: String,
+    pub origin: Origin,
+    pub agent_name: Option<String>,
+    pub resumable: bool,
+    pub not_resumable_reason: Option<NotResumableReason>,
+    pub custom_name: Option<String>,
+    pub auto_name: Option<String>,
+    pub preview: Option<String>,
+    pub git_branch: Option<String>,
+    pub claude_code_version: Option<String>,
+    pub first_message_at: Option<String>,
+    pub last_message_at: Option<String>,
+    #[ts(type = "number")]
+    pub message_count: u64,
+    #[ts(type = "number")]
+    pub size_bytes: u64,
+}
+
+impl SessionSummary {
+    /// The name a person sees: custom name › auto name › preview › "Untitled session".
+    pub fn display_name(&self) -> &str {
+        self.custom_name
+            .as_deref()
+            .or(self.auto_name.as_deref())
+            .or(self.preview.as_deref())
+            .unwrap_or("Untitled session")
+    }
+}
+
+/// Sessions that share one real working directory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct DirectoryGroup {
+    pub working_directory: String,
+    pub encoded_path: String,
+    /// The agent whose working directory this is, if any.
+    pub agent_name: Option<String>,
+    /// Every session in the group, whatever limit was applied to `sessions`.
+    #[ts(type = "number")]
+    pub session_count: u64,
+    /// True for temp directories (`/tmp/`, the OS temp dir, …), which views hide by default.
+    pub is_temp: bool,
+    pub sessions: Vec<SessionSummary>,
+}
+
+/// An agent of the open fleet, as the Fleet view shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct AgentSummary {
+    /// Qualified name: sub-fleet path and name joined by `.` (`team.gamma`).
+    pub name: String,
+    /// The sub-fleet path (`["team"]` for `team.gamma`, empty for a root agent).
+    pub fleet_path: Vec<String>,
+    pub working_directory: Option<String>,
+    pub docker: bool,
+    #[ts(type = "number")]
+    pub session_count: u64,
+    pub last_activity_at: Option<String>,
+}
+
+/// Who wrote a transcript message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum Role {
+    User,
+    Assistant,
+    Tool,
+}
+
+/// A tool call paired with its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ToolCall {
+    pub tool_name: String,
+    pub tool_use_id: Option<String>,
+    pub emoji: String,
+    pub input_summary: Option<String>,
+    /// The tool input as pretty JSON, clipped to a bounded size.
+    pub input: Option<String>,
+    /// The tool output as text, clipped to a bounded size.
+    pub output: String,
+    pub output_truncated: bool,
+    pub is_error: bool,
+    #[ts(type = "number | null")]
+    pub duration_ms: Option<u64>,
+    /// No result has been written yet (running, interrupted, or the result was lost).
+    pub pending: bool,
+    /// For Task/Agent calls: the subagent whose transcript this call produced.
+    pub subagent_id: Option<String>,
+}
+
+/// One message of a transcript as the viewer shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct TranscriptMessage {
+    pub role: Role,
+    /// Text (Markdown for assistant messages). Empty for tool messages.
+    pub content: String,
+    /// Stable key: the line's `uuid`; for tool messages the originating tool_use line's `uuid`.
+    pub uuid: Option<String>,
+    pub timestamp: Option<String>,
+    /// Thinking text of an assistant turn, kept but marked (empty string when redacted).
+    pub thinking: Option<String>,
+    pub tool_call: Option<ToolCall>,
+    /// Set on user messages that were injected rather than typed (task notifications, …).
+    pub origin_kind: Option<String>,
+    /// Byte offset of the source line in the transcript (a stable paging cursor).
+    #[ts(type = "number")]
+    pub offset: u64,
+}
+
+/// Token usage of a transcript.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct Usage {
+    /// Context size of the last turn: input + cache creation + cache read tokens.
+    #[ts(type = "number")]
+    pub input_tokens: u64,
+    /// Output tokens, counted once per `(message.id, requestId)`.
+    #[ts(type = "number")]
+    pub output_tokens: u64,
+    /// Number of distinct assistant API responses.
+    #[ts(type = "number")]
+    pub turn_count: u64,
+    /// The model of the last assistant response.
+    pub model: Option<String>,
+}
+
+/// A subagent transcript that belongs to a session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct SubagentInfo {
+    pub agent_id: String,
+    pub transcript_path: String,
+    pub agent_type: Option<String>,
+    pub description: Option<String>,
+    #[ts(type = "number")]
+    pub size_bytes: u64,
+}
+
+/// A page of a transcript, newest messages last.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct MessagePage {
+    pub messages: Vec<TranscriptMessage>,
+    /// Pass as `before` to fetch the page just earlier than this one; `None` at the start.
+    #[ts(type = "number | null")]
+    pub earlier_cursor: Option<u64>,
+    /// Byte length of the transcript that this page reflects (to detect growth).
+    #[ts(type = "number")]
+    pub size_bytes: u64,
+}
+
+/// A whole transcript opened in the viewer (or printed by `corral-cli show`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct SessionTranscript {
+    pub session_id: String,
+    pub working_directory: String,
+    pub messages: Vec<TranscriptMessage>,
+    pub usage: Usage,
+    pub subagents: Vec<SubagentInfo>,
+    /// Lines that could not be parsed and were skipped.
+    #[ts(type = "number")]
+    pub skipped_lines: u64,
+}
+
+/// A non-fatal problem met while reading (a malformed record, an unreadable file). Listings carry
+/// these instead of failing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct Warning {
+    pub path: String,
+    pub message: String,
+}
+
+impl Warning {
+    pub fn new(path: &std::path::Path, message: impl Into<String>) -> Self {
+        Self { path: path.display().to_string(), message: message.into() }
+    }
+}

@@ -1,0 +1,198 @@
+//! Where things live: path encoding, session-id validation, the Claude home and Corral's data dir.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Longest encoded folder name Claude Code writes before it appends a hash suffix.
+pub const MAX_ENCODED_LEN: usize = 200;
+
+/// Encodes a working directory the way Claude Code names its transcript folder: every UTF-16
+/// code unit that is not an ASCII letter or digit becomes `-` (so an emoji, two units, becomes
+/// `--`); a result longer than 200 units keeps its first 200 and gets `-` + a base-36 hash of
+/// the original string (herdctl's `encodePathForCli`).
+pub fn encode_path(path: &str) -> String {
+    let units: Vec<u16> = path.encode_utf16().collect();
+    let encoded: String = units
+        .iter()
+        .map(|&u| match u8::try_from(u) {
+            Ok(b) if b.is_ascii_alphanumeric() => char::from(b),
+            _ => '-',
+        })
+        .collect();
+    if encoded.len() <= MAX_ENCODED_LEN {
+        return encoded;
+    }
+    let mut h: i32 = 0;
+    for &u in &units {
+        h = h.wrapping_shl(5).wrapping_sub(h).wrapping_add(i32::from(u));
+    }
+    let prefix: String = encoded.chars().take(MAX_ENCODED_LEN).collect();
+    format!("{prefix}-{}", to_base36(i64::from(h).unsigned_abs()))
+}
+
+fn to_base36(mut n: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    if n == 0 {
+        return "0".into();
+    }
+    let mut out = Vec::new();
+    while n > 0 {
+        out.push(DIGITS.get((n % 36) as usize).copied().unwrap_or(b'0'));
+        n /= 36;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The transcript folder of a working directory matches `folder` — exactly, or, for paths long
+/// enough to carry a hash suffix, by the 200-unit prefix (the CLI and the SDK hash differently,
+/// so Claude Code itself matches by prefix).
+pub fn folder_is_for(folder: &str, working_directory: &str) -> bool {
+    let encoded = encode_path(working_directory);
+    if folder == encoded {
+        return true;
+    }
+    if encoded.len() > MAX_ENCODED_LEN {
+        let prefix: String = encoded.chars().take(MAX_ENCODED_LEN).collect();
+        return folder.len() > MAX_ENCODED_LEN
+            && folder.starts_with(&prefix)
+            && folder.as_bytes().get(MAX_ENCODED_LEN) == Some(&b'-');
+    }
+    false
+}
+
+/// True when `folder` may hold transcripts of a descendant of `working_directory` (worktrees,
+/// subfolders): compared on encoded prefixes, `encode(wd) + "-"`, so `/home/u/my-app` finds
+/// `-home-u-my-app--claude-worktrees-x` (herdctl compares lossy decoded paths and misses it).
+/// The encoding is lossy — `/home/u/proj` also prefixes `-home-u-proj-other` — so callers confirm
+/// each session with the cwd its transcript records ([`cwd_is_within`]).
+pub fn folder_is_descendant_of(folder: &str, working_directory: &str) -> bool {
+    let encoded = encode_path(working_directory.trim_end_matches(['/', '\\']));
+    folder.len() > encoded.len() + 1
+        && folder.starts_with(&encoded)
+        && folder.as_bytes().get(encoded.len()) == Some(&b'-')
+}
+
+/// True when `cwd` is `dir` or lies below it (component-wise, so `/a/proj-other` is not within
+/// `/a/proj`).
+pub fn cwd_is_within(cwd: &str, dir: &str) -> bool {
+    Path::new(cwd).starts_with(Path::new(dir))
+}
+
+/// Session ids become file names; only `[A-Za-z0-9-]+` is accepted, before any path is built.
+pub fn validate_session_id(id: &str) -> Result<&str> {
+    if !id.is_empty()
+        && id.len() <= 128
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    {
+        Ok(id)
+    } else {
+        Err(Error::InvalidSessionId(id.to_owned()))
+    }
+}
+
+/// Temp directories (hidden from All Chats by default). Each prefix ends in a separator, so
+/// `/tmpfoo` is not a temp directory.
+pub fn is_temp_directory(path: &str) -> bool {
+    let mut prefixes: Vec<String> =
+        ["/tmp/", "/private/tmp/", "/var/folders/"].iter().map(|s| (*s).to_owned()).collect();
+    let os_tmp = std::env::temp_dir();
+    let os_tmp = os_tmp.to_string_lossy();
+    let trimmed = os_tmp.trim_end_matches(['/', '\\']);
+    if !trimmed.is_empty() {
+        prefixes.push(format!("{trimmed}{}", std::path::MAIN_SEPARATOR));
+    }
+    let with_sep = format!("{path}/");
+    prefixes.iter().any(|p| path.starts_with(p.as_str()) || with_sep == *p)
+}
+
+/// The lossy display decoding herdctl uses when a transcript records no cwd.
+pub fn decode_path_for_display(encoded: &str) -> String {
+    if let Some(rest) = encoded.strip_prefix('-') {
+        return format!("/{}", rest.replace('-', "/"));
+    }
+    let b = encoded.as_bytes();
+    if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b'-' && b[2] == b'-' {
+        return format!("{}:{}", char::from(b[0]), encoded[2..].replace('-', "\\"));
+    }
+    encoded.replace('-', "/")
+}
+
+/// Resolves the Claude home: an explicit value (flag or app setting), else `$CLAUDE_CONFIG_DIR`,
+/// else `~/.claude`. `env` is passed in so callers and tests control it.
+pub fn resolve_claude_home(
+    explicit: Option<&Path>,
+    claude_config_dir: Option<&str>,
+    home_dir: Option<&Path>,
+) -> Result<PathBuf> {
+    if let Some(p) = explicit {
+        return Ok(p.to_path_buf());
+    }
+    if let Some(v) = claude_config_dir.filter(|v| !v.trim().is_empty()) {
+        return Ok(PathBuf::from(v));
+    }
+    home_dir.map(|h| h.join(".claude")).ok_or_else(|| {
+        Error::InvalidInput("cannot find the home folder to locate ~/.claude".into())
+    })
+}
+
+/// Resolves Corral's own data dir: an explicit value, else `$CORRAL_DATA_DIR`, else
+/// `<platform data dir>/corral`.
+pub fn resolve_data_dir(
+    explicit: Option<&Path>,
+    corral_data_dir: Option<&str>,
+    platform_data_dir: Option<&Path>,
+) -> Result<PathBuf> {
+    if let Some(p) = explicit {
+        return Ok(p.to_path_buf());
+    }
+    if let Some(v) = corral_data_dir.filter(|v| !v.trim().is_empty()) {
+        return Ok(PathBuf::from(v));
+    }
+    platform_data_dir
+        .map(|d| d.join("corral"))
+        .ok_or_else(|| Error::InvalidInput("cannot find a data folder for Corral".into()))
+}
+
+/// The Claude home from the process environment (`CLAUDE_CONFIG_DIR`, then `~/.claude`).
+pub fn claude_home_from_env(explicit: Option<&Path>) -> Result<PathBuf> {
+    let var = std::env::var("CLAUDE_CONFIG_DIR").ok();
+    resolve_claude_home(explicit, var.as_deref(), dirs::home_dir().as_deref())
+}
+
+/// Corral's data dir from the process environment (`CORRAL_DATA_DIR`, then the platform dir).
+pub fn data_dir_from_env(explicit: Option<&Path>) -> Result<PathBuf> {
+    let var = std::env::var("CORRAL_DATA_DIR").ok();
+    resolve_data_dir(explicit, var.as_deref(), dirs::data_dir().as_deref())
+}
+
+/// `<claude home>/projects`.
+pub fn projects_dir(claude_home: &Path) -> PathBuf {
+    claude_home.join("projects")
+}
+
+/// True when `inner` is `outer` or lies below it, after resolving what can be resolved
+/// (used to refuse backup roots inside the stores they protect).
+pub fn is_same_or_inside(inner: &Path, outer: &Path) -> bool {
+    let canon = |p: &Path| -> PathBuf {
+        // Resolve the longest existing ancestor, then re-append the rest.
+        let mut existing = p.to_path_buf();
+        let mut rest = Vec::new();
+        while !existing.exists() {
+            match (existing.file_name().map(std::ffi::OsStr::to_os_string), existing.parent()) {
+                (Some(name), Some(parent)) => {
+                    rest.push(name);
+                    existing = parent.to_path_buf();
+                }
+                _ => break,
+            }
+        }
+        let mut base = std::fs::canonicalize(&existing).unwrap_or(existing);
+        for name in rest.into_iter().rev() {
+            base.push(name);
+        }
+        base
+    };
+    canon(inner).starts_with(canon(outer))
+}

@@ -1,0 +1,3 @@
+//! Engine integration tests: one binary, one module per area.
+
+mod support;

@@ -1,0 +1,51 @@
+//! Shared test helpers: fixture copies in temp dirs, the shared corpus location.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `fixtures/<name>` in the repository.
+pub fn fixture(name: &str) -> PathBuf {
+    repo_root().join("fixtures").join(name)
+}
+
+/// `../shared/corpus`, or `None` (with a printed notice) when it is absent.
+pub fn corpus() -> Option<PathBuf> {
+    let p = repo_root().join("../shared/corpus");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        println!("notice: ../shared/corpus is absent; corpus tests skipped");
+        None
+    }
+}
+
+/// Copies a directory tree (files, folders and symlinks) into `dst`.
+pub fn copy_tree(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for entry in std::fs::read_dir(src).unwrap() {
+        let entry = entry.unwrap();
+        let ty = entry.file_type().unwrap();
+        let to = dst.join(entry.file_name());
+        if ty.is_dir() {
+            copy_tree(&entry.path(), &to);
+        } else if ty.is_symlink() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), &to).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+}
+
+/// A temp dir holding a copy of `fixtures/<name>`.
+pub fn fixture_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dst = tmp.path().join(name);
+    copy_tree(&fixture(name), &dst);
+    (tmp, dst)
+}
