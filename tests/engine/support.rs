@@ -49,3 +49,31 @@ pub fn fixture_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
     copy_tree(&fixture(name), &dst);
     (tmp, dst)
 }
+
+/// A map of every file below `root` (relative path → content hash + symlink target), for
+/// "nothing changed" assertions. Directories are included (as empty entries).
+pub fn hash_tree(root: &Path) -> std::collections::BTreeMap<PathBuf, String> {
+    use std::hash::{Hash, Hasher};
+    let mut out = std::collections::BTreeMap::new();
+    fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<PathBuf, String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(root).unwrap().to_path_buf();
+            let ty = e.file_type().unwrap();
+            if ty.is_symlink() {
+                out.insert(rel, format!("link:{}", std::fs::read_link(&p).unwrap().display()));
+            } else if ty.is_dir() {
+                out.insert(rel, "dir".into());
+                walk(root, &p, out);
+            } else {
+                let bytes = std::fs::read(&p).unwrap();
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                bytes.hash(&mut h);
+                out.insert(rel, format!("{}:{:x}", bytes.len(), h.finish()));
+            }
+        }
+    }
+    walk(root, root, &mut out);
+    out
+}

@@ -1,16 +1,34 @@
 //! The catalog: one opened view of a Claude home, an optional fleet, its state dir and Corral's
-//! data dir. It lists, attributes, names and reads sessions.
+//! data dir. It discovers, attributes, names and reads sessions.
+//!
+//! Discovery walks `<claude home>/projects/<folder>/*.jsonl` (top level only) and the fleet's
+//! `docker-sessions/`, validates every transcript against the persistent [`ListingIndex`] with a
+//! `stat`, scans only what changed (in parallel, resuming appended files), then attributes each
+//! session and applies the user's names. Browsing never writes into the fleet's state dir; the
+//! only write is Corral's own index, in its data dir.
 
+use std::collections::HashMap;
+use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::SystemTime;
 
+use rayon::prelude::*;
 use serde::Serialize;
 use ts_rs::TS;
 
+use crate::attribution::{self, AttributionIndex, JobCache};
 use crate::error::{Error, Result};
-use crate::fleet::Fleet;
+use crate::fleet::{Agent, Fleet};
+use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex};
+use crate::metadata::{ADHOC, MetadataStore};
 use crate::model::{
-    AgentSummary, DirectoryGroup, MessagePage, SessionSummary, SessionTranscript, Warning,
+    AgentSummary, Attribution, DirectoryGroup, MessagePage, NotResumableReason, SessionSummary,
+    SessionTranscript, Warning,
 };
+use crate::paths;
+use crate::transcript::facts::{self, FactsScanner, TranscriptFacts};
+use crate::transcript::{messages, subagents};
 
 /// Where everything lives. Every path computation starts from these values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,18 +43,80 @@ pub struct CatalogConfig {
 /// Options for listings.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ListOptions {
-    /// At most this many sessions (applied after filtering).
+    /// At most this many sessions (the newest), applied after filtering.
     pub limit: Option<usize>,
     /// Include groups for temp directories.
     pub include_temp: bool,
 }
 
-/// An opened catalog.
+/// The result of [`Catalog::all_sessions`].
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct Listing {
+    pub groups: Vec<DirectoryGroup>,
+    pub warnings: Vec<Warning>,
+}
+
+/// One transcript file found by discovery, with its facts.
+#[derive(Debug, Clone)]
+pub struct FoundTranscript {
+    pub path: PathBuf,
+    /// The folder under `projects/` (or `docker:` for the fleet's docker-sessions folder).
+    pub folder: String,
+    pub session_id: String,
+    pub size: u64,
+    pub mtime: SystemTime,
+    pub docker: bool,
+    pub facts: TranscriptFacts,
+}
+
+impl FoundTranscript {
+    /// A main-session transcript: it has a message and is not a subagent's.
+    pub fn is_session(&self) -> bool {
+        self.facts.has_messages && !self.facts.is_sidechain
+    }
+
+    /// The recorded cwd, else the lossy decoding of the folder name.
+    pub fn working_directory(&self) -> String {
+        self.facts.cwd.clone().unwrap_or_else(|| paths::decode_path_for_display(&self.folder))
+    }
+
+    /// Time of the last real message, else the file's mtime (mtime is not activity time).
+    pub fn activity(&self) -> String {
+        self.facts.last_message_at.clone().unwrap_or_else(|| iso_time(self.mtime))
+    }
+}
+
+/// Everything one discovery pass learned.
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub transcripts: Vec<FoundTranscript>,
+    pub attribution: AttributionIndex,
+    pub custom_names: HashMap<String, HashMap<String, String>>,
+    pub warnings: Vec<Warning>,
+}
+
+impl Scan {
+    /// The custom name of a session under its owner's key (or `adhoc`).
+    fn custom_name(&self, session_id: &str, owner: Option<&str>) -> Option<String> {
+        self.custom_names.get(owner.unwrap_or(ADHOC)).and_then(|m| m.get(session_id)).cloned()
+    }
+}
+
+#[derive(Debug)]
+struct Caches {
+    index: ListingIndex,
+    jobs: JobCache,
+}
+
+/// An opened catalog. Safe to share between threads.
 #[derive(Debug)]
 pub struct Catalog {
     config: CatalogConfig,
     fleet: Option<Fleet>,
     state_dir: PathBuf,
+    caches: Mutex<Caches>,
 }
 
 impl Catalog {
@@ -47,11 +127,25 @@ impl Catalog {
             (None, Some(f)) => f.state_dir(),
             (None, None) => config.data_dir.join("state"),
         };
-        Ok(Self { config, fleet, state_dir })
+        let index = ListingIndex::new(&config.data_dir, &config.claude_home);
+        Ok(Self {
+            config,
+            fleet,
+            state_dir,
+            caches: Mutex::new(Caches { index, jobs: JobCache::default() }),
+        })
+    }
+
+    pub fn config(&self) -> &CatalogConfig {
+        &self.config
     }
 
     pub fn claude_home(&self) -> &Path {
         &self.config.claude_home
+    }
+
+    pub fn projects_dir(&self) -> PathBuf {
+        paths::projects_dir(&self.config.claude_home)
     }
 
     pub fn data_dir(&self) -> &Path {
@@ -66,34 +160,259 @@ impl Catalog {
         self.fleet.as_ref()
     }
 
-    /// Every session, grouped by real working directory, newest group first.
-    pub fn all_sessions(&self, opts: ListOptions) -> Result<Listing> {
-        let _ = opts;
-        Ok(Listing { groups: Vec::new(), warnings: Vec::new() })
+    /// The agent with this qualified name, or a typed error.
+    pub fn agent(&self, name: &str) -> Result<&Agent> {
+        let fleet = self.fleet.as_ref().ok_or(Error::NoFleet)?;
+        fleet.agent(name).ok_or_else(|| Error::UnknownAgent(name.to_owned()))
     }
 
-    /// The sessions attributed to `agent` (qualified name), newest first; the limit is applied
-    /// after filtering.
+    /// One discovery pass: every transcript with its facts, the attribution index and names.
+    pub fn scan(&self) -> Result<Scan> {
+        let mut warnings = Vec::new();
+        let candidates = self.list_transcript_files(&mut warnings);
+        let mut caches = self.caches.lock().map_err(|_| poisoned())?;
+        let caches = &mut *caches;
+        caches.index.load();
+
+        // Decide per file: reuse, resume or rescan.
+        let jobs: Vec<(Candidate, Option<(u64, FactsScanner)>, bool)> = candidates
+            .into_iter()
+            .map(|c| match caches.index.get(&c.path) {
+                Some(e) => match e.freshness(&c.stamp) {
+                    Freshness::Fresh => (c, Some((e.offset, e.scanner.clone())), true),
+                    Freshness::Appended => (c, Some((e.offset, e.scanner.clone())), false),
+                    Freshness::Stale => (c, None, false),
+                },
+                None => (c, None, false),
+            })
+            .collect();
+
+        let scanned: Vec<(Candidate, std::io::Result<(u64, FactsScanner)>)> = jobs
+            .into_par_iter()
+            .map(|(c, resume, fresh)| {
+                if fresh {
+                    let r = resume.ok_or_else(|| std::io::Error::other("missing index entry"));
+                    return (c, r);
+                }
+                let r = facts::scan_file(&c.path, resume).map(|o| (o.offset, o.scanner));
+                (c, r)
+            })
+            .collect();
+
+        let mut transcripts = Vec::with_capacity(scanned.len());
+        for (c, result) in scanned {
+            match result {
+                Ok((offset, scanner)) => {
+                    let facts = scanner.facts();
+                    caches
+                        .index
+                        .insert(c.path.clone(), IndexEntry { stamp: c.stamp, offset, scanner });
+                    transcripts.push(FoundTranscript {
+                        path: c.path,
+                        folder: c.folder,
+                        session_id: c.session_id,
+                        size: c.stamp.size,
+                        mtime: c.mtime,
+                        docker: c.docker,
+                        facts,
+                    });
+                }
+                // Vanished between listing and reading, or unreadable: reported, never fatal.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => warnings.push(Warning::new(&c.path, format!("cannot read: {e}"))),
+            }
+        }
+        let live: std::collections::HashSet<&Path> =
+            transcripts.iter().map(|t| t.path.as_path()).collect();
+        caches.index.retain_paths(&|p| live.contains(p));
+        if let Err(e) = caches.index.save() {
+            warnings.push(Warning::new(caches.index.path(), e.to_string()));
+        }
+
+        let (attribution, attribution_warnings) =
+            AttributionIndex::build(&self.state_dir, &mut caches.jobs);
+        warnings.extend(attribution_warnings);
+        let custom_names = MetadataStore::new(&self.state_dir).custom_names();
+        Ok(Scan { transcripts, attribution, custom_names, warnings })
+    }
+
+    /// Every candidate transcript file, with its stat. Unreadable folders become warnings.
+    fn list_transcript_files(&self, warnings: &mut Vec<Warning>) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        let projects = self.projects_dir();
+        match fs::read_dir(&projects) {
+            Ok(entries) => {
+                for entry in entries.flatten() {
+                    let Ok(ty) = entry.file_type() else { continue };
+                    if !ty.is_dir() {
+                        continue;
+                    }
+                    let folder = entry.file_name().to_string_lossy().into_owned();
+                    list_folder(&entry.path(), &folder, false, &mut out, warnings);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => warnings.push(Warning::new(&projects, format!("cannot list: {e}"))),
+        }
+        if self.fleet.is_some() {
+            let docker = self.state_dir.join("docker-sessions");
+            list_folder(&docker, "docker:", true, &mut out, warnings);
+        }
+        out
+    }
+
+    /// Every session, grouped by real working directory, newest group first.
+    pub fn all_sessions(&self, opts: ListOptions) -> Result<Listing> {
+        let scan = self.scan()?;
+        let mut sessions: Vec<(SessionSummary, bool, String)> = Vec::new();
+        for t in scan.transcripts.iter().filter(|t| t.is_session()) {
+            let attr = scan.attribution.get(&t.session_id);
+            if t.docker && attr.agent_name.is_none() {
+                continue; // docker sessions are listed only under the agent that owns them
+            }
+            let summary = self.summarize(t, &attr, &scan);
+            let is_temp = paths::is_temp_directory(&summary.working_directory);
+            if is_temp && !opts.include_temp {
+                continue;
+            }
+            let activity = t.activity();
+            sessions.push((summary, is_temp, activity));
+        }
+        sessions.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.session_id.cmp(&b.0.session_id)));
+
+        // Group by real working directory (docker sessions by owning agent).
+        let mut order: Vec<String> = Vec::new();
+        let mut groups: HashMap<String, DirectoryGroup> = HashMap::new();
+        for (i, (s, is_temp, _)) in sessions.into_iter().enumerate() {
+            let key = if s.encoded_path.starts_with("docker:") {
+                s.encoded_path.clone()
+            } else {
+                s.working_directory.clone()
+            };
+            let within_limit = opts.limit.is_none_or(|l| i < l);
+            let group = groups.entry(key.clone()).or_insert_with(|| {
+                order.push(key.clone());
+                DirectoryGroup {
+                    agent_name: self.group_agent(&s),
+                    working_directory: s.working_directory.clone(),
+                    encoded_path: s.encoded_path.clone(),
+                    session_count: 0,
+                    is_temp,
+                    sessions: Vec::new(),
+                }
+            });
+            group.session_count += 1;
+            if within_limit {
+                group.sessions.push(s);
+            }
+        }
+        let groups = order
+            .into_iter()
+            .filter_map(|k| groups.remove(&k))
+            .filter(|g| !g.sessions.is_empty() || opts.limit.is_none())
+            .collect();
+        Ok(Listing { groups, warnings: scan.warnings })
+    }
+
+    /// The agent a group belongs to: the one whose working directory it is.
+    fn group_agent(&self, s: &SessionSummary) -> Option<String> {
+        let fleet = self.fleet.as_ref()?;
+        if let Some(agent) = s.encoded_path.strip_prefix("docker:") {
+            return Some(agent.to_owned()).filter(|a| !a.is_empty());
+        }
+        fleet
+            .agents
+            .iter()
+            .find(|a| {
+                a.working_directory
+                    .as_deref()
+                    .is_some_and(|wd| same_dir(wd, Path::new(&s.working_directory)))
+            })
+            .map(|a| a.qualified_name.clone())
+    }
+
+    /// The sessions attributed to `agent`, newest first; the limit is applied after filtering.
     pub fn agent_sessions(&self, agent: &str, opts: ListOptions) -> Result<Vec<SessionSummary>> {
-        let _ = opts;
-        Err(Error::UnknownAgent(agent.to_owned()))
+        self.agent(agent)?;
+        let scan = self.scan()?;
+        let mut out: Vec<(String, SessionSummary)> = scan
+            .transcripts
+            .iter()
+            .filter(|t| t.is_session())
+            .filter_map(|t| {
+                let attr = scan.attribution.get(&t.session_id);
+                attribution::is_owned_by_agent(&attr, Some(agent))
+                    .then(|| (t.activity(), self.summarize(t, &attr, &scan)))
+            })
+            .collect();
+        out.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.session_id.cmp(&b.1.session_id)));
+        let limit = opts.limit.unwrap_or(usize::MAX);
+        Ok(out.into_iter().take(limit).map(|(_, s)| s).collect())
     }
 
     /// The fleet's agents with their true session counts (empty with no fleet).
     pub fn agents(&self) -> Result<Vec<AgentSummary>> {
-        Ok(Vec::new())
+        let Some(fleet) = self.fleet.as_ref() else { return Ok(Vec::new()) };
+        let scan = self.scan()?;
+        let mut counts: HashMap<String, (u64, Option<String>)> = HashMap::new();
+        for t in scan.transcripts.iter().filter(|t| t.is_session()) {
+            if let Some(owner) = scan.attribution.get(&t.session_id).agent_name {
+                let e = counts.entry(owner).or_default();
+                e.0 += 1;
+                let act = t.activity();
+                if e.1.as_ref().is_none_or(|a| *a < act) {
+                    e.1 = Some(act);
+                }
+            }
+        }
+        Ok(fleet
+            .agents
+            .iter()
+            .map(|a| {
+                let (count, last) = counts.remove(&a.qualified_name).unwrap_or_default();
+                AgentSummary {
+                    name: a.qualified_name.clone(),
+                    fleet_path: a.fleet_path.clone(),
+                    working_directory: a
+                        .working_directory
+                        .as_ref()
+                        .map(|p| p.to_string_lossy().into_owned()),
+                    docker: a.docker,
+                    session_count: count,
+                    last_activity_at: last,
+                }
+            })
+            .collect())
+    }
+
+    /// The transcript file of a session (the main one, when a worktree stub shares its id).
+    pub fn locate(&self, session_id: &str) -> Result<(FoundTranscript, Scan)> {
+        paths::validate_session_id(session_id)?;
+        let scan = self.scan()?;
+        let found = scan
+            .transcripts
+            .iter()
+            .filter(|t| t.session_id == session_id && t.is_session())
+            .max_by_key(|t| t.size)
+            .cloned()
+            .ok_or_else(|| Error::SessionNotFound(session_id.to_owned()))?;
+        Ok((found, scan))
     }
 
     /// One session by id.
     pub fn session(&self, session_id: &str) -> Result<SessionSummary> {
-        crate::paths::validate_session_id(session_id)?;
-        Err(Error::SessionNotFound(session_id.to_owned()))
+        let (t, scan) = self.locate(session_id)?;
+        let attr = scan.attribution.get(&t.session_id);
+        Ok(self.summarize(&t, &attr, &scan))
     }
 
     /// The whole transcript of a session.
     pub fn transcript(&self, session_id: &str) -> Result<SessionTranscript> {
-        let s = self.session(session_id)?;
-        Err(Error::SessionNotFound(s.session_id))
+        let (t, _) = self.locate(session_id)?;
+        let mut out = messages::read_transcript(&t.path, &t.session_id, &t.working_directory())
+            .map_err(|e| Error::io_at("read", &t.path, e))?;
+        out.subagents = subagents::list_subagents(&t.path, &t.session_id);
+        Ok(out)
     }
 
     /// A page of a session's messages ending before byte offset `before` (newest page: `None`).
@@ -103,29 +422,160 @@ impl Catalog {
         before: Option<u64>,
         limit: usize,
     ) -> Result<MessagePage> {
-        let _ = (before, limit);
-        let s = self.session(session_id)?;
-        Err(Error::SessionNotFound(s.session_id))
+        let (t, _) = self.locate(session_id)?;
+        messages::read_page(&t.path, before, limit.clamp(1, 5_000))
+            .map_err(|e| Error::io_at("read", &t.path, e))
     }
 
     /// Sets (`Some`) or clears (`None`/empty) a session's custom name, stored under its owning
     /// agent's metadata file (or `adhoc`). Returns the updated session.
     pub fn rename(&self, session_id: &str, name: Option<&str>) -> Result<SessionSummary> {
-        let _ = name;
+        let (t, scan) = self.locate(session_id)?;
+        let attr = scan.attribution.get(&t.session_id);
+        let key = attr.agent_name.as_deref().unwrap_or(ADHOC);
+        let name = name.map(str::trim).filter(|n| !n.is_empty());
+        if let Some(n) = name
+            && n.chars().count() > 500
+        {
+            return Err(Error::InvalidInput("a session name may have at most 500 characters".into()));
+        }
+        MetadataStore::new(&self.state_dir).set_custom_name(key, &t.session_id, name)?;
         self.session(session_id)
     }
 
-    /// Drops cached listing data for these transcript folders (all when empty).
+    /// Drops cached listing data for these transcript folders (all when empty). Listings validate
+    /// every transcript with a `stat`, so this only matters for callers that keep scans.
     pub fn invalidate(&self, folders: &[PathBuf]) {
         let _ = folders;
     }
+
+    /// Builds the listing shape of one transcript.
+    pub fn summarize(&self, t: &FoundTranscript, attr: &Attribution, scan: &Scan) -> SessionSummary {
+        let working_directory = t.working_directory();
+        let (resumable, not_resumable_reason) = self.resumability(t, attr);
+        let encoded_path = if t.docker {
+            format!("docker:{}", attr.agent_name.as_deref().unwrap_or_default())
+        } else {
+            t.folder.clone()
+        };
+        SessionSummary {
+            session_id: t.session_id.clone(),
+            working_directory,
+            encoded_path,
+            transcript_path: t.path.to_string_lossy().into_owned(),
+            mtime: iso_time(t.mtime),
+            origin: attr.origin,
+            agent_name: attr.agent_name.clone(),
+            resumable,
+            not_resumable_reason,
+            custom_name: scan.custom_name(&t.session_id, attr.agent_name.as_deref()),
+            auto_name: t.facts.auto_name(),
+            preview: t.facts.preview.clone(),
+            git_branch: t.facts.git_branch.clone(),
+            claude_code_version: t.facts.version.clone(),
+            first_message_at: t.facts.first_message_at.clone(),
+            last_message_at: t.facts.last_message_at.clone(),
+            message_count: t.facts.message_count,
+            size_bytes: t.size,
+        }
+    }
+
+    /// Resumable only when the transcript sits in the owning agent's own folder (not docker);
+    /// a session nobody owns is resumable where it is.
+    fn resumability(
+        &self,
+        t: &FoundTranscript,
+        attr: &Attribution,
+    ) -> (bool, Option<NotResumableReason>) {
+        if t.docker {
+            return (false, Some(NotResumableReason::Docker));
+        }
+        let agent = attr.agent_name.as_deref().and_then(|n| self.fleet.as_ref()?.agent(n));
+        match agent {
+            Some(a) if a.docker => (false, Some(NotResumableReason::Docker)),
+            Some(a) => match a.working_directory.as_deref() {
+                Some(wd) if paths::folder_is_for(&t.folder, &wd.to_string_lossy()) => (true, None),
+                _ => (false, Some(NotResumableReason::OutsideAgentFolder)),
+            },
+            None => (true, None),
+        }
+    }
+
+    /// True when `folder` (a projects bucket) is the agent's own folder or one of its worktree
+    /// folders, confirmed by the transcript's recorded cwd where the encoding is ambiguous.
+    pub fn folder_belongs_to_agent(agent: &Agent, folder: &str, cwd: Option<&str>) -> bool {
+        let Some(wd) = agent.working_directory.as_deref() else { return false };
+        let wd = wd.to_string_lossy();
+        if paths::folder_is_for(folder, &wd) {
+            return true;
+        }
+        paths::folder_is_descendant_of(folder, &wd) && cwd.is_some_and(|c| paths::cwd_is_within(c, &wd))
+    }
 }
 
-/// The result of [`Catalog::all_sessions`].
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct Listing {
-    pub groups: Vec<DirectoryGroup>,
-    pub warnings: Vec<Warning>,
+/// A transcript file found by listing, before it is read.
+#[derive(Debug)]
+struct Candidate {
+    path: PathBuf,
+    folder: String,
+    session_id: String,
+    stamp: FileStamp,
+    mtime: SystemTime,
+    docker: bool,
+}
+
+/// Lists the top-level `*.jsonl` files of one folder that can be sessions: regular files (a
+/// directory named `x.jsonl` is skipped), not `agent-*.jsonl`, not empty, with a valid id.
+fn list_folder(
+    dir: &Path,
+    folder: &str,
+    docker: bool,
+    out: &mut Vec<Candidate>,
+    warnings: &mut Vec<Warning>,
+) {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+        Err(e) => {
+            warnings.push(Warning::new(dir, format!("cannot list: {e}")));
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(stem) = name.strip_suffix(".jsonl") else { continue };
+        if stem.starts_with("agent-") || paths::validate_session_id(stem).is_err() {
+            continue;
+        }
+        let path = entry.path();
+        // `metadata` follows symlinks: a linked transcript (link placement) is listed; a dangling
+        // link or a vanished file is skipped.
+        let Ok(meta) = fs::metadata(&path) else { continue };
+        if !meta.is_file() || meta.len() == 0 {
+            continue;
+        }
+        out.push(Candidate {
+            session_id: stem.to_owned(),
+            folder: folder.to_owned(),
+            stamp: FileStamp::of(&meta),
+            mtime: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            docker,
+            path,
+        });
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    let trim = |p: &Path| p.to_string_lossy().trim_end_matches(['/', '\\']).to_owned();
+    trim(a) == trim(b)
+}
+
+fn poisoned() -> Error {
+    Error::io("the catalog cache lock was poisoned", std::io::Error::other("poisoned lock"))
+}
+
+/// ISO-8601 UTC with milliseconds.
+pub fn iso_time(t: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

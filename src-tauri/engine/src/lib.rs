@@ -13,6 +13,7 @@ pub mod attribution;
 pub mod catalog;
 pub mod error;
 pub mod fleet;
+pub mod index;
 pub mod jsonl;
 pub mod metadata;
 pub mod model;

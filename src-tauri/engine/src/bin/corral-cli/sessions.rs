@@ -1,0 +1,159 @@
+//! `sessions`, `show`, `rename`, `agents`.
+
+use corral_engine::model::{Role, SessionSummary};
+use corral_engine::{Catalog, Error, ListOptions};
+use serde_json::json;
+
+use crate::print_json;
+
+#[derive(Debug, clap::Args)]
+pub struct SessionsArgs {
+    /// Only the sessions attributed to this agent (qualified name, e.g. team.gamma).
+    #[arg(long)]
+    agent: Option<String>,
+    /// At most N sessions (the newest), counted after filtering.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Include sessions whose working directory is a temp directory.
+    #[arg(long)]
+    include_temp: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The session id.
+    session_id: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RenameArgs {
+    /// The session id.
+    session_id: String,
+    /// The new name.
+    #[arg(required_unless_present = "clear", conflicts_with = "clear")]
+    name: Option<String>,
+    /// Clear the custom name (the auto name shows again).
+    #[arg(long)]
+    clear: bool,
+}
+
+pub fn sessions(catalog: &Catalog, a: &SessionsArgs, json: bool) -> Result<(), Error> {
+    let opts = ListOptions { limit: a.limit, include_temp: a.include_temp };
+    if let Some(agent) = &a.agent {
+        let sessions = catalog.agent_sessions(agent, opts)?;
+        if json {
+            return print_json(&json!({ "sessions": sessions }));
+        }
+        print_rows(&sessions);
+        return Ok(());
+    }
+    let listing = catalog.all_sessions(opts)?;
+    if json {
+        return print_json(&listing);
+    }
+    for w in &listing.warnings {
+        eprintln!("warning: {}: {}", w.path, w.message);
+    }
+    for g in &listing.groups {
+        let agent = g.agent_name.as_deref().map(|a| format!("  [agent {a}]")).unwrap_or_default();
+        println!("{} ({} sessions){agent}", g.working_directory, g.session_count);
+        print_rows(&g.sessions);
+        println!();
+    }
+    if listing.groups.is_empty() {
+        println!("No Claude Code sessions found in {}", catalog.claude_home().display());
+    }
+    Ok(())
+}
+
+fn print_rows(sessions: &[SessionSummary]) {
+    for s in sessions {
+        let when = s.last_message_at.as_deref().unwrap_or(&s.mtime);
+        let when = when.get(..16).unwrap_or(when).replace('T', " ");
+        let owner = s.agent_name.as_deref().unwrap_or("-");
+        println!(
+            "  {}  {when}  {:<8} {:<16} {:>5} msgs  {}",
+            s.session_id,
+            s.origin.as_str(),
+            clip(owner, 16),
+            s.message_count,
+            clip(s.display_name(), 60)
+        );
+    }
+}
+
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_owned()
+    } else {
+        let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+        out.push('…');
+        out
+    }
+}
+
+pub fn show(catalog: &Catalog, a: &ShowArgs, json: bool) -> Result<(), Error> {
+    let t = catalog.transcript(&a.session_id)?;
+    if json {
+        return print_json(&t);
+    }
+    println!("Session {}  ({})", t.session_id, t.working_directory);
+    println!(
+        "Context {} tokens, output {} tokens, {} turns\n",
+        t.usage.input_tokens, t.usage.output_tokens, t.usage.turn_count
+    );
+    for m in &t.messages {
+        match (&m.role, &m.tool_call) {
+            (Role::Tool, Some(c)) => {
+                let state = if c.pending {
+                    "…"
+                } else if c.is_error {
+                    "✗"
+                } else {
+                    "✓"
+                };
+                println!(
+                    "  {} {} {} {state}",
+                    c.emoji,
+                    c.tool_name,
+                    clip(c.input_summary.as_deref().unwrap_or(""), 80)
+                );
+            }
+            (Role::User, _) => println!("> {}\n", m.content),
+            _ => println!("{}\n", m.content),
+        }
+    }
+    for s in &t.subagents {
+        println!("subagent {} ({})", s.agent_id, s.transcript_path);
+    }
+    Ok(())
+}
+
+pub fn rename(catalog: &Catalog, a: &RenameArgs, json: bool) -> Result<(), Error> {
+    let name = if a.clear { None } else { a.name.as_deref() };
+    let s = catalog.rename(&a.session_id, name)?;
+    if json {
+        return print_json(&s);
+    }
+    match &s.custom_name {
+        Some(n) => println!("{} is now named {n:?}", s.session_id),
+        None => println!("{} has no custom name; it shows as {:?}", s.session_id, s.display_name()),
+    }
+    Ok(())
+}
+
+pub fn agents(catalog: &Catalog, json: bool) -> Result<(), Error> {
+    let agents = catalog.agents()?;
+    if json {
+        return print_json(&json!({ "agents": agents }));
+    }
+    for a in &agents {
+        println!(
+            "{:<24} {:>5} sessions  {}",
+            a.name,
+            a.session_count,
+            a.working_directory.as_deref().unwrap_or("(no working directory)")
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,178 @@
+//! `corral-cli` end to end on the fixture home, and the no-Tauri guard.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::process::{Command, Output};
+
+use crate::discovery::{Home, sid};
+
+fn cli(home: &Home, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_corral-cli"))
+        .args(args)
+        .arg("--claude-home")
+        .arg(home.claude())
+        .arg("--fleet")
+        .arg(home.root.join("fleet/herdctl.yaml"))
+        .arg("--data-dir")
+        .arg(&home.data)
+        // Never fall back to the real home.
+        .env("HOME", home.root.join("no-home"))
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CORRAL_DATA_DIR")
+        .output()
+        .unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const SESSION_KEYS: [&str; 15] = [
+    "sessionId",
+    "workingDirectory",
+    "mtime",
+    "origin",
+    "agentName",
+    "resumable",
+    "customName",
+    "autoName",
+    "preview",
+    "gitBranch",
+    "claudeCodeVersion",
+    "firstMessageAt",
+    "lastMessageAt",
+    "messageCount",
+    "sizeBytes",
+];
+
+#[test]
+fn sessions_json_grouped() {
+    let home = Home::new();
+    let v = json(&cli(&home, &["sessions", "--json"]));
+    let groups = v["groups"].as_array().unwrap();
+    assert!(!groups.is_empty());
+    for g in groups {
+        for k in ["workingDirectory", "encodedPath", "agentName", "sessionCount", "sessions"] {
+            assert!(g.get(k).is_some(), "group key {k}");
+        }
+        for s in g["sessions"].as_array().unwrap() {
+            for k in SESSION_KEYS {
+                assert!(s.get(k).is_some(), "session key {k} in {s}");
+            }
+            let origin = s["origin"].as_str().unwrap();
+            assert!(["web", "discord", "slack", "schedule", "native", "adopted"].contains(&origin));
+            assert!(s["mtime"].as_str().unwrap().ends_with('Z'));
+        }
+    }
+    let alpha = groups.iter().find(|g| g["workingDirectory"] == "/home/u/projects/alpha").unwrap();
+    assert_eq!(alpha["agentName"], "alpha");
+    assert_eq!(alpha["sessionCount"], 5);
+}
+
+#[test]
+fn sessions_json_for_an_agent_with_limit() {
+    let home = Home::new();
+    // Global flags are accepted after the subcommand too.
+    let v = json(&cli(&home, &["sessions", "--agent", "alpha", "--limit", "2", "--json"]));
+    let s = v["sessions"].as_array().unwrap();
+    assert_eq!(s.len(), 2);
+    assert_eq!(s[0]["sessionId"], sid("a2"));
+    assert_eq!(s[0]["origin"], "web");
+    assert_eq!(s[1]["customName"], "Nightly report (renamed)");
+    assert_eq!(s[1]["gitBranch"], "main");
+}
+
+#[test]
+fn show_json() {
+    let home = Home::new();
+    let v = json(&cli(&home, &["show", &sid("a1"), "--json"]));
+    assert_eq!(v["sessionId"], sid("a1"));
+    assert_eq!(v["workingDirectory"], "/home/u/projects/alpha");
+    let msgs = v["messages"].as_array().unwrap();
+    assert!(msgs.iter().all(|m| ["user", "assistant", "tool"].contains(&m["role"].as_str().unwrap())));
+    let tool = msgs.iter().find(|m| m["role"] == "tool").unwrap();
+    assert_eq!(tool["toolCall"]["toolName"], "Bash");
+    assert_eq!(tool["toolCall"]["inputSummary"], "make report");
+    assert_eq!(tool["toolCall"]["pending"], false);
+    assert_eq!(tool["toolCall"]["durationMs"], 4000);
+    for k in ["inputTokens", "outputTokens", "turnCount"] {
+        assert!(v["usage"].get(k).is_some());
+    }
+    assert_eq!(v["usage"]["turnCount"], 2);
+    assert_eq!(v["subagents"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn rename_and_clear() {
+    let home = Home::new();
+    let v = json(&cli(&home, &["rename", &sid("d1"), "Bash arrays", "--json"]));
+    assert_eq!(v["customName"], "Bash arrays");
+    let meta = home.state().join("session-metadata/adhoc.json");
+    assert!(std::fs::read_to_string(&meta).unwrap().contains("Bash arrays"));
+    let v = json(&cli(&home, &["rename", &sid("d1"), "--clear", "--json"]));
+    assert!(v["customName"].is_null());
+}
+
+#[test]
+fn bad_input_exits_non_zero_with_one_clear_line() {
+    let home = Home::new();
+    for args in [
+        vec!["show", "../../etc/passwd"],
+        vec!["rename", "../../etc/passwd", "x"],
+        vec!["show", "00000099-0000-4000-8000-000000000099"],
+    ] {
+        let out = cli(&home, &args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.starts_with("corral-cli: "), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    // An unreadable fleet file.
+    let out = Command::new(env!("CARGO_BIN_EXE_corral-cli"))
+        .args(["sessions", "--json", "--fleet"])
+        .arg(home.root.join("missing.yaml"))
+        .arg("--claude-home")
+        .arg(home.claude())
+        .arg("--data-dir")
+        .arg(&home.data)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("missing.yaml"), "{err}");
+}
+
+#[test]
+fn claude_home_comes_from_the_environment() {
+    let home = Home::new();
+    let out = Command::new(env!("CARGO_BIN_EXE_corral-cli"))
+        .args(["sessions", "--json", "--data-dir"])
+        .arg(&home.data)
+        .env("CLAUDE_CONFIG_DIR", home.claude())
+        .env("HOME", home.root.join("no-home"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert!(!v["groups"].as_array().unwrap().is_empty());
+}
+
+/// The engine must never depend on Tauri.
+#[test]
+fn engine_has_no_tauri_dependency() {
+    let out = Command::new(env!("CARGO"))
+        .args(["tree", "-p", "corral-engine", "--edges", "normal,build,dev", "--prefix", "none"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8_lossy(&out.stdout);
+    // One package per line: `name vX.Y.Z (source)`; the path of this repo contains "src-tauri",
+    // so only the package names are checked.
+    let names: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(names.contains(&"corral-engine"));
+    assert!(names.len() > 10, "{tree}");
+    let tauri: Vec<&&str> = names.iter().filter(|n| n.to_lowercase().contains("tauri")).collect();
+    assert!(tauri.is_empty(), "corral-engine depends on {tauri:?}");
+}

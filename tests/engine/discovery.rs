@@ -1,0 +1,386 @@
+//! Discovery, attribution in listings, names and the listing index, on `fixtures/home-basic`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use corral_engine::model::{NotResumableReason, Origin, SessionSummary};
+use corral_engine::{Catalog, CatalogConfig, ErrorKind, ListOptions};
+
+use crate::support::{fixture_copy, hash_tree};
+
+/// `000000XX-0000-4000-8000-0000000000XX`
+pub fn sid(short: &str) -> String {
+    let n = u64::from_str_radix(short, 16).unwrap();
+    format!("{n:08x}-0000-4000-8000-{n:012x}")
+}
+
+pub struct Home {
+    _tmp: tempfile::TempDir,
+    pub root: PathBuf,
+    pub data: PathBuf,
+}
+
+impl Home {
+    pub fn new() -> Self {
+        let (tmp, root) = fixture_copy("home-basic");
+        let data = tmp.path().join("data");
+        Self { _tmp: tmp, root, data }
+    }
+    pub fn claude(&self) -> PathBuf {
+        self.root.join("claude")
+    }
+    pub fn state(&self) -> PathBuf {
+        self.root.join("fleet/.herdctl")
+    }
+    pub fn catalog(&self) -> Catalog {
+        Catalog::open(CatalogConfig {
+            claude_home: self.claude(),
+            fleet_file: Some(self.root.join("fleet/herdctl.yaml")),
+            state_dir: None,
+            data_dir: self.data.clone(),
+        })
+        .unwrap()
+    }
+    pub fn catalog_without_fleet(&self) -> Catalog {
+        Catalog::open(CatalogConfig {
+            claude_home: self.claude(),
+            fleet_file: None,
+            state_dir: None,
+            data_dir: self.data.clone(),
+        })
+        .unwrap()
+    }
+    pub fn transcript(&self, folder: &str, short: &str) -> PathBuf {
+        self.claude().join("projects").join(folder).join(format!("{}.jsonl", sid(short)))
+    }
+}
+
+fn all(c: &Catalog, include_temp: bool) -> BTreeMap<String, SessionSummary> {
+    c.all_sessions(ListOptions { limit: None, include_temp })
+        .unwrap()
+        .groups
+        .into_iter()
+        .flat_map(|g| g.sessions)
+        .map(|s| (s.session_id.clone(), s))
+        .collect()
+}
+
+fn ids(shorts: &[&str]) -> BTreeSet<String> {
+    shorts.iter().map(|s| sid(s)).collect()
+}
+
+#[test]
+fn lists_sessions_and_only_sessions() {
+    let home = Home::new();
+    let sessions = all(&home.catalog(), false);
+    let got: BTreeSet<String> = sessions.keys().cloned().collect();
+    // a4 (sidechain behind a snapshot line), a5 (bookkeeping only), a6 (empty), a7 (a directory),
+    // agent-*.jsonl, the subagents folder and f1 (/tmp) are not listed.
+    assert_eq!(
+        got,
+        ids(&["a1", "a2", "a3", "a8", "a9", "c1", "c2", "b1", "d1", "d2", "e1", "e2", "e3", "f2", "01", "d0"])
+    );
+}
+
+#[test]
+fn temp_directories_hidden_unless_asked_with_a_trailing_separator_rule() {
+    let home = Home::new();
+    let c = home.catalog();
+    assert!(!all(&c, false).contains_key(&sid("f1")));
+    assert!(all(&c, false).contains_key(&sid("f2")), "/tmpfoo is not a temp dir");
+    let listing = c.all_sessions(ListOptions { limit: None, include_temp: true }).unwrap();
+    let g = listing.groups.iter().find(|g| g.working_directory == "/tmp/scratch").unwrap();
+    assert!(g.is_temp);
+    assert!(listing.groups.iter().any(|g| g.working_directory == "/tmpfoo" && !g.is_temp));
+}
+
+#[test]
+fn groups_by_real_working_directory_newest_first() {
+    let home = Home::new();
+    let listing = home.catalog().all_sessions(ListOptions::default()).unwrap();
+    let by_dir: BTreeMap<&str, _> =
+        listing.groups.iter().map(|g| (g.working_directory.as_str(), g)).collect();
+    // Two cwds that encode to one folder are two groups.
+    assert_eq!(by_dir["/home/u/a-b/c"].encoded_path, "-home-u-a-b-c");
+    assert_eq!(by_dir["/home/u/a/b-c"].encoded_path, "-home-u-a-b-c");
+    assert_eq!(by_dir["/home/u/a-b/c"].sessions.len(), 1);
+    // The emoji becomes two '-' (per UTF-16 unit).
+    assert_eq!(by_dir["/home/u/😀/café"].encoded_path, "-home-u----caf-");
+    // Each group names the agent whose working directory it is.
+    assert_eq!(by_dir["/home/u/projects/alpha"].agent_name.as_deref(), Some("alpha"));
+    assert_eq!(by_dir["/home/u/my-app"].agent_name.as_deref(), Some("team.gamma"));
+    assert_eq!(by_dir["/home/u/scratch"].agent_name, None);
+    assert_eq!(by_dir["/home/u/projects/alpha"].session_count, 5);
+    // Docker sessions get a pseudo-group per agent.
+    let docker = listing.groups.iter().find(|g| g.encoded_path == "docker:dockerbot").unwrap();
+    assert_eq!(docker.agent_name.as_deref(), Some("dockerbot"));
+    // Newest group first, sessions newest first (by last message, not mtime: the copies all
+    // have the same mtime).
+    let first_activity: Vec<String> = listing
+        .groups
+        .iter()
+        .map(|g| g.sessions[0].last_message_at.clone().unwrap_or_default())
+        .collect();
+    let mut sorted = first_activity.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(first_activity, sorted);
+    assert_eq!(listing.groups[0].encoded_path, "docker:dockerbot");
+    let alpha = by_dir["/home/u/projects/alpha"];
+    let order: Vec<&str> = alpha.sessions.iter().map(|s| s.session_id.as_str()).collect();
+    assert_eq!(order, [sid("a3"), sid("a2"), sid("a1"), sid("a8"), sid("a9")]);
+    // A malformed job file is a warning, not a failure.
+    assert!(listing.warnings.iter().any(|w| w.path.ends_with("job-2026-11-26-broken.yaml")));
+}
+
+#[test]
+fn attribution_order_job_platform_adoption_native() {
+    let home = Home::new();
+    let s = all(&home.catalog(), false);
+    let o = |x: &str| (s[&sid(x)].origin, s[&sid(x)].agent_name.clone());
+    assert_eq!(o("a1"), (Origin::Schedule, Some("alpha".into())));
+    assert_eq!(o("a2"), (Origin::Web, Some("alpha".into())));
+    assert_eq!(o("a3"), (Origin::Native, None), "a native session in alpha's folder is not alpha's");
+    assert_eq!(o("a9"), (Origin::Web, Some("team.gamma".into())), "the newest job claim wins");
+    assert_eq!(o("c1"), (Origin::Native, Some("team.gamma".into())), "manual folds into native");
+    assert_eq!(o("c2"), (Origin::Discord, Some("team.gamma".into())));
+    assert_eq!(o("d2"), (Origin::Adopted, Some("alpha".into())));
+    assert_eq!(o("d0"), (Origin::Schedule, Some("dockerbot".into())));
+}
+
+#[test]
+fn agent_sessions_are_owned_sessions_wherever_they_live() {
+    let home = Home::new();
+    let c = home.catalog();
+    let list = |a: &str| -> Vec<SessionSummary> {
+        c.agent_sessions(a, ListOptions::default()).unwrap()
+    };
+    let alpha = list("alpha");
+    let alpha_ids: Vec<&str> = alpha.iter().map(|s| s.session_id.as_str()).collect();
+    assert_eq!(alpha_ids, [sid("a2"), sid("a1"), sid("d2")]);
+    assert!(alpha[0].resumable && alpha[1].resumable);
+    assert!(!alpha[2].resumable);
+    assert_eq!(alpha[2].not_resumable_reason, Some(NotResumableReason::OutsideAgentFolder));
+
+    let gamma = list("team.gamma");
+    let g: BTreeSet<String> = gamma.iter().map(|s| s.session_id.clone()).collect();
+    assert_eq!(g, ids(&["c1", "c2", "a9"]));
+    let c2 = gamma.iter().find(|s| s.session_id == sid("c2")).unwrap();
+    assert!(!c2.resumable, "a worktree session lives outside the agent's folder");
+
+    let docker = list("dockerbot");
+    assert_eq!(docker.len(), 1);
+    assert_eq!(docker[0].not_resumable_reason, Some(NotResumableReason::Docker));
+    assert!(list("beta").is_empty());
+}
+
+#[test]
+fn limit_is_applied_after_filtering() {
+    // herdctl slices the newest N files before dropping sidechains and sessions the agent does not
+    // own; alpha's folder has a newer native session (a3) and a sidechain (a4).
+    let home = Home::new();
+    let c = home.catalog();
+    let two = c.agent_sessions("alpha", ListOptions { limit: Some(2), include_temp: false }).unwrap();
+    let two: Vec<&str> = two.iter().map(|s| s.session_id.as_str()).collect();
+    assert_eq!(two, [sid("a2"), sid("a1")]);
+    let listing = c.all_sessions(ListOptions { limit: Some(3), include_temp: false }).unwrap();
+    let n: usize = listing.groups.iter().map(|g| g.sessions.len()).sum();
+    assert_eq!(n, 3, "three sessions, not three files");
+    // sessionCount stays the true count.
+    let alpha = listing.groups.iter().find(|g| g.working_directory == "/home/u/projects/alpha");
+    if let Some(alpha) = alpha {
+        assert_eq!(alpha.session_count, 5);
+    }
+}
+
+#[test]
+fn agent_summaries_count_every_owned_session() {
+    let home = Home::new();
+    let agents = home.catalog().agents().unwrap();
+    let by: BTreeMap<&str, _> = agents.iter().map(|a| (a.name.as_str(), a)).collect();
+    assert_eq!(by["alpha"].session_count, 3);
+    assert_eq!(by["team.gamma"].session_count, 3);
+    assert_eq!(by["team.gamma"].fleet_path, ["team"]);
+    assert_eq!(by["dockerbot"].session_count, 1);
+    assert!(by["dockerbot"].docker);
+    assert_eq!(by["beta"].session_count, 0);
+    assert_eq!(by["beta"].working_directory.as_deref(), Some("/home/u/proj"));
+    assert!(by["alpha"].last_activity_at.as_deref().unwrap().starts_with("2026-11-21"));
+}
+
+#[test]
+fn names_previews_and_metadata() {
+    let home = Home::new();
+    let s = all(&home.catalog(), false);
+    let a1 = &s[&sid("a1")];
+    assert_eq!(a1.custom_name.as_deref(), Some("Nightly report (renamed)"));
+    assert_eq!(a1.auto_name.as_deref(), Some("Nightly report run"));
+    assert_eq!(a1.display_name(), "Nightly report (renamed)");
+    assert_eq!(a1.git_branch.as_deref(), Some("main"));
+    assert_eq!(a1.claude_code_version.as_deref(), Some("2.1.114"));
+    assert_eq!(a1.message_count, 4);
+    assert_eq!(a1.preview.as_deref(), Some("Run the nightly report for alpha"));
+    assert_eq!(s[&sid("a3")].auto_name.as_deref(), Some("Rate limiter notes"));
+    assert_eq!(s[&sid("01")].auto_name.as_deref(), Some("Legacy parser upgrade"));
+    // herdctl makes the `/clear` command wrapper the preview and the auto name.
+    assert_eq!(s[&sid("c1")].preview.as_deref(), Some("Add a login form to my-app"));
+    assert_eq!(s[&sid("c1")].auto_name.as_deref(), Some("Add a login form to my-app"));
+    assert_eq!(s[&sid("c1")].git_branch.as_deref(), Some("feature/login"));
+    // 1.0.x inline sidechain lines are not counted.
+    assert_eq!(s[&sid("01")].message_count, 2);
+    assert_eq!(s[&sid("a8")].preview.as_deref(), Some("Fix the flaky test"));
+}
+
+#[test]
+fn rename_writes_herdctl_metadata_under_the_owner() {
+    let home = Home::new();
+    let c = home.catalog();
+    // Unattributed → adhoc.json (created lazily).
+    let adhoc = home.state().join("session-metadata/adhoc.json");
+    assert!(!adhoc.exists());
+    let s = c.rename(&sid("a3"), Some("  My limiter  ")).unwrap();
+    assert_eq!(s.custom_name.as_deref(), Some("My limiter"));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&adhoc).unwrap()).unwrap();
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["agentName"], "adhoc");
+    assert_eq!(v["sessions"][sid("a3")]["customName"], "My limiter");
+    // Owned → <agent>.json, keeping herdctl's cached fields.
+    c.rename(&sid("a2"), Some("Preview deploy")).unwrap();
+    let alpha = home.state().join("session-metadata/alpha.json");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&alpha).unwrap()).unwrap();
+    assert_eq!(v["sessions"][sid("a2")]["customName"], "Preview deploy");
+    assert_eq!(v["sessions"][sid("a1")]["autoNameVersion"], 2);
+    // Clearing shows the auto name again.
+    let s = c.rename(&sid("a1"), None).unwrap();
+    assert_eq!(s.custom_name, None);
+    assert_eq!(s.display_name(), "Nightly report run");
+    let s = c.rename(&sid("a2"), Some("")).unwrap();
+    assert_eq!(s.custom_name, None);
+    // Dotted qualified names are file names as they are.
+    c.rename(&sid("c1"), Some("Login form")).unwrap();
+    assert!(home.state().join("session-metadata/team.gamma.json").is_file());
+}
+
+#[test]
+fn hostile_and_unknown_ids_are_typed_errors() {
+    let home = Home::new();
+    let c = home.catalog();
+    for bad in ["../../etc/passwd", "a/b", "", "x.jsonl", "id with space"] {
+        let e = c.session(bad).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput, "{bad:?}");
+        assert_eq!(c.rename(bad, Some("x")).unwrap_err().kind(), ErrorKind::InvalidInput);
+    }
+    assert_eq!(c.session(&sid("99")).unwrap_err().kind(), ErrorKind::NotFound);
+    assert_eq!(c.session(&sid("a4")).unwrap_err().kind(), ErrorKind::NotFound, "sidechain");
+    assert_eq!(
+        c.agent_sessions("nobody", ListOptions::default()).unwrap_err().kind(),
+        ErrorKind::NotFound
+    );
+    assert!(!home.state().join("session-metadata/adhoc.json").exists());
+}
+
+#[test]
+fn browsing_writes_nothing_but_corrals_own_index() {
+    let home = Home::new();
+    let before_home = hash_tree(&home.root);
+    let c = home.catalog();
+    c.all_sessions(ListOptions::default()).unwrap();
+    c.agent_sessions("alpha", ListOptions::default()).unwrap();
+    c.agents().unwrap();
+    c.transcript(&sid("a1")).unwrap();
+    c.messages_page(&sid("a1"), None, 50).unwrap();
+    assert_eq!(hash_tree(&home.root), before_home, "nothing under the Claude home or state dir");
+    let index_files: Vec<_> = std::fs::read_dir(home.data.join("index")).unwrap().collect();
+    assert_eq!(index_files.len(), 1);
+}
+
+#[test]
+fn index_follows_appends_replacements_deletions_and_corruption() {
+    let home = Home::new();
+    let c = home.catalog();
+    let count = |c: &Catalog| c.session(&sid("a3")).unwrap().message_count;
+    assert_eq!(count(&c), 2);
+    // Append a turn: the change is seen (resumed from the saved offset).
+    let path = home.transcript("-home-u-projects-alpha", "a3");
+    append(&path, &format!(
+        "{{\"parentUuid\":null,\"isSidechain\":false,\"type\":\"user\",\"cwd\":\"/home/u/projects/alpha\",\"sessionId\":\"{}\",\"message\":{{\"role\":\"user\",\"content\":\"one more thing\"}},\"uuid\":\"x-1\",\"timestamp\":\"2026-11-28T10:00:00.000Z\"}}\n",
+        sid("a3")
+    ));
+    assert_eq!(count(&c), 3);
+    // A fresh catalog (a new process) reads the persisted index and agrees.
+    assert_eq!(count(&home.catalog()), 3);
+    assert_eq!(
+        home.catalog().session(&sid("a3")).unwrap().last_message_at.as_deref(),
+        Some("2026-11-28T10:00:00.000Z")
+    );
+    // Corrupt the index: it is rebuilt, not trusted.
+    let index = std::fs::read_dir(home.data.join("index")).unwrap().next().unwrap().unwrap().path();
+    std::fs::write(&index, b"{ not json").unwrap();
+    assert_eq!(count(&home.catalog()), 3);
+    // Delete a transcript: it disappears.
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(c.session(&sid("a3")).unwrap_err().kind(), ErrorKind::NotFound);
+}
+
+fn append(path: &Path, text: &str) {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+}
+
+#[test]
+fn works_without_a_fleet() {
+    let home = Home::new();
+    let c = home.catalog_without_fleet();
+    assert!(c.agents().unwrap().is_empty());
+    assert_eq!(c.state_dir(), home.data.join("state"));
+    let s = all(&c, false);
+    assert!(s.contains_key(&sid("a1")));
+    assert!(!s.contains_key(&sid("d0")), "no fleet, no docker-sessions folder");
+    assert_eq!(c.agent_sessions("alpha", ListOptions::default()).unwrap_err().kind(), ErrorKind::Config);
+}
+
+#[test]
+fn missing_claude_home_is_an_empty_listing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let c = Catalog::open(CatalogConfig {
+        claude_home: tmp.path().join("nope"),
+        fleet_file: None,
+        state_dir: None,
+        data_dir: tmp.path().join("data"),
+    })
+    .unwrap();
+    assert!(c.all_sessions(ListOptions::default()).unwrap().groups.is_empty());
+}
+
+#[test]
+fn worktree_folders_match_on_encoded_prefix_confirmed_by_cwd() {
+    let home = Home::new();
+    let c = home.catalog();
+    let fleet = c.fleet().unwrap();
+    let gamma = fleet.agent("team.gamma").unwrap();
+    let beta = fleet.agent("beta").unwrap();
+    // herdctl decodes `-home-u-my-app--claude-worktrees-feat` to /home/u/my/app/... and misses it.
+    assert!(Catalog::folder_belongs_to_agent(
+        gamma,
+        "-home-u-my-app--claude-worktrees-feat",
+        Some("/home/u/my-app/.claude/worktrees/feat")
+    ));
+    assert!(Catalog::folder_belongs_to_agent(gamma, "-home-u-my-app", None));
+    // and /home/u/proj must not claim /home/u/proj-other.
+    assert!(!Catalog::folder_belongs_to_agent(beta, "-home-u-proj-other", Some("/home/u/proj-other")));
+}
+
+#[test]
+fn transcript_and_pages_through_the_catalog() {
+    let home = Home::new();
+    let c = home.catalog();
+    let t = c.transcript(&sid("a1")).unwrap();
+    assert_eq!(t.working_directory, "/home/u/projects/alpha");
+    assert!(t.messages.iter().any(|m| m.tool_call.as_ref().is_some_and(|tc| tc.tool_name == "Bash")));
+    assert_eq!(t.subagents.len(), 1);
+    assert_eq!(t.subagents[0].agent_id, "a5ub001");
+    let page = c.messages_page(&sid("a1"), None, 2).unwrap();
+    assert_eq!(page.messages.len(), 2);
+    assert_eq!(page.messages.last().unwrap().content, t.messages.last().unwrap().content);
+}
