@@ -175,7 +175,7 @@ impl Catalog {
         caches.index.load();
 
         // Decide per file: reuse, resume or rescan.
-        let jobs: Vec<(Candidate, Option<(u64, FactsScanner)>, bool)> = candidates
+        let jobs: Vec<ScanJob> = candidates
             .into_iter()
             .map(|c| match caches.index.get(&c.path) {
                 Some(e) => match e.freshness(&c.stamp) {
@@ -437,7 +437,9 @@ impl Catalog {
         if let Some(n) = name
             && n.chars().count() > 500
         {
-            return Err(Error::InvalidInput("a session name may have at most 500 characters".into()));
+            return Err(Error::InvalidInput(
+                "a session name may have at most 500 characters".into(),
+            ));
         }
         MetadataStore::new(&self.state_dir).set_custom_name(key, &t.session_id, name)?;
         self.session(session_id)
@@ -450,7 +452,12 @@ impl Catalog {
     }
 
     /// Builds the listing shape of one transcript.
-    pub fn summarize(&self, t: &FoundTranscript, attr: &Attribution, scan: &Scan) -> SessionSummary {
+    pub fn summarize(
+        &self,
+        t: &FoundTranscript,
+        attr: &Attribution,
+        scan: &Scan,
+    ) -> SessionSummary {
         let working_directory = t.working_directory();
         let (resumable, not_resumable_reason) = self.resumability(t, attr);
         let encoded_path = if t.docker {
@@ -509,9 +516,14 @@ impl Catalog {
         if paths::folder_is_for(folder, &wd) {
             return true;
         }
-        paths::folder_is_descendant_of(folder, &wd) && cwd.is_some_and(|c| paths::cwd_is_within(c, &wd))
+        paths::folder_is_descendant_of(folder, &wd)
+            && cwd.is_some_and(|c| paths::cwd_is_within(c, &wd))
     }
 }
+
+/// A file to scan: the candidate, where to resume (offset + scanner), and whether the saved
+/// state is already current.
+type ScanJob = (Candidate, Option<(u64, FactsScanner)>, bool);
 
 /// A transcript file found by listing, before it is read.
 #[derive(Debug)]

@@ -112,9 +112,11 @@ pub fn decode_path_for_display(encoded: &str) -> String {
     if let Some(rest) = encoded.strip_prefix('-') {
         return format!("/{}", rest.replace('-', "/"));
     }
-    let b = encoded.as_bytes();
-    if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b'-' && b[2] == b'-' {
-        return format!("{}:{}", char::from(b[0]), encoded[2..].replace('-', "\\"));
+    let mut chars = encoded.chars();
+    if let (Some(drive), Some('-'), Some('-')) = (chars.next(), chars.next(), chars.next())
+        && drive.is_ascii_alphabetic()
+    {
+        return format!("{drive}:\\{}", chars.as_str().replace('-', "\\"));
     }
     encoded.replace('-', "/")
 }
