@@ -79,7 +79,10 @@ fn lists_sessions_and_only_sessions() {
     // agent-*.jsonl, the subagents folder and f1 (/tmp) are not listed.
     assert_eq!(
         got,
-        ids(&["a1", "a2", "a3", "a8", "a9", "c1", "c2", "b1", "d1", "d2", "e1", "e2", "e3", "f2", "01", "d0"])
+        ids(&[
+            "a1", "a2", "a3", "a8", "a9", "c1", "c2", "b1", "d1", "d2", "e1", "e2", "e3", "f2",
+            "01", "d0"
+        ])
     );
 }
 
@@ -140,7 +143,11 @@ fn attribution_order_job_platform_adoption_native() {
     let o = |x: &str| (s[&sid(x)].origin, s[&sid(x)].agent_name.clone());
     assert_eq!(o("a1"), (Origin::Schedule, Some("alpha".into())));
     assert_eq!(o("a2"), (Origin::Web, Some("alpha".into())));
-    assert_eq!(o("a3"), (Origin::Native, None), "a native session in alpha's folder is not alpha's");
+    assert_eq!(
+        o("a3"),
+        (Origin::Native, None),
+        "a native session in alpha's folder is not alpha's"
+    );
     assert_eq!(o("a9"), (Origin::Web, Some("team.gamma".into())), "the newest job claim wins");
     assert_eq!(o("c1"), (Origin::Native, Some("team.gamma".into())), "manual folds into native");
     assert_eq!(o("c2"), (Origin::Discord, Some("team.gamma".into())));
@@ -152,9 +159,8 @@ fn attribution_order_job_platform_adoption_native() {
 fn agent_sessions_are_owned_sessions_wherever_they_live() {
     let home = Home::new();
     let c = home.catalog();
-    let list = |a: &str| -> Vec<SessionSummary> {
-        c.agent_sessions(a, ListOptions::default()).unwrap()
-    };
+    let list =
+        |a: &str| -> Vec<SessionSummary> { c.agent_sessions(a, ListOptions::default()).unwrap() };
     let alpha = list("alpha");
     let alpha_ids: Vec<&str> = alpha.iter().map(|s| s.session_id.as_str()).collect();
     assert_eq!(alpha_ids, [sid("a2"), sid("a1"), sid("d2")]);
@@ -180,7 +186,8 @@ fn limit_is_applied_after_filtering() {
     // own; alpha's folder has a newer native session (a3) and a sidechain (a4).
     let home = Home::new();
     let c = home.catalog();
-    let two = c.agent_sessions("alpha", ListOptions { limit: Some(2), include_temp: false }).unwrap();
+    let two =
+        c.agent_sessions("alpha", ListOptions { limit: Some(2), include_temp: false }).unwrap();
     let two: Vec<&str> = two.iter().map(|s| s.session_id.as_str()).collect();
     assert_eq!(two, [sid("a2"), sid("a1")]);
     let listing = c.all_sessions(ListOptions { limit: Some(3), include_temp: false }).unwrap();
@@ -302,10 +309,13 @@ fn index_follows_appends_replacements_deletions_and_corruption() {
     assert_eq!(count(&c), 2);
     // Append a turn: the change is seen (resumed from the saved offset).
     let path = home.transcript("-home-u-projects-alpha", "a3");
-    append(&path, &format!(
-        "{{\"parentUuid\":null,\"isSidechain\":false,\"type\":\"user\",\"cwd\":\"/home/u/projects/alpha\",\"sessionId\":\"{}\",\"message\":{{\"role\":\"user\",\"content\":\"one more thing\"}},\"uuid\":\"x-1\",\"timestamp\":\"2026-11-28T10:00:00.000Z\"}}\n",
-        sid("a3")
-    ));
+    append(
+        &path,
+        &format!(
+            "{{\"parentUuid\":null,\"isSidechain\":false,\"type\":\"user\",\"cwd\":\"/home/u/projects/alpha\",\"sessionId\":\"{}\",\"message\":{{\"role\":\"user\",\"content\":\"one more thing\"}},\"uuid\":\"x-1\",\"timestamp\":\"2026-11-28T10:00:00.000Z\"}}\n",
+            sid("a3")
+        ),
+    );
     assert_eq!(count(&c), 3);
     // A fresh catalog (a new process) reads the persisted index and agrees.
     assert_eq!(count(&home.catalog()), 3);
@@ -337,7 +347,10 @@ fn works_without_a_fleet() {
     let s = all(&c, false);
     assert!(s.contains_key(&sid("a1")));
     assert!(!s.contains_key(&sid("d0")), "no fleet, no docker-sessions folder");
-    assert_eq!(c.agent_sessions("alpha", ListOptions::default()).unwrap_err().kind(), ErrorKind::Config);
+    assert_eq!(
+        c.agent_sessions("alpha", ListOptions::default()).unwrap_err().kind(),
+        ErrorKind::Config
+    );
 }
 
 #[test]
@@ -368,7 +381,11 @@ fn worktree_folders_match_on_encoded_prefix_confirmed_by_cwd() {
     ));
     assert!(Catalog::folder_belongs_to_agent(gamma, "-home-u-my-app", None));
     // and /home/u/proj must not claim /home/u/proj-other.
-    assert!(!Catalog::folder_belongs_to_agent(beta, "-home-u-proj-other", Some("/home/u/proj-other")));
+    assert!(!Catalog::folder_belongs_to_agent(
+        beta,
+        "-home-u-proj-other",
+        Some("/home/u/proj-other")
+    ));
 }
 
 #[test]
@@ -377,10 +394,43 @@ fn transcript_and_pages_through_the_catalog() {
     let c = home.catalog();
     let t = c.transcript(&sid("a1")).unwrap();
     assert_eq!(t.working_directory, "/home/u/projects/alpha");
-    assert!(t.messages.iter().any(|m| m.tool_call.as_ref().is_some_and(|tc| tc.tool_name == "Bash")));
-    assert_eq!(t.subagents.len(), 1);
-    assert_eq!(t.subagents[0].agent_id, "a5ub001");
+    assert!(
+        t.messages.iter().any(|m| m.tool_call.as_ref().is_some_and(|tc| tc.tool_name == "Bash"))
+    );
+    let mut agents: Vec<&str> = t.subagents.iter().map(|s| s.agent_id.as_str()).collect();
+    agents.sort_unstable();
+    assert_eq!(agents, ["3430b97e", "a5ub001"], "nested and flat layouts");
     let page = c.messages_page(&sid("a1"), None, 2).unwrap();
     assert_eq!(page.messages.len(), 2);
     assert_eq!(page.messages.last().unwrap().content, t.messages.last().unwrap().content);
+}
+
+#[test]
+fn session_details_for_the_viewer_header() {
+    let home = Home::new();
+    let c = home.catalog();
+    let d = c.session_details(&sid("a1")).unwrap();
+    assert_eq!(d.summary.session_id, sid("a1"));
+    assert_eq!(
+        d.resume_command,
+        format!("cd '/home/u/projects/alpha' && claude --resume {}", sid("a1"))
+    );
+    assert_eq!(d.usage.turn_count, 2);
+    assert_eq!(d.usage.input_tokens, 4 + 1200 + 15000);
+    assert_eq!(d.subagents.len(), 2);
+    let page = c.subagent_page(&sid("a1"), "a5ub001", None, 10).unwrap();
+    assert_eq!(page.messages.len(), 2);
+    assert_eq!(page.messages[0].content, "Search the repo for TODOs");
+    assert_eq!(
+        c.subagent_page(&sid("a1"), "../x", None, 10).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        c.subagent_page(&sid("a1"), "nope", None, 10).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        corral_engine::catalog::resume_command("/home/u/it's here", "abc"),
+        "cd '/home/u/it'\\''s here' && claude --resume abc"
+    );
 }

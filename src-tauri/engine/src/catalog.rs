@@ -24,7 +24,7 @@ use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex};
 use crate::metadata::{ADHOC, MetadataStore};
 use crate::model::{
     AgentSummary, Attribution, DirectoryGroup, MessagePage, NotResumableReason, SessionSummary,
-    SessionTranscript, Warning,
+    SessionTranscript, SubagentInfo, Usage, Warning,
 };
 use crate::paths;
 use crate::transcript::facts::{self, FactsScanner, TranscriptFacts};
@@ -56,6 +56,24 @@ pub struct ListOptions {
 pub struct Listing {
     pub groups: Vec<DirectoryGroup>,
     pub warnings: Vec<Warning>,
+}
+
+/// The transcript viewer's header data.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct SessionDetails {
+    pub summary: SessionSummary,
+    pub usage: Usage,
+    pub subagents: Vec<SubagentInfo>,
+    /// `cd '<dir>' && claude --resume <id>`, quoted for POSIX shells.
+    pub resume_command: String,
+}
+
+/// `cd '<dir>' && claude --resume <id>` with the directory single-quoted (a `'` inside becomes
+/// `'\''`). Session ids are validated, so they need no quoting.
+pub fn resume_command(working_directory: &str, session_id: &str) -> String {
+    format!("cd '{}' && claude --resume {session_id}", working_directory.replace('\'', "'\\''"))
 }
 
 /// One transcript file found by discovery, with its facts.
@@ -425,6 +443,40 @@ impl Catalog {
         let (t, _) = self.locate(session_id)?;
         messages::read_page(&t.path, before, limit.clamp(1, 5_000))
             .map_err(|e| Error::io_at("read", &t.path, e))
+    }
+
+    /// A page of one subagent's messages (see [`Catalog::messages_page`]).
+    pub fn subagent_page(
+        &self,
+        session_id: &str,
+        agent_id: &str,
+        before: Option<u64>,
+        limit: usize,
+    ) -> Result<MessagePage> {
+        if !subagents::valid_agent_id(agent_id) {
+            return Err(Error::InvalidInput(format!("invalid subagent id {agent_id:?}")));
+        }
+        let (t, _) = self.locate(session_id)?;
+        let path = subagents::subagent_path(&t.path, &t.session_id, agent_id).ok_or_else(|| {
+            Error::InvalidInput(format!("session {session_id} has no subagent {agent_id}"))
+        })?;
+        messages::read_page(&path, before, limit.clamp(1, 5_000))
+            .map_err(|e| Error::io_at("read", &path, e))
+    }
+
+    /// What the transcript viewer's header shows: the listing facts, token usage, subagents and
+    /// the command that resumes the session in a terminal.
+    pub fn session_details(&self, session_id: &str) -> Result<SessionDetails> {
+        let (t, scan) = self.locate(session_id)?;
+        let attr = scan.attribution.get(&t.session_id);
+        let summary = self.summarize(&t, &attr, &scan);
+        let resume_command = resume_command(&summary.working_directory, &summary.session_id);
+        Ok(SessionDetails {
+            usage: t.facts.usage.clone(),
+            subagents: subagents::list_subagents(&t.path, &t.session_id),
+            resume_command,
+            summary,
+        })
     }
 
     /// Sets (`Some`) or clears (`None`/empty) a session's custom name, stored under its owning

@@ -20,5 +20,6 @@ pub mod model;
 pub mod paths;
 pub mod transcript;
 
-pub use catalog::{Catalog, CatalogConfig, ListOptions, Listing};
+pub use catalog::{Catalog, CatalogConfig, ListOptions, Listing, SessionDetails};
 pub use error::{Error, ErrorKind, ErrorPayload, Result};
+pub mod synthetic;
