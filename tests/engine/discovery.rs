@@ -434,3 +434,31 @@ fn session_details_for_the_viewer_header() {
         "cd '/home/u/it'\\''s here' && claude --resume abc"
     );
 }
+
+#[test]
+fn unchanged_transcripts_are_not_read_again() {
+    let home = Home::new();
+    let c = home.catalog();
+    assert_eq!(c.session(&sid("d1")).unwrap().preview.as_deref(), Some("Quick question about bash arrays"));
+    // Rewrite the file in place with different bytes of the same length and put the mtime back:
+    // its identity (size, mtime, inode) is unchanged, so a listing must not open it again.
+    let path = home.transcript("-home-u-scratch", "d1");
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap().replace("bash arrays", "zsh arrays!");
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    use std::io::Write;
+    (&f).write_all(text.as_bytes()).unwrap();
+    f.set_modified(mtime).unwrap();
+    drop(f);
+    assert_eq!(c.session(&sid("d1")).unwrap().preview.as_deref(), Some("Quick question about bash arrays"));
+    assert_eq!(
+        home.catalog().session(&sid("d1")).unwrap().preview.as_deref(),
+        Some("Quick question about bash arrays"),
+        "the persisted index is trusted after a stat, too"
+    );
+    // A new mtime (a replacement) is re-read from the start.
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.set_modified(mtime + std::time::Duration::from_secs(5)).unwrap();
+    drop(f);
+    assert_eq!(c.session(&sid("d1")).unwrap().preview.as_deref(), Some("Quick question about zsh arrays!"));
+}
