@@ -2,10 +2,511 @@
 //! paired with results, served whole or by pages from the end.
 //!
 //! CONTRACT (owned by the transcript developer).
+//!
+//! Rules (pinned by tests in `tests/engine/transcript.rs`):
+//! - Assistant lines sharing `message.id` are merged into one message (text and thinking joined
+//!   with a blank line, in file order) even when tool-result lines sit between the chunks. The
+//!   message's `uuid` is that of its first line carrying text or thinking; assistant messages left
+//!   with no text and no thinking text are dropped (their tool calls stay).
+//! - Every `tool_use` becomes a `role: tool` message at its position, pending until its result
+//!   arrives, then upgraded in place (output, error, duration = result − use when ≥ 0, subagent id
+//!   from `toolUseResult.agentId`). Its `uuid` is the tool_use line's uuid; when that line holds
+//!   more than one content block it is `<line uuid>:<tool_use_id>` so keys stay unique. A result
+//!   without a known tool_use is an orphan tool message keyed by its own line uuid. An empty
+//!   result still resolves the call.
+//! - Skipped: `isMeta` user lines, `<synthetic>` assistant lines, lines whose `isSidechain`
+//!   differs from the file's (inline 1.0.x subagent lines in a main file), and every type other
+//!   than user / assistant / queue-operation. Task notifications stay, tagged `origin_kind`;
+//!   compaction summaries are tagged `compact-summary`.
+//! - queue-operation: `dequeue` consumes the oldest pending `enqueue` (the normal user line
+//!   that follows shows the prompt once); `remove`/`popAll`/`clear` drop it; an enqueue left
+//!   pending is shown as a user message (`origin_kind: "queued"`) at its position unless a later
+//!   user message in the same read has the same text.
+//! - Pages ([`read_page`]) start at a user prompt line whenever possible, so merges and tool
+//!   pairing never straddle two pages and pages concatenated equal [`read_transcript`]. Known
+//!   limits: a tool result written after the next prompt, or a pending enqueue matched by text
+//!   only in a later page, resolve in the whole read but not across pages.
 
+use std::collections::{HashMap, VecDeque};
+use std::fs::File;
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use crate::model::{MessagePage, SessionTranscript, Usage};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::facts::UsageAccumulator;
+use super::{BlockRef, ContentRef, Loose, MessageRef, OriginRef, UsageRef, content_of, raw_as};
+use crate::jsonl::{self, LineReader, LineShape, Parsed};
+use crate::model::{MessagePage, Role, SessionTranscript, ToolCall, TranscriptMessage, Usage};
+
+/// Tool inputs are shown as pretty JSON clipped to this many bytes.
+pub const INPUT_CLIP_BYTES: usize = 64 * 1024;
+/// Tool outputs are clipped to this many bytes (`output_truncated` is then set).
+pub const OUTPUT_CLIP_BYTES: usize = 256 * 1024;
+
+const MESSAGE_TYPES: &[&str] = &["user", "assistant", "queue-operation"];
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MsgLine<'a> {
+    #[serde(rename = "type", default, borrow)]
+    ty: Loose<'a>,
+    #[serde(default, borrow)]
+    uuid: Loose<'a>,
+    #[serde(default, borrow)]
+    timestamp: Loose<'a>,
+    #[serde(default, borrow)]
+    is_sidechain: Loose<'a>,
+    #[serde(default, borrow)]
+    is_meta: Loose<'a>,
+    #[serde(default, borrow)]
+    is_compact_summary: Loose<'a>,
+    #[serde(default, borrow)]
+    origin: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    message: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    request_id: Loose<'a>,
+    #[serde(default, borrow)]
+    tool_use_result: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    operation: Loose<'a>,
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AgentRef<'a> {
+    #[serde(default, borrow)]
+    agent_id: Loose<'a>,
+}
+
+struct ToolSlot {
+    index: usize,
+    used_at_ms: Option<i64>,
+}
+
+fn ts_ms(ts: Option<&str>) -> Option<i64> {
+    chrono::DateTime::parse_from_rfc3339(ts?).ok().map(|t| t.timestamp_millis())
+}
+
+fn owned(v: &Loose<'_>) -> Option<String> {
+    v.as_str().map(str::to_owned)
+}
+
+/// Builds viewer messages from the lines of (a byte range of) one transcript.
+pub(crate) struct Builder {
+    file_sidechain: bool,
+    messages: Vec<Option<TranscriptMessage>>,
+    assistant_by_id: HashMap<String, usize>,
+    /// Assistant messages whose uuid came from a text/thinking line.
+    assistant_has_uuid: Vec<bool>,
+    tools: HashMap<String, ToolSlot>,
+    enqueues: VecDeque<usize>,
+    usage: UsageAccumulator,
+    skipped: u64,
+}
+
+impl Builder {
+    pub(crate) fn new(file_sidechain: bool) -> Self {
+        Self {
+            file_sidechain,
+            messages: Vec::new(),
+            assistant_by_id: HashMap::new(),
+            assistant_has_uuid: Vec::new(),
+            tools: HashMap::new(),
+            enqueues: VecDeque::new(),
+            usage: UsageAccumulator::default(),
+            skipped: 0,
+        }
+    }
+
+    fn push(&mut self, m: TranscriptMessage) -> usize {
+        self.messages.push(Some(m));
+        self.assistant_has_uuid.push(false);
+        self.messages.len() - 1
+    }
+
+    fn slot(&mut self, i: usize) -> Option<&mut TranscriptMessage> {
+        self.messages.get_mut(i).and_then(Option::as_mut)
+    }
+
+    /// Feeds one complete line.
+    pub(crate) fn line(&mut self, offset: u64, bytes: &[u8]) {
+        match jsonl::quick_shape(bytes) {
+            LineShape::Blank => return,
+            LineShape::Malformed => {
+                self.skipped += 1;
+                return;
+            }
+            LineShape::ObjectLike => {}
+        }
+        if !jsonl::has_type_in(bytes, MESSAGE_TYPES) {
+            return;
+        }
+        let mut scratch = Vec::new();
+        let l = match jsonl::parse_line_with::<MsgLine<'_>>(bytes, &mut scratch) {
+            Parsed::Value(l) => l,
+            Parsed::Blank => return,
+            Parsed::Invalid => {
+                self.skipped += 1;
+                return;
+            }
+        };
+        match l.ty.as_str() {
+            Some("queue-operation") => self.queue(&l, offset),
+            Some(t @ ("user" | "assistant")) => {
+                if l.is_sidechain.as_bool().unwrap_or(false) != self.file_sidechain {
+                    return;
+                }
+                if t == "user" {
+                    self.user(&l, offset);
+                } else {
+                    self.assistant(&l, offset);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Feeds an unterminated last line only if it is a complete record (else drops it silently).
+    pub(crate) fn tail(&mut self, offset: u64, bytes: &[u8]) {
+        if jsonl::quick_shape(bytes) == LineShape::ObjectLike
+            && serde_json::from_slice::<&RawValue>(jsonl::trim_line(bytes)).is_ok()
+        {
+            self.line(offset, bytes);
+        }
+    }
+
+    fn queue(&mut self, l: &MsgLine<'_>, offset: u64) {
+        match l.operation.as_str() {
+            Some("enqueue") => {
+                let text = super::user_text(&content_of(l.content));
+                if text.trim().is_empty() {
+                    return;
+                }
+                let i = self.push(TranscriptMessage {
+                    role: Role::User,
+                    content: text,
+                    uuid: None,
+                    timestamp: owned(&l.timestamp),
+                    thinking: None,
+                    tool_call: None,
+                    origin_kind: Some("queued".to_owned()),
+                    offset,
+                });
+                self.enqueues.push_back(i);
+            }
+            Some("dequeue") => {
+                if let Some(i) = self.enqueues.pop_front()
+                    && let Some(m) = self.messages.get_mut(i)
+                {
+                    *m = None;
+                }
+            }
+            Some("remove") => {
+                let text = super::user_text(&content_of(l.content));
+                let pos = self
+                    .enqueues
+                    .iter()
+                    .position(|&i| {
+                        self.messages
+                            .get(i)
+                            .and_then(Option::as_ref)
+                            .is_some_and(|m| m.content.trim() == text.trim())
+                    })
+                    .or_else(|| self.enqueues.len().checked_sub(1));
+                if let Some(p) = pos
+                    && let Some(i) = self.enqueues.remove(p)
+                    && let Some(m) = self.messages.get_mut(i)
+                {
+                    *m = None;
+                }
+            }
+            Some("popAll" | "clear") => {
+                while let Some(i) = self.enqueues.pop_front() {
+                    if let Some(m) = self.messages.get_mut(i) {
+                        *m = None;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn user(&mut self, l: &MsgLine<'_>, offset: u64) {
+        if l.is_meta.is_true() {
+            return;
+        }
+        let Some(msg) = raw_as::<MessageRef<'_>>(l.message) else { return };
+        let content = content_of(msg.content);
+        if let ContentRef::Blocks(blocks) = &content {
+            for b in blocks.iter().filter(|b| b.ty.as_str() == Some("tool_result")) {
+                self.tool_result(b, l, offset);
+            }
+        }
+        let text = super::user_text(&content);
+        if text.trim().is_empty() {
+            return;
+        }
+        let origin: OriginRef<'_> = raw_as(l.origin).unwrap_or_default();
+        let origin_kind = owned(&origin.kind)
+            .or_else(|| l.is_compact_summary.is_true().then(|| "compact-summary".to_owned()));
+        self.push(TranscriptMessage {
+            role: Role::User,
+            content: text,
+            uuid: owned(&l.uuid),
+            timestamp: owned(&l.timestamp),
+            thinking: None,
+            tool_call: None,
+            origin_kind,
+            offset,
+        });
+    }
+
+    fn tool_result(&mut self, b: &BlockRef<'_>, l: &MsgLine<'_>, offset: u64) {
+        let id = b.tool_use_id.as_str();
+        let value: Option<serde_json::Value> = raw_as(b.content);
+        let mut output = super::tools::result_text(value.as_ref());
+        let truncated = super::clip(&mut output, OUTPUT_CLIP_BYTES);
+        let is_error = b.is_error.is_true();
+        let agent = raw_as::<AgentRef<'_>>(l.tool_use_result).and_then(|a| owned(&a.agent_id));
+        let result_ms = ts_ms(l.timestamp.as_str());
+        let timestamp = owned(&l.timestamp);
+        if let Some(slot) = id.and_then(|i| self.tools.get(i)) {
+            let (index, used) = (slot.index, slot.used_at_ms);
+            if let Some(m) = self.slot(index)
+                && let Some(call) = m.tool_call.as_mut()
+                && call.pending
+            {
+                call.output = output;
+                call.output_truncated = truncated;
+                call.is_error = is_error;
+                call.pending = false;
+                call.duration_ms = match (used, result_ms) {
+                    (Some(u), Some(r)) if r >= u => u64::try_from(r - u).ok(),
+                    _ => None,
+                };
+                if agent.is_some() {
+                    call.subagent_id = agent;
+                }
+                if timestamp.is_some() {
+                    m.timestamp = timestamp;
+                }
+            }
+            return;
+        }
+        self.push(TranscriptMessage {
+            role: Role::Tool,
+            content: String::new(),
+            uuid: owned(&l.uuid),
+            timestamp,
+            thinking: None,
+            tool_call: Some(ToolCall {
+                tool_name: "unknown".to_owned(),
+                tool_use_id: id.map(str::to_owned),
+                emoji: super::tools::emoji("").to_owned(),
+                input_summary: None,
+                input: None,
+                output,
+                output_truncated: truncated,
+                is_error,
+                duration_ms: None,
+                pending: false,
+                subagent_id: agent,
+            }),
+            origin_kind: None,
+            offset,
+        });
+    }
+
+    fn assistant(&mut self, l: &MsgLine<'_>, offset: u64) {
+        let Some(msg) = raw_as::<MessageRef<'_>>(l.message) else { return };
+        let model = msg.model.as_str();
+        if model == Some("<synthetic>") {
+            return;
+        }
+        let usage: Option<UsageRef<'_>> = raw_as(msg.usage);
+        self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, usage.as_ref());
+        let new_message = |l: &MsgLine<'_>| TranscriptMessage {
+            role: Role::Assistant,
+            content: String::new(),
+            uuid: None,
+            timestamp: owned(&l.timestamp),
+            thinking: None,
+            tool_call: None,
+            origin_kind: None,
+            offset,
+        };
+        let idx = match msg.id.as_str() {
+            Some(id) => match self.assistant_by_id.get(id) {
+                Some(&i) => i,
+                None => {
+                    let i = self.push(new_message(l));
+                    self.assistant_by_id.insert(id.to_owned(), i);
+                    i
+                }
+            },
+            None => self.push(new_message(l)),
+        };
+        let content = content_of(msg.content);
+        let blocks: Vec<BlockRef<'_>> = match content {
+            ContentRef::Blocks(b) => b,
+            ContentRef::Text(t) => {
+                vec![BlockRef {
+                    ty: Loose::Str("text".into()),
+                    text: Loose::Str(t),
+                    ..Default::default()
+                }]
+            }
+            ContentRef::None => Vec::new(),
+        };
+        let line_uuid = owned(&l.uuid);
+        let several = blocks.len() > 1;
+        for b in &blocks {
+            match b.ty.as_str() {
+                Some("text") => {
+                    let Some(t) = b.text.as_str() else { continue };
+                    self.append(idx, line_uuid.as_deref(), Some(t), None);
+                }
+                Some("thinking") => {
+                    let t = b.thinking.as_str().unwrap_or("");
+                    self.append(idx, line_uuid.as_deref(), None, Some(t));
+                }
+                Some("redacted_thinking") => self.append(idx, line_uuid.as_deref(), None, Some("")),
+                Some("tool_use") => {
+                    self.tool_use(b, l, offset, line_uuid.as_deref(), several);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn append(
+        &mut self,
+        idx: usize,
+        uuid: Option<&str>,
+        text: Option<&str>,
+        thinking: Option<&str>,
+    ) {
+        let needs_uuid = !self.assistant_has_uuid.get(idx).copied().unwrap_or(true);
+        if needs_uuid && let Some(flag) = self.assistant_has_uuid.get_mut(idx) {
+            *flag = true;
+        }
+        let Some(m) = self.slot(idx) else { return };
+        if needs_uuid {
+            m.uuid = uuid.map(str::to_owned);
+        }
+        if let Some(t) = text.filter(|t| !t.is_empty()) {
+            if !m.content.is_empty() {
+                m.content.push_str("\n\n");
+            }
+            m.content.push_str(t);
+        }
+        if let Some(t) = thinking {
+            match m.thinking.as_mut() {
+                Some(existing) if !t.is_empty() => {
+                    if !existing.is_empty() {
+                        existing.push_str("\n\n");
+                    }
+                    existing.push_str(t);
+                }
+                Some(_) => {}
+                None => m.thinking = Some(t.to_owned()),
+            }
+        }
+    }
+
+    fn tool_use(
+        &mut self,
+        b: &BlockRef<'_>,
+        l: &MsgLine<'_>,
+        offset: u64,
+        line_uuid: Option<&str>,
+        several: bool,
+    ) {
+        let name = b.name.as_str().unwrap_or("unknown").to_owned();
+        let id = b.id.as_str();
+        let input: serde_json::Value = raw_as(b.input).unwrap_or(serde_json::Value::Null);
+        let mut pretty =
+            if input.is_null() { None } else { serde_json::to_string_pretty(&input).ok() };
+        if let Some(p) = pretty.as_mut()
+            && super::clip(p, INPUT_CLIP_BYTES)
+        {
+            p.push_str("\n…");
+        }
+        let uuid = match (line_uuid, id) {
+            (Some(u), Some(i)) if several => Some(format!("{u}:{i}")),
+            (u, _) => u.map(str::to_owned),
+        };
+        let i = self.push(TranscriptMessage {
+            role: Role::Tool,
+            content: String::new(),
+            uuid,
+            timestamp: owned(&l.timestamp),
+            thinking: None,
+            tool_call: Some(ToolCall {
+                emoji: super::tools::emoji(&name).to_owned(),
+                input_summary: super::tools::input_summary(&name, &input),
+                tool_name: name,
+                tool_use_id: id.map(str::to_owned),
+                input: pretty,
+                output: String::new(),
+                output_truncated: false,
+                is_error: false,
+                duration_ms: None,
+                pending: true,
+                subagent_id: None,
+            }),
+            origin_kind: None,
+            offset,
+        });
+        if let Some(id) = id {
+            self.tools.insert(
+                id.to_owned(),
+                ToolSlot { index: i, used_at_ms: ts_ms(l.timestamp.as_str()) },
+            );
+        }
+    }
+
+    /// Lines skipped so far.
+    pub(crate) fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    pub(crate) fn usage(&self) -> Usage {
+        self.usage.usage()
+    }
+
+    /// The messages in file order.
+    pub(crate) fn finish(mut self) -> Vec<TranscriptMessage> {
+        // Enqueues never dequeued: hidden when a later user message repeats the text.
+        let pending: Vec<usize> = self.enqueues.iter().copied().collect();
+        for i in pending {
+            let text = match self.messages.get(i).and_then(Option::as_ref) {
+                Some(m) => m.content.trim().to_owned(),
+                None => continue,
+            };
+            let repeated = self.messages.iter().skip(i + 1).flatten().any(|m| {
+                m.role == Role::User && m.origin_kind.is_none() && m.content.trim() == text
+            });
+            if repeated && let Some(m) = self.messages.get_mut(i) {
+                *m = None;
+            }
+        }
+        self.messages
+            .into_iter()
+            .flatten()
+            .filter(|m| {
+                m.role != Role::Assistant
+                    || !m.content.trim().is_empty()
+                    || m.thinking.as_deref().is_some_and(|t| !t.is_empty())
+            })
+            .collect()
+    }
+}
 
 /// Reads the whole transcript (CLI `show`).
 pub fn read_transcript(
@@ -13,20 +514,221 @@ pub fn read_transcript(
     session_id: &str,
     working_directory: &str,
 ) -> std::io::Result<SessionTranscript> {
-    let _ = path;
+    let mut builder = Builder::new(super::file_is_sidechain(path));
+    let mut reader = LineReader::new(super::open_at(path, 0)?, 0);
+    while let Some(line) = reader.next_line()? {
+        builder.line(line.offset, line.bytes);
+    }
+    let tail_offset = reader.complete_offset();
+    builder.tail(tail_offset, reader.pending());
+    let skipped = builder.skipped().saturating_add(reader.oversized_lines());
+    let usage = builder.usage();
     Ok(SessionTranscript {
         session_id: session_id.to_owned(),
         working_directory: working_directory.to_owned(),
-        messages: Vec::new(),
-        usage: Usage::default(),
-        subagents: Vec::new(),
-        skipped_lines: 0,
+        messages: builder.finish(),
+        usage,
+        subagents: super::subagents::list_subagents(path, session_id),
+        skipped_lines: skipped,
     })
 }
+
+/// Reads the messages of the transcript lines in `[start, end)`, plus an unterminated last line
+/// at `end` when `with_tail` and it is a complete record.
+fn build_range(
+    path: &Path,
+    file_sidechain: bool,
+    start: u64,
+    end: u64,
+    with_tail: bool,
+) -> std::io::Result<Vec<TranscriptMessage>> {
+    let mut builder = Builder::new(file_sidechain);
+    let mut file = File::open(path)?;
+    file.seek(SeekFrom::Start(start))?;
+    let take = end.saturating_sub(start);
+    let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, file.take(take)), start);
+    while let Some(line) = reader.next_line()? {
+        builder.line(line.offset, line.bytes);
+    }
+    if with_tail {
+        let o = reader.complete_offset();
+        builder.tail(o, reader.pending());
+    }
+    Ok(builder.finish())
+}
+
+/// Reads lines backwards from a line boundary.
+struct BackLines {
+    file: File,
+    /// Bytes `[buf_start, buf_start + buf.len())`, ending at a line boundary, not yet emitted.
+    buf: Vec<u8>,
+    buf_start: u64,
+}
+
+const BACK_BLOCK: usize = 256 * 1024;
+
+impl BackLines {
+    fn new(file: File, end: u64) -> Self {
+        Self { file, buf: Vec::new(), buf_start: end }
+    }
+
+    /// The previous line: `(offset, bytes without '\n')`.
+    fn prev(&mut self) -> std::io::Result<Option<(u64, Vec<u8>)>> {
+        loop {
+            let body_len = self.buf.len().saturating_sub(1);
+            let search = self.buf.get(..body_len).unwrap_or_default();
+            if let Some(i) = memchr::memrchr(b'\n', search) {
+                let line = self.buf.split_off(i + 1);
+                let offset = self.buf_start + (i as u64) + 1;
+                return Ok(Some((offset, strip_nl(line))));
+            }
+            if self.buf_start == 0 {
+                if self.buf.is_empty() {
+                    return Ok(None);
+                }
+                let line = std::mem::take(&mut self.buf);
+                return Ok(Some((0, strip_nl(line))));
+            }
+            let want = BACK_BLOCK.max(self.buf.len());
+            let n = usize::try_from(self.buf_start).unwrap_or(usize::MAX).min(want);
+            let from = self.buf_start - n as u64;
+            let mut block = vec![0u8; n];
+            self.file.seek(SeekFrom::Start(from))?;
+            self.file.read_exact(&mut block)?;
+            block.extend_from_slice(&self.buf);
+            self.buf = block;
+            self.buf_start = from;
+        }
+    }
+}
+
+fn strip_nl(mut line: Vec<u8>) -> Vec<u8> {
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    }
+    line
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ProbeLine<'a> {
+    #[serde(rename = "type", default, borrow)]
+    ty: Loose<'a>,
+    #[serde(default, borrow)]
+    is_sidechain: Loose<'a>,
+    #[serde(default, borrow)]
+    is_meta: Loose<'a>,
+    #[serde(default, borrow)]
+    message: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    operation: Loose<'a>,
+}
+
+#[derive(Deserialize)]
+struct ContentProbe<'a> {
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+}
+
+/// What one line contributes when paging backwards.
+struct Probe {
+    /// Likely produces (or extends) a message.
+    candidate: bool,
+    /// A user prompt: pages may start here without splitting a turn.
+    boundary: bool,
+}
+
+fn probe(bytes: &[u8], file_sidechain: bool) -> Probe {
+    let none = Probe { candidate: false, boundary: false };
+    if jsonl::quick_shape(bytes) != LineShape::ObjectLike
+        || !jsonl::has_type_in(bytes, MESSAGE_TYPES)
+    {
+        return none;
+    }
+    let mut scratch = Vec::new();
+    let Parsed::Value(p) = jsonl::parse_line_with::<ProbeLine<'_>>(bytes, &mut scratch) else {
+        return none;
+    };
+    match p.ty.as_str() {
+        Some("queue-operation") => {
+            Probe { candidate: p.operation.as_str() == Some("enqueue"), boundary: false }
+        }
+        Some(t @ ("user" | "assistant")) => {
+            if p.is_sidechain.as_bool().unwrap_or(false) != file_sidechain || p.is_meta.is_true() {
+                return none;
+            }
+            if t == "assistant" {
+                return Probe { candidate: true, boundary: false };
+            }
+            let content = raw_as::<ContentProbe<'_>>(p.message).and_then(|c| c.content);
+            let tool_result = content.is_some_and(|c| {
+                c.get().starts_with('[')
+                    && memchr::memmem::find(c.get().as_bytes(), b"\"tool_result\"").is_some()
+            });
+            Probe { candidate: true, boundary: !tool_result }
+        }
+        _ => none,
+    }
+}
+
+/// Bytes scanned backwards beyond which a page may start mid-turn.
+const MID_TURN_BYTES: u64 = 32 * 1024 * 1024;
 
 /// Reads about `limit` messages ending just before byte offset `before` (or at the end of the
 /// file), reading backwards so the newest page of a huge file is cheap.
 pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Result<MessagePage> {
-    let _ = (path, before, limit);
-    Ok(MessagePage { messages: Vec::new(), earlier_cursor: None, size_bytes: 0 })
+    let size = std::fs::metadata(path)?.len();
+    let file_sidechain = super::file_is_sidechain(path);
+    let mut file = File::open(path)?;
+    let with_tail = before.is_none_or(|b| b >= size);
+    let end = line_start_at_or_before(&mut file, before.unwrap_or(size).min(size), with_tail)?;
+    let limit = limit.max(1);
+    let mut back = BackLines::new(file, end);
+    let mut start = end;
+    let mut wanted = limit;
+    let mut candidates = 0usize;
+    let mut messages = Vec::new();
+    for _round in 0..16 {
+        while let Some((offset, bytes)) = back.prev()? {
+            start = offset;
+            let p = probe(&bytes, file_sidechain);
+            if p.candidate {
+                candidates += 1;
+            }
+            let enough = candidates >= wanted;
+            if enough && (p.boundary || (p.candidate && end - offset > MID_TURN_BYTES)) {
+                break;
+            }
+        }
+        messages = build_range(path, file_sidechain, start, end, with_tail)?;
+        if messages.len() >= limit || start == 0 {
+            break;
+        }
+        wanted = candidates + (limit - messages.len());
+    }
+    Ok(MessagePage { messages, earlier_cursor: (start > 0).then_some(start), size_bytes: size })
+}
+
+/// The offset of the line boundary at or before `pos`: `pos` itself when it follows a `\n` (or is
+/// 0); with `allow_tail` the end of file is accepted as-is (the unterminated tail is included).
+fn line_start_at_or_before(file: &mut File, pos: u64, allow_tail: bool) -> std::io::Result<u64> {
+    if pos == 0 || allow_tail {
+        return Ok(pos);
+    }
+    let mut cur = pos;
+    let mut block = vec![0u8; 64 * 1024];
+    loop {
+        let n = usize::try_from(cur).unwrap_or(usize::MAX).min(block.len());
+        let from = cur - n as u64;
+        file.seek(SeekFrom::Start(from))?;
+        let chunk = block.get_mut(..n).unwrap_or_default();
+        file.read_exact(chunk)?;
+        if let Some(i) = memchr::memrchr(b'\n', chunk) {
+            return Ok(from + i as u64 + 1);
+        }
+        if from == 0 {
+            return Ok(0);
+        }
+        cur = from;
+    }
 }

@@ -1,6 +1,312 @@
 //! Reading Claude Code transcripts: listing facts, viewer messages, tools and subagents.
+//!
+//! Lines are parsed into borrowed, lenient record types ([`Loose`] scalars, raw JSON for nested
+//! structures), so a field of an unexpected shape never makes a whole line unreadable and the big
+//! payloads (pasted images, tool outputs) are skipped without being copied.
 
 pub mod facts;
 pub mod messages;
 pub mod subagents;
 pub mod tools;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::fs::File;
+use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::jsonl::{self, LineReader, Parsed};
+
+/// A JSON scalar read leniently: strings stay borrowed when possible; objects and arrays are
+/// skipped. Absent and `null` are [`Loose::Other`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) enum Loose<'a> {
+    Str(Cow<'a, str>),
+    Bool(bool),
+    Num(f64),
+    #[default]
+    Other,
+}
+
+impl<'a> Loose<'a> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Self::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub(crate) fn is_true(&self) -> bool {
+        matches!(self, Self::Bool(true))
+    }
+    pub(crate) fn as_bool(&self) -> Option<bool> {
+        match self {
+            Self::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    /// A non-negative integer (floats truncated, negatives and non-numbers → 0).
+    pub(crate) fn as_u64(&self) -> u64 {
+        match self {
+            // Truncation of a token count is intended; NaN/negatives become 0.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            Self::Num(n) if n.is_finite() && *n > 0.0 => *n as u64,
+            _ => 0,
+        }
+    }
+}
+
+struct LooseVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for LooseVisitor<'a> {
+    type Value = Loose<'a>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Loose::Str(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Loose::Str(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Loose::Str(Cow::Owned(v)))
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Loose::Bool(v))
+    }
+    #[allow(clippy::cast_precision_loss)]
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Loose::Num(v as f64))
+    }
+    #[allow(clippy::cast_precision_loss)]
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Loose::Num(v as f64))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(Loose::Num(v))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Loose::Other)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Loose::Other)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Loose::Other)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Loose::Other)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(LooseVisitor(std::marker::PhantomData))
+    }
+}
+
+/// Parses a raw JSON value into `T`, `None` when it does not fit.
+pub(crate) fn raw_as<'a, T: Deserialize<'a>>(raw: Option<&'a RawValue>) -> Option<T> {
+    raw.and_then(|r| serde_json::from_str::<T>(r.get()).ok())
+}
+
+/// `{"kind": …}` of a user line's `origin`.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct OriginRef<'a> {
+    #[serde(default, borrow)]
+    pub kind: Loose<'a>,
+}
+
+/// The `usage` object of an assistant message (every field optional and lenient).
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct UsageRef<'a> {
+    #[serde(default, borrow)]
+    pub input_tokens: Loose<'a>,
+    #[serde(default, borrow)]
+    pub output_tokens: Loose<'a>,
+    #[serde(default, borrow)]
+    pub cache_creation_input_tokens: Loose<'a>,
+    #[serde(default, borrow)]
+    pub cache_read_input_tokens: Loose<'a>,
+    #[serde(default, borrow)]
+    pub cache_creation: Option<&'a RawValue>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct CacheCreationRef<'a> {
+    #[serde(default, borrow)]
+    ephemeral_5m_input_tokens: Loose<'a>,
+    #[serde(default, borrow)]
+    ephemeral_1h_input_tokens: Loose<'a>,
+}
+
+impl UsageRef<'_> {
+    /// Context size: input + cache creation (max of flat and nested) + cache read.
+    pub(crate) fn context_tokens(&self) -> u64 {
+        let flat = self.cache_creation_input_tokens.as_u64();
+        let nested = raw_as::<CacheCreationRef<'_>>(self.cache_creation).map_or(0, |c| {
+            c.ephemeral_5m_input_tokens
+                .as_u64()
+                .saturating_add(c.ephemeral_1h_input_tokens.as_u64())
+        });
+        self.input_tokens
+            .as_u64()
+            .saturating_add(flat.max(nested))
+            .saturating_add(self.cache_read_input_tokens.as_u64())
+    }
+}
+
+/// The `message` object of a user/assistant line.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct MessageRef<'a> {
+    #[serde(default, borrow)]
+    pub id: Loose<'a>,
+    #[serde(default, borrow)]
+    pub model: Loose<'a>,
+    #[serde(default, borrow)]
+    pub content: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    pub usage: Option<&'a RawValue>,
+}
+
+/// One content block (text, thinking, tool_use, tool_result, image, …), every field optional.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct BlockRef<'a> {
+    #[serde(rename = "type", default, borrow)]
+    pub ty: Loose<'a>,
+    #[serde(default, borrow)]
+    pub text: Loose<'a>,
+    #[serde(default, borrow)]
+    pub thinking: Loose<'a>,
+    #[serde(default, borrow)]
+    pub id: Loose<'a>,
+    #[serde(default, borrow)]
+    pub name: Loose<'a>,
+    #[serde(default, borrow)]
+    pub input: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    pub tool_use_id: Loose<'a>,
+    #[serde(default, borrow)]
+    pub content: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    pub is_error: Loose<'a>,
+}
+
+/// `message.content`: a string, or an array of blocks.
+pub(crate) enum ContentRef<'a> {
+    Text(Cow<'a, str>),
+    Blocks(Vec<BlockRef<'a>>),
+    None,
+}
+
+pub(crate) fn content_of<'a>(raw: Option<&'a RawValue>) -> ContentRef<'a> {
+    let Some(raw) = raw else { return ContentRef::None };
+    match raw.get().as_bytes().first() {
+        Some(b'"') => match serde_json::from_str::<Loose<'a>>(raw.get()) {
+            Ok(Loose::Str(s)) => ContentRef::Text(s),
+            _ => ContentRef::None,
+        },
+        Some(b'[') => match serde_json::from_str::<Vec<Lenient<BlockRef<'a>>>>(raw.get()) {
+            Ok(v) => ContentRef::Blocks(v.into_iter().filter_map(|b| b.0).collect()),
+            Err(_) => ContentRef::None,
+        },
+        _ => ContentRef::None,
+    }
+}
+
+/// Deserializes `T`, or `None` if the value does not fit (without failing the outer parse).
+pub(crate) struct Lenient<T>(pub Option<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw: &'de RawValue = Deserialize::deserialize(d)?;
+        Ok(Lenient(serde_json::from_str::<T>(raw.get()).ok()))
+    }
+}
+
+/// Text of a user message: the string content, or its text blocks joined with `\n`.
+pub(crate) fn user_text(content: &ContentRef<'_>) -> String {
+    match content {
+        ContentRef::Text(s) => s.to_string(),
+        ContentRef::Blocks(blocks) => {
+            let parts: Vec<&str> = blocks
+                .iter()
+                .filter(|b| b.ty.as_str() == Some("text"))
+                .filter_map(|b| b.text.as_str())
+                .collect();
+            parts.join("\n")
+        }
+        ContentRef::None => String::new(),
+    }
+}
+
+/// True when a content array carries at least one `tool_result` block.
+pub(crate) fn has_tool_result(content: &ContentRef<'_>) -> bool {
+    matches!(content, ContentRef::Blocks(b) if b.iter().any(|x| x.ty.as_str() == Some("tool_result")))
+}
+
+/// How much of the head of a file is searched for the first line that says `isSidechain`.
+const SIDECHAIN_HEAD_BYTES: u64 = 64 * 1024;
+
+#[derive(Deserialize)]
+struct SidechainProbe<'a> {
+    #[serde(rename = "type", default, borrow)]
+    ty: Loose<'a>,
+    #[serde(rename = "isSidechain", default, borrow)]
+    is_sidechain: Loose<'a>,
+}
+
+/// Whether the transcript at `path` is a sidechain (subagent) transcript: decided by the first
+/// user/assistant line carrying `isSidechain` within the first 64 KiB, else by the file name
+/// (`agent-*.jsonl`).
+pub fn file_is_sidechain(path: &Path) -> bool {
+    let by_name =
+        path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("agent-"));
+    let Ok(file) = File::open(path) else { return by_name };
+    let mut reader = LineReader::new(BufReader::new(file.take(SIDECHAIN_HEAD_BYTES)), 0);
+    let mut scratch = Vec::new();
+    while let Ok(Some(line)) = reader.next_line() {
+        if !jsonl::has_type_in(line.bytes, &["user", "assistant"]) {
+            continue;
+        }
+        if let Parsed::Value(p) =
+            jsonl::parse_line_with::<SidechainProbe<'_>>(line.bytes, &mut scratch)
+            && matches!(p.ty.as_str(), Some("user" | "assistant"))
+            && let Some(b) = p.is_sidechain.as_bool()
+        {
+            return b;
+        }
+    }
+    by_name
+}
+
+/// Opens `path` positioned at `offset` with a large buffer.
+pub(crate) fn open_at(path: &Path, offset: u64) -> std::io::Result<BufReader<File>> {
+    let mut file = File::open(path)?;
+    if offset > 0 {
+        file.seek(SeekFrom::Start(offset))?;
+    }
+    Ok(BufReader::with_capacity(256 * 1024, file))
+}
+
+/// Clips `s` to at most `max` bytes on a char boundary; returns whether it was clipped.
+pub(crate) fn clip(s: &mut String, max: usize) -> bool {
+    if s.len() <= max {
+        return false;
+    }
+    let mut cut = max;
+    while cut > 0 && !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    s.truncate(cut);
+    true
+}

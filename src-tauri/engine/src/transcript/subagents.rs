@@ -1,14 +1,183 @@
-//! Subagent transcripts of a session: `<sid>/subagents/agent-*.jsonl` (2.1.x) and flat
+//! Subagent transcripts of a session: `<sid>/subagents/agent-*.jsonl` (2.1.x, with optional
+//! `agent-*.meta.json` sidecars and `subagents/workflows/<run>/agent-*.jsonl`) and flat
 //! `agent-*.jsonl` files carrying the parent's session id (2.0.x).
 //!
 //! CONTRACT (owned by the transcript developer).
 
-use std::path::Path;
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
 
-use crate::model::SubagentInfo;
+use serde::Deserialize;
 
-/// Lists the subagents of the session whose main transcript is `transcript`.
+use super::Loose;
+use crate::jsonl::{self, LineReader, Parsed};
+use crate::model::{SessionTranscript, SubagentInfo};
+
+/// How much of a flat `agent-*.jsonl` is read to find the parent session id.
+const FLAT_HEAD_BYTES: u64 = 64 * 1024;
+/// How many lines of a flat agent file are looked at for a `sessionId`.
+const FLAT_HEAD_LINES: usize = 16;
+/// Meta sidecars larger than this are ignored.
+const META_MAX_BYTES: u64 = 64 * 1024;
+
+/// True for ids made of ASCII letters, digits and `-` (what Claude Code writes; no path tricks).
+pub fn valid_agent_id(agent_id: &str) -> bool {
+    !agent_id.is_empty()
+        && agent_id.len() <= 128
+        && agent_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// `agent-<id>.jsonl` → `<id>` when the id is valid.
+fn agent_id_of(file_name: &str) -> Option<&str> {
+    let id = file_name.strip_prefix("agent-")?.strip_suffix(".jsonl")?;
+    valid_agent_id(id).then_some(id)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct MetaRef<'a> {
+    #[serde(default, borrow)]
+    agent_type: Loose<'a>,
+    #[serde(default, borrow)]
+    description: Loose<'a>,
+}
+
+fn read_meta(path: &Path) -> (Option<String>, Option<String>) {
+    let Ok(file) = File::open(path) else { return (None, None) };
+    let mut bytes = Vec::new();
+    if file.take(META_MAX_BYTES).read_to_end(&mut bytes).is_err() {
+        return (None, None);
+    }
+    let mut scratch = Vec::new();
+    match jsonl::parse_line_with::<MetaRef<'_>>(&bytes, &mut scratch) {
+        Parsed::Value(m) => {
+            (m.agent_type.as_str().map(str::to_owned), m.description.as_str().map(str::to_owned))
+        }
+        _ => (None, None),
+    }
+}
+
+fn info(agent_id: &str, path: &Path, with_meta: bool) -> SubagentInfo {
+    let (agent_type, description) = if with_meta {
+        read_meta(&path.with_file_name(format!("agent-{agent_id}.meta.json")))
+    } else {
+        (None, None)
+    };
+    SubagentInfo {
+        agent_id: agent_id.to_owned(),
+        transcript_path: path.display().to_string(),
+        agent_type,
+        description,
+        size_bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
+    }
+}
+
+/// `agent-*.jsonl` regular files directly in `dir`, sorted by name.
+fn agent_files(dir: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| {
+            let name = e.file_name();
+            let id = agent_id_of(name.to_str()?)?.to_owned();
+            Some((id, e.path()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionProbe<'a> {
+    #[serde(default, borrow)]
+    session_id: Loose<'a>,
+}
+
+/// The `sessionId` recorded in the first lines of `path` (flat agent files carry the parent's).
+fn head_session_id(path: &Path) -> Option<String> {
+    let file = File::open(path).ok()?;
+    let mut reader = LineReader::new(BufReader::new(file.take(FLAT_HEAD_BYTES)), 0);
+    let mut scratch = Vec::new();
+    for _ in 0..FLAT_HEAD_LINES {
+        let line = reader.next_line().ok()??;
+        if let Parsed::Value(p) =
+            jsonl::parse_line_with::<SessionProbe<'_>>(line.bytes, &mut scratch)
+            && let Some(s) = p.session_id.as_str()
+        {
+            return Some(s.to_owned());
+        }
+    }
+    None
+}
+
+/// Lists the subagents of the session whose main transcript is `transcript`: nested ones first
+/// (`<dir>/<sid>/subagents/`, then its `workflows/<run>/` folders), then flat `<dir>/agent-*.jsonl`
+/// files whose first lines carry `session_id`. An agent id is listed once.
 pub fn list_subagents(transcript: &Path, session_id: &str) -> Vec<SubagentInfo> {
-    let _ = (transcript, session_id);
-    Vec::new()
+    let Some(dir) = transcript.parent() else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    if crate::paths::validate_session_id(session_id).is_ok() {
+        let nested = dir.join(session_id).join("subagents");
+        for (id, path) in agent_files(&nested) {
+            if seen.insert(id.clone()) {
+                out.push(info(&id, &path, true));
+            }
+        }
+        if let Ok(runs) = std::fs::read_dir(nested.join("workflows")) {
+            let mut runs: Vec<PathBuf> = runs
+                .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| e.path())
+                .collect();
+            runs.sort();
+            for run in runs {
+                for (id, path) in agent_files(&run) {
+                    if seen.insert(id.clone()) {
+                        out.push(info(&id, &path, true));
+                    }
+                }
+            }
+        }
+    }
+    for (id, path) in agent_files(dir) {
+        if path == transcript || seen.contains(&id) {
+            continue;
+        }
+        if head_session_id(&path).as_deref() == Some(session_id) {
+            seen.insert(id.clone());
+            out.push(info(&id, &path, false));
+        }
+    }
+    out
+}
+
+/// The transcript file of subagent `agent_id` of session `session_id`, if it exists. Rejects
+/// ids that are not `[A-Za-z0-9-]+` (no path traversal).
+pub fn subagent_path(transcript: &Path, session_id: &str, agent_id: &str) -> Option<PathBuf> {
+    if !valid_agent_id(agent_id) {
+        return None;
+    }
+    list_subagents(transcript, session_id)
+        .into_iter()
+        .find(|s| s.agent_id == agent_id)
+        .map(|s| PathBuf::from(s.transcript_path))
+}
+
+/// Reads the messages of subagent `agent_id` (`None` when there is no such subagent). The
+/// returned transcript's `session_id` is the parent's; `subagents` is empty.
+pub fn read_subagent(
+    transcript: &Path,
+    session_id: &str,
+    agent_id: &str,
+    working_directory: &str,
+) -> std::io::Result<Option<SessionTranscript>> {
+    let Some(path) = subagent_path(transcript, session_id, agent_id) else { return Ok(None) };
+    let mut t = super::messages::read_transcript(&path, session_id, working_directory)?;
+    t.subagents = Vec::new();
+    Ok(Some(t))
 }
