@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::SystemTime;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -126,7 +126,13 @@ impl Scan {
 struct Caches {
     index: ListingIndex,
     jobs: JobCache,
+    /// The last scan, reused while it is younger than [`SCAN_REUSE`] and nothing was invalidated
+    /// (one view typically asks for agents, then each agent's sessions, in one burst).
+    last: Option<(Instant, Arc<Scan>)>,
 }
+
+/// How long a scan may be reused without re-validating every transcript with a `stat`.
+const SCAN_REUSE: Duration = Duration::from_millis(1500);
 
 /// An opened catalog. Safe to share between threads.
 #[derive(Debug)]
@@ -150,7 +156,7 @@ impl Catalog {
             config,
             fleet,
             state_dir,
-            caches: Mutex::new(Caches { index, jobs: JobCache::default() }),
+            caches: Mutex::new(Caches { index, jobs: JobCache::default(), last: None }),
         })
     }
 
@@ -185,11 +191,22 @@ impl Catalog {
     }
 
     /// One discovery pass: every transcript with its facts, the attribution index and names.
-    pub fn scan(&self) -> Result<Scan> {
+    /// A pass made less than a moment ago is reused unless [`Catalog::invalidate`] was called.
+    pub fn scan(&self) -> Result<Arc<Scan>> {
+        let mut caches = self.caches.lock().map_err(|_| poisoned())?;
+        if let Some((at, scan)) = &caches.last
+            && at.elapsed() < SCAN_REUSE
+        {
+            return Ok(Arc::clone(scan));
+        }
+        let scan = Arc::new(self.scan_now(&mut caches)?);
+        caches.last = Some((Instant::now(), Arc::clone(&scan)));
+        Ok(scan)
+    }
+
+    fn scan_now(&self, caches: &mut Caches) -> Result<Scan> {
         let mut warnings = Vec::new();
         let candidates = self.list_transcript_files(&mut warnings);
-        let mut caches = self.caches.lock().map_err(|_| poisoned())?;
-        let caches = &mut *caches;
         caches.index.load();
 
         // Decide per file: reuse, resume or rescan.
@@ -329,7 +346,7 @@ impl Catalog {
             .filter_map(|k| groups.remove(&k))
             .filter(|g| !g.sessions.is_empty() || opts.limit.is_none())
             .collect();
-        Ok(Listing { groups, warnings: scan.warnings })
+        Ok(Listing { groups, warnings: scan.warnings.clone() })
     }
 
     /// The agent a group belongs to: the one whose working directory it is.
@@ -404,7 +421,7 @@ impl Catalog {
     }
 
     /// The transcript file of a session (the main one, when a worktree stub shares its id).
-    pub fn locate(&self, session_id: &str) -> Result<(FoundTranscript, Scan)> {
+    pub fn locate(&self, session_id: &str) -> Result<(FoundTranscript, Arc<Scan>)> {
         paths::validate_session_id(session_id)?;
         let scan = self.scan()?;
         let found = scan
@@ -494,13 +511,18 @@ impl Catalog {
             ));
         }
         MetadataStore::new(&self.state_dir).set_custom_name(key, &t.session_id, name)?;
+        self.invalidate(&[]);
         self.session(session_id)
     }
 
-    /// Drops cached listing data for these transcript folders (all when empty). Listings validate
-    /// every transcript with a `stat`, so this only matters for callers that keep scans.
+    /// Forgets the last scan after these folders changed (all when empty), so the next listing
+    /// re-validates. The persistent index stays: a `stat` tells which transcripts changed, and
+    /// only those are read again.
     pub fn invalidate(&self, folders: &[PathBuf]) {
         let _ = folders;
+        if let Ok(mut caches) = self.caches.lock() {
+            caches.last = None;
+        }
     }
 
     /// Builds the listing shape of one transcript.
