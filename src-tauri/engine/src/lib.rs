@@ -22,4 +22,9 @@ pub mod transcript;
 
 pub use catalog::{Catalog, CatalogConfig, ListOptions, Listing, SessionDetails};
 pub use error::{Error, ErrorKind, ErrorPayload, Result};
+pub mod adoption;
+pub mod import;
+pub mod occupancy;
+pub mod placement;
+pub mod runs;
 pub mod synthetic;

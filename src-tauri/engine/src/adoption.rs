@@ -1,0 +1,234 @@
+//! Adoption: an agent claims sessions nobody owns, with herdctl-compatible records
+//! (`<state dir>/adopted-sessions/<sid>.yaml`). Adopting records only; it moves nothing.
+//!
+//! The candidates, the adopt guard and the listings use the same predicates from
+//! [`crate::attribution`], so they cannot drift apart.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::adoptions::{self, AdoptionRecord};
+use crate::attribution::{self, AttributionIndex, JobCache};
+use crate::catalog::Catalog;
+use crate::error::{Error, Result};
+use crate::import::read_facts;
+use crate::paths::{decode_path_for_display, encode_path, projects_dir, validate_session_id};
+use crate::runs::iso;
+
+/// A session an agent could adopt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct AdoptableSession {
+    pub session_id: String,
+    /// The cwd the transcript records (else the folder name, decoded for display).
+    pub source_cwd: Option<String>,
+    /// ISO-8601 UTC.
+    pub mtime: String,
+    pub auto_name: Option<String>,
+    pub preview: Option<String>,
+    #[ts(type = "number")]
+    pub size_bytes: u64,
+    /// Absolute path of the transcript (a source for an import into the agent's folder).
+    pub transcript_path: String,
+}
+
+/// The result of `adopt`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct AdoptResult {
+    pub session_id: String,
+    pub agent_name: String,
+    pub adopted_at: String,
+    pub record_path: String,
+    /// The agent had already adopted it; nothing was written.
+    pub already_adopted: bool,
+    /// Another agent's adoption record that this one replaced.
+    pub previous_owner: Option<String>,
+}
+
+fn require_agent<'c>(catalog: &'c Catalog, agent: &str) -> Result<&'c crate::fleet::Agent> {
+    let fleet = catalog.fleet().ok_or(Error::NoFleet)?;
+    fleet.agent(agent).ok_or_else(|| Error::UnknownAgent(agent.to_owned()))
+}
+
+/// The folders to look in: the agent's own, a given one, or every folder of the Claude home.
+fn candidate_folders(
+    catalog: &Catalog,
+    agent: &str,
+    from: Option<&Path>,
+    all_folders: bool,
+) -> Result<Vec<PathBuf>> {
+    let a = require_agent(catalog, agent)?;
+    let projects = projects_dir(catalog.claude_home());
+    if all_folders {
+        let rd = match fs::read_dir(&projects) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io_at("read", &projects, e)),
+        };
+        let mut dirs: Vec<PathBuf> = rd
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .collect();
+        dirs.sort();
+        return Ok(dirs);
+    }
+    let wd = match from {
+        // A transcript folder of this Claude home, given directly.
+        Some(f) if f.parent() == Some(projects.as_path()) => return Ok(vec![f.to_path_buf()]),
+        Some(f) => f.to_path_buf(),
+        None => a.working_directory.clone().ok_or_else(|| {
+            Error::InvalidInput(format!(
+                "agent {agent:?} has no working directory; name a folder to adopt from"
+            ))
+        })?,
+    };
+    Ok(vec![projects.join(encode_path(&wd.to_string_lossy()))])
+}
+
+/// Unattributed, non-sidechain sessions `agent` could adopt, newest first. Sessions with any
+/// adoption record, and sessions someone (the agent included) already owns, are not offered.
+pub fn adoptable(
+    catalog: &Catalog,
+    agent: &str,
+    from: Option<&Path>,
+    all_folders: bool,
+) -> Result<Vec<AdoptableSession>> {
+    let folders = candidate_folders(catalog, agent, from, all_folders)?;
+    let (index, _) = AttributionIndex::build(catalog.state_dir(), &mut JobCache::default());
+    let mut out: Vec<(std::time::SystemTime, AdoptableSession)> = Vec::new();
+    for folder in folders {
+        let Ok(rd) = fs::read_dir(&folder) else { continue };
+        let folder_name = folder.file_name().map(|n| n.to_string_lossy().into_owned());
+        for entry in rd.flatten() {
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
+                continue;
+            };
+            let Ok(sid) = validate_session_id(&stem) else { continue };
+            if index.adoption(sid).is_some() || !attribution::is_unattributed(&index.get(sid)) {
+                continue;
+            }
+            let Ok(meta) = fs::metadata(&path) else { continue };
+            if !meta.is_file() {
+                continue;
+            }
+            let Ok(facts) = read_facts(&path) else { continue };
+            if facts.is_sidechain || !facts.has_messages {
+                continue;
+            }
+            let mtime = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
+            out.push((
+                mtime,
+                AdoptableSession {
+                    session_id: sid.to_owned(),
+                    source_cwd: facts
+                        .cwd
+                        .clone()
+                        .or_else(|| folder_name.as_deref().map(decode_path_for_display)),
+                    mtime: iso(DateTime::<Utc>::from(mtime)),
+                    auto_name: facts.auto_name(),
+                    preview: facts.preview.clone(),
+                    size_bytes: meta.len(),
+                    transcript_path: path.display().to_string(),
+                },
+            ));
+        }
+    }
+    out.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.session_id.cmp(&b.1.session_id)));
+    Ok(out.into_iter().map(|(_, s)| s).collect())
+}
+
+/// `<claude home>/projects/*/<sid>.jsonl`, the first found (folders in name order).
+pub fn find_transcript(claude_home: &Path, session_id: &str) -> Result<Option<PathBuf>> {
+    let sid = validate_session_id(session_id)?;
+    let projects = projects_dir(claude_home);
+    let Ok(rd) = fs::read_dir(&projects) else { return Ok(None) };
+    let mut dirs: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+    dirs.sort();
+    Ok(dirs
+        .into_iter()
+        .map(|d| d.join(format!("{sid}.jsonl")))
+        .find(|p| fs::metadata(p).is_ok_and(|m| m.is_file())))
+}
+
+/// Records that `agent` adopts `session_id`. Moves nothing; idempotent. Refuses with
+/// [`Error::AdoptionRefused`] (naming the owner) when a job or platform record outranks adoption.
+pub fn adopt(
+    catalog: &Catalog,
+    agent: &str,
+    session_id: &str,
+    now: DateTime<Utc>,
+) -> Result<AdoptResult> {
+    let sid = validate_session_id(session_id)?.to_owned();
+    require_agent(catalog, agent)?;
+    let state_dir = catalog.state_dir();
+    let record_path = adoptions::record_path(state_dir, &sid)?;
+    let (index, _) = AttributionIndex::build(state_dir, &mut JobCache::default());
+    let attr = index.get(&sid);
+    if !attribution::can_agent_adopt(&attr, agent) {
+        return Err(Error::AdoptionRefused {
+            session_id: sid,
+            owner: attr.agent_name.unwrap_or_else(|| "(unknown)".to_owned()),
+            origin: attr.origin,
+        });
+    }
+    let existing = adoptions::read(state_dir, &sid)?.or_else(|| index.adoption(&sid).cloned());
+    if let Some(rec) = &existing
+        && rec.agent_name == agent
+    {
+        return Ok(AdoptResult {
+            session_id: sid,
+            agent_name: agent.to_owned(),
+            adopted_at: rec.adopted_at.clone(),
+            record_path: record_path.display().to_string(),
+            already_adopted: true,
+            previous_owner: None,
+        });
+    }
+    let transcript = find_transcript(catalog.claude_home(), &sid)?
+        .ok_or_else(|| Error::SessionNotFound(sid.clone()))?;
+    let source_cwd = read_facts(&transcript).ok().and_then(|f| f.cwd);
+    let record = AdoptionRecord {
+        version: 1,
+        session_id: sid.clone(),
+        agent_name: agent.to_owned(),
+        adopted_at: iso(now),
+        source_cwd,
+    };
+    adoptions::write(state_dir, &record)?;
+    catalog.invalidate(&[]);
+    Ok(AdoptResult {
+        session_id: sid,
+        agent_name: agent.to_owned(),
+        adopted_at: record.adopted_at,
+        record_path: record_path.display().to_string(),
+        already_adopted: false,
+        previous_owner: existing.map(|r| r.agent_name),
+    })
+}
+
+/// Removes `agent`'s adoption record of `session_id`; `false` when there is none or it names
+/// another agent. The transcript stays where it is.
+pub fn release(catalog: &Catalog, agent: &str, session_id: &str) -> Result<bool> {
+    let sid = validate_session_id(session_id)?;
+    let state_dir = catalog.state_dir();
+    match adoptions::read(state_dir, sid)? {
+        Some(rec) if rec.agent_name == agent => {
+            let removed = adoptions::remove(state_dir, sid)?;
+            catalog.invalidate(&[]);
+            Ok(removed)
+        }
+        _ => Ok(false),
+    }
+}

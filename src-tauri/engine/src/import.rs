@@ -1,0 +1,918 @@
+//! Import: place transcripts into an agent's folder (with an adoption record) or back into the
+//! Claude home, as a pure plan first and a journaled, undoable run second.
+//!
+//! `plan_import` writes nothing at all — no folders, no caches, no metadata. `apply` creates a run
+//! (see [`crate::runs`]) on its first change, journals every file and record before creating it,
+//! backs up whatever it could destroy or replace, and never lets one bad file abort the run.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::adoptions::{self, AdoptionRecord};
+use crate::attribution::{self, AttributionIndex, JobCache};
+use crate::catalog::Catalog;
+use crate::error::{Error, Result};
+use crate::model::Attribution;
+use crate::occupancy::OccupancySnapshot;
+use crate::paths::{encode_path, projects_dir, validate_session_id};
+use crate::placement::{
+    PlaceOutcome, PlacedAs, PlacementFs, PlacementMode, RealFs, copy_new, place,
+};
+use crate::runs::{
+    EntryKind, EntryState, JournalEntry, RunWriter, check_backup_root, fault_point, iso,
+};
+use crate::transcript::facts::{TranscriptFacts, scan_file};
+
+/// Where imported transcripts go.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+#[ts(export)]
+pub enum ImportTarget {
+    /// `<claude home>/projects/<encode(agent working dir)>/`, plus an adoption record.
+    Agent { name: String },
+    /// `<claude home>/projects/<encode(cwd recorded in the transcript)>/`, no record — so that
+    /// `claude --resume` finds the session again.
+    ClaudeHome,
+}
+
+/// Why a candidate is not placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+#[ts(export)]
+pub enum SkipReason {
+    Sidechain,
+    AlreadyAdopted,
+    DestinationExists,
+    AttributedToRun,
+    Unreadable,
+    NotATranscript,
+    Occupied,
+    PlacementFailed,
+    RecordFailed,
+}
+
+/// A candidate that is (or was) not placed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ImportSkip {
+    /// The session id (for a file that is not a transcript: its file name).
+    pub session_id: String,
+    /// The file (or folder) concerned.
+    pub path: Option<String>,
+    pub reason: SkipReason,
+    pub detail: String,
+    /// The agent that owns the session, when that is the reason.
+    pub owned_by: Option<String>,
+}
+
+/// One transcript the plan will place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct PlannedPlacement {
+    pub session_id: String,
+    pub from: String,
+    pub to: String,
+    /// The cwd the transcript records (written into the adoption record).
+    pub source_cwd: Option<String>,
+    /// The transcript already is in its destination folder: only the record is written.
+    pub record_only: bool,
+    /// For copy/link: a `claude` process may be writing this session (see the occupancy guard).
+    pub warning: Option<String>,
+}
+
+/// The plan: what `apply` would do, computed without writing anything.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ImportPlan {
+    pub target: ImportTarget,
+    pub mode: PlacementMode,
+    pub placements: Vec<PlannedPlacement>,
+    pub skipped: Vec<ImportSkip>,
+    /// Set when the process table could not be read (every session counted as occupied).
+    pub occupancy_unknown: Option<String>,
+}
+
+/// One transcript an applied run placed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct PlacedItem {
+    pub session_id: String,
+    pub from: String,
+    pub to: String,
+    /// `None` in a dry run.
+    pub placed_as: Option<PlacedAs>,
+    /// The adoption record written (agent targets).
+    pub record: Option<String>,
+    pub warning: Option<String>,
+}
+
+/// The result of an import (applied, or a dry run with `runId: null`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ImportReport {
+    /// `None` when nothing was written (dry run, or nothing to place).
+    pub run_id: Option<String>,
+    pub run_dir: Option<String>,
+    pub placed: Vec<PlacedItem>,
+    pub skipped: Vec<ImportSkip>,
+    /// The run stopped early on request; what was done before is a normal, undoable run.
+    pub cancelled: bool,
+    pub dry_run: bool,
+}
+
+/// Sent before each placement; the callback returns `false` to cancel (between files).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ImportProgress {
+    #[ts(type = "number")]
+    pub done: u64,
+    #[ts(type = "number")]
+    pub total: u64,
+    pub session_id: String,
+}
+
+impl ImportPlan {
+    /// The plan shown as a report of a dry run (`runId: null`).
+    pub fn dry_run_report(&self) -> ImportReport {
+        ImportReport {
+            run_id: None,
+            run_dir: None,
+            placed: self
+                .placements
+                .iter()
+                .map(|p| PlacedItem {
+                    session_id: p.session_id.clone(),
+                    from: p.from.clone(),
+                    to: p.to.clone(),
+                    placed_as: None,
+                    record: None,
+                    warning: p.warning.clone(),
+                })
+                .collect(),
+            skipped: self.skipped.clone(),
+            cancelled: false,
+            dry_run: true,
+        }
+    }
+}
+
+/// A human description of who owns a session: `origin "web" (agent alpha)`.
+pub fn describe_owner(a: &Attribution) -> String {
+    match &a.agent_name {
+        Some(agent) => format!("origin \"{}\" (agent {agent})", a.origin),
+        None => format!("origin \"{}\"", a.origin),
+    }
+}
+
+/// Scans a transcript's listing facts, with a readable error.
+pub(crate) fn read_facts(path: &Path) -> std::result::Result<TranscriptFacts, String> {
+    scan_file(path, None).map(|o| o.scanner.facts()).map_err(|e| e.to_string())
+}
+
+/// The agent's transcript folder: `<claude home>/projects/<encode(working dir)>`.
+pub(crate) fn agent_folder(catalog: &Catalog, agent: &str) -> Result<PathBuf> {
+    let fleet = catalog.fleet().ok_or(Error::NoFleet)?;
+    let a = fleet.agent(agent).ok_or_else(|| Error::UnknownAgent(agent.to_owned()))?;
+    let wd = a.working_directory.as_ref().ok_or_else(|| {
+        Error::InvalidInput(format!("agent {agent:?} has no working directory to import into"))
+    })?;
+    Ok(projects_dir(catalog.claude_home()).join(encode_path(&wd.to_string_lossy())))
+}
+
+/// A file found among the sources.
+struct Candidate {
+    path: PathBuf,
+}
+
+const MAX_DEPTH: usize = 6;
+
+fn file_label(p: &Path) -> String {
+    p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+fn skip(
+    path: &Path,
+    session_id: String,
+    reason: SkipReason,
+    detail: impl Into<String>,
+) -> ImportSkip {
+    ImportSkip {
+        session_id,
+        path: Some(path.display().to_string()),
+        reason,
+        detail: detail.into(),
+        owned_by: None,
+    }
+}
+
+/// Expands the sources into candidate files (sorted per folder) and not-a-transcript skips.
+fn collect(sources: &[PathBuf], out: &mut Vec<Candidate>, skipped: &mut Vec<ImportSkip>) {
+    for src in sources {
+        match fs::metadata(src) {
+            Ok(m) if m.is_dir() => walk(src, 0, out, skipped),
+            Ok(_) => consider_file(src, out, skipped),
+            Err(e) => {
+                skipped.push(skip(src, file_label(src), SkipReason::Unreadable, e.to_string()))
+            }
+        }
+    }
+}
+
+fn consider_file(path: &Path, out: &mut Vec<Candidate>, skipped: &mut Vec<ImportSkip>) {
+    if path.extension().is_some_and(|e| e == "jsonl") {
+        out.push(Candidate { path: path.to_path_buf() });
+    } else {
+        skipped.push(skip(
+            path,
+            file_label(path),
+            SkipReason::NotATranscript,
+            "not a .jsonl transcript file",
+        ));
+    }
+}
+
+fn walk(dir: &Path, depth: usize, out: &mut Vec<Candidate>, skipped: &mut Vec<ImportSkip>) {
+    let mut entries: Vec<fs::DirEntry> = match fs::read_dir(dir) {
+        Ok(rd) => rd.flatten().collect(),
+        Err(e) => {
+            skipped.push(skip(dir, file_label(dir), SkipReason::Unreadable, e.to_string()));
+            return;
+        }
+    };
+    entries.sort_by_key(fs::DirEntry::file_name);
+    let names: HashSet<String> =
+        entries.iter().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Ok(ty) = entry.file_type() else {
+            skipped.push(skip(&path, name, SkipReason::Unreadable, "cannot read the file type"));
+            continue;
+        };
+        if ty.is_dir() {
+            // `<sid>/` beside `<sid>.jsonl` (subagents, tool results) belongs to that session.
+            if name == "subagents" || names.contains(&format!("{name}.jsonl")) {
+                continue;
+            }
+            if depth + 1 < MAX_DEPTH {
+                walk(&path, depth + 1, out, skipped);
+            } else {
+                skipped.push(skip(
+                    &path,
+                    name,
+                    SkipReason::NotATranscript,
+                    format!("folder nested more than {MAX_DEPTH} levels deep; not searched"),
+                ));
+            }
+        } else if ty.is_symlink() && fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+            skipped.push(skip(
+                &path,
+                name,
+                SkipReason::NotATranscript,
+                "a symbolic link to a folder; not followed",
+            ));
+        } else {
+            consider_file(&path, out, skipped);
+        }
+    }
+}
+
+/// Plans an import. Pure: reads the sources, the Claude home and the state dir; writes nothing.
+pub fn plan_import(
+    catalog: &Catalog,
+    target: &ImportTarget,
+    sources: &[PathBuf],
+    mode: PlacementMode,
+    occupancy: &OccupancySnapshot,
+) -> Result<ImportPlan> {
+    let agent_dest = match target {
+        ImportTarget::Agent { name } => Some((name.as_str(), agent_folder(catalog, name)?)),
+        ImportTarget::ClaudeHome => None,
+    };
+    let projects = projects_dir(catalog.claude_home());
+    let mut candidates = Vec::new();
+    let mut plan = ImportPlan {
+        target: target.clone(),
+        mode,
+        placements: Vec::new(),
+        skipped: Vec::new(),
+        occupancy_unknown: occupancy.unknown.clone(),
+    };
+    collect(sources, &mut candidates, &mut plan.skipped);
+    // A throwaway cache: planning must not write the persisted one.
+    let (index, _warnings) = AttributionIndex::build(catalog.state_dir(), &mut JobCache::default());
+    let mut seen_sources = HashSet::new();
+    let mut taken = HashSet::new();
+    for c in candidates {
+        let path = &c.path;
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let sid = match validate_session_id(&stem) {
+            Ok(s) => s.to_owned(),
+            Err(_) => {
+                plan.skipped.push(skip(
+                    path,
+                    file_label(path),
+                    SkipReason::NotATranscript,
+                    "the file name is not a session id",
+                ));
+                continue;
+            }
+        };
+        let real = match fs::canonicalize(path) {
+            Ok(r) => r,
+            Err(e) => {
+                plan.skipped.push(skip(path, sid, SkipReason::Unreadable, e.to_string()));
+                continue;
+            }
+        };
+        if !seen_sources.insert(real.clone()) {
+            continue; // the same file named twice
+        }
+        let facts = match read_facts(path) {
+            Ok(f) => f,
+            Err(e) => {
+                plan.skipped.push(skip(path, sid, SkipReason::Unreadable, e));
+                continue;
+            }
+        };
+        if !facts.has_messages {
+            plan.skipped.push(skip(
+                path,
+                sid,
+                SkipReason::NotATranscript,
+                "no user or assistant message in it",
+            ));
+            continue;
+        }
+        if facts.is_sidechain {
+            plan.skipped.push(skip(
+                path,
+                sid,
+                SkipReason::Sidechain,
+                "a subagent (sidechain) transcript, not a session",
+            ));
+            continue;
+        }
+        let source_folder = real.parent().map(Path::to_path_buf);
+        let source_folder_name = source_folder
+            .as_deref()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned());
+        let dest_dir = match &agent_dest {
+            Some((agent, dir)) => {
+                if let Some(rec) = index.adoption(&sid) {
+                    let mut s = skip(
+                        path,
+                        sid,
+                        SkipReason::AlreadyAdopted,
+                        format!("adopted by {} at {}", rec.agent_name, rec.adopted_at),
+                    );
+                    s.owned_by = Some(rec.agent_name.clone());
+                    plan.skipped.push(s);
+                    continue;
+                }
+                let attr = index.get(&sid);
+                if !attribution::is_unattributed(&attr) {
+                    let owner = attr.agent_name.clone();
+                    let own = owner.as_deref() == Some(*agent);
+                    let mut s = skip(
+                        path,
+                        sid,
+                        SkipReason::AttributedToRun,
+                        if own {
+                            format!("already this agent's session ({})", describe_owner(&attr))
+                        } else {
+                            describe_owner(&attr)
+                        },
+                    );
+                    s.owned_by = owner;
+                    plan.skipped.push(s);
+                    continue;
+                }
+                dir.clone()
+            }
+            None => {
+                let folder = match (&facts.cwd, &source_folder_name) {
+                    (Some(cwd), _) => encode_path(cwd),
+                    (None, Some(f)) if f.starts_with('-') => f.clone(),
+                    _ => {
+                        plan.skipped.push(skip(
+                            path,
+                            sid,
+                            SkipReason::Unreadable,
+                            "the transcript records no working directory, so its Claude home folder is unknown",
+                        ));
+                        continue;
+                    }
+                };
+                projects.join(folder)
+            }
+        };
+        let to = dest_dir.join(format!("{sid}.jsonl"));
+        let in_place = source_folder.is_some()
+            && source_folder == fs::canonicalize(&dest_dir).ok()
+            && real.file_name() == to.file_name();
+        if in_place && agent_dest.is_none() {
+            plan.skipped.push(skip(
+                path,
+                sid,
+                SkipReason::DestinationExists,
+                "already in its Claude home folder",
+            ));
+            continue;
+        }
+        if !in_place {
+            if fs::symlink_metadata(&to).is_ok() {
+                plan.skipped.push(skip(
+                    path,
+                    sid,
+                    SkipReason::DestinationExists,
+                    format!("{} already exists", to.display()),
+                ));
+                continue;
+            }
+            if mode == PlacementMode::Move
+                && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+            {
+                plan.skipped.push(skip(
+                    path,
+                    sid,
+                    SkipReason::PlacementFailed,
+                    "a symbolic link cannot be moved safely; use copy or link",
+                ));
+                continue;
+            }
+        }
+        if !taken.insert(to.clone()) {
+            plan.skipped.push(skip(
+                path,
+                sid,
+                SkipReason::DestinationExists,
+                "another source of this import places the same session there",
+            ));
+            continue;
+        }
+        let occupied = occupancy.check(&sid, facts.cwd.as_deref(), source_folder_name.as_deref());
+        if let (Some(reason), PlacementMode::Move, false) = (&occupied, mode, in_place) {
+            plan.skipped.push(skip(path, sid, SkipReason::Occupied, reason.clone()));
+            continue;
+        }
+        plan.placements.push(PlannedPlacement {
+            session_id: sid,
+            from: path.display().to_string(),
+            to: to.display().to_string(),
+            source_cwd: facts.cwd.clone(),
+            record_only: in_place,
+            warning: occupied,
+        });
+    }
+    Ok(plan)
+}
+
+/// How `apply` touches the filesystem and re-checks occupancy.
+pub struct ApplyOptions<'a> {
+    pub fs: &'a dyn PlacementFs,
+    /// A fresh snapshot to re-check moves against just before each one (the plan's own decision
+    /// stands when `None`).
+    pub occupancy: Option<&'a OccupancySnapshot>,
+}
+
+impl Default for ApplyOptions<'_> {
+    fn default() -> Self {
+        Self { fs: &RealFs, occupancy: None }
+    }
+}
+
+/// Applies a plan on the real filesystem. See [`apply_with`].
+pub fn apply(
+    catalog: &Catalog,
+    plan: &ImportPlan,
+    now: DateTime<Utc>,
+    progress: &mut dyn FnMut(ImportProgress) -> bool,
+) -> Result<ImportReport> {
+    apply_with(catalog, plan, now, &ApplyOptions::default(), progress)
+}
+
+/// Checks one planned placement against what the target allows (a plan may come from outside).
+fn validate(
+    p: &PlannedPlacement,
+    projects: &Path,
+    agent_dir: Option<&Path>,
+) -> std::result::Result<(), String> {
+    let sid = validate_session_id(&p.session_id).map_err(|e| e.to_string())?;
+    let file = format!("{sid}.jsonl");
+    let to = Path::new(&p.to);
+    let from = Path::new(&p.from);
+    if from.file_name().and_then(|n| n.to_str()) != Some(file.as_str()) {
+        return Err(format!("the source is not named {file}"));
+    }
+    if to.file_name().and_then(|n| n.to_str()) != Some(file.as_str()) {
+        return Err(format!("the destination is not named {file}"));
+    }
+    let folder = to.parent().ok_or("the destination has no folder")?;
+    match agent_dir {
+        Some(dir) if folder != dir => {
+            Err(format!("the destination is not in the agent's folder {}", dir.display()))
+        }
+        Some(_) => Ok(()),
+        None => {
+            let single = folder.file_name().is_some_and(|n| {
+                let n = n.to_string_lossy();
+                !n.is_empty() && n != "." && n != ".."
+            });
+            if folder.parent() == Some(projects) && single {
+                Ok(())
+            } else {
+                Err(format!("the destination is not a folder of {}", projects.display()))
+            }
+        }
+    }
+}
+
+/// Applies a plan: journals, backs up and places each transcript, writes adoption records
+/// (ownership re-checked right before each), and reports. A run that places nothing leaves no
+/// run directory. Refuses (`Error::Refused`) a backup root inside the Claude home or state dir.
+pub fn apply_with(
+    catalog: &Catalog,
+    plan: &ImportPlan,
+    now: DateTime<Utc>,
+    opts: &ApplyOptions<'_>,
+    progress: &mut dyn FnMut(ImportProgress) -> bool,
+) -> Result<ImportReport> {
+    let claude_home = catalog.claude_home();
+    let state_dir = catalog.state_dir();
+    let root = check_backup_root(catalog.data_dir(), claude_home, state_dir)?;
+    let projects = projects_dir(claude_home);
+    let agent = match &plan.target {
+        ImportTarget::Agent { name } => Some((name.clone(), agent_folder(catalog, name)?)),
+        ImportTarget::ClaudeHome => None,
+    };
+    let mut report = ImportReport {
+        run_id: None,
+        run_dir: None,
+        placed: Vec::new(),
+        skipped: plan.skipped.clone(),
+        cancelled: false,
+        dry_run: false,
+    };
+    let mut run: Option<RunWriter> = None;
+    let mut cache = JobCache::default();
+    let total = plan.placements.len() as u64;
+    for (i, p) in plan.placements.iter().enumerate() {
+        if !progress(ImportProgress { done: i as u64, total, session_id: p.session_id.clone() }) {
+            report.cancelled = true;
+            break;
+        }
+        let from = Path::new(&p.from);
+        let to = Path::new(&p.to);
+        let fail =
+            |reason: SkipReason, detail: String| skip(from, p.session_id.clone(), reason, detail);
+        if let Err(detail) = validate(p, &projects, agent.as_ref().map(|(_, d)| d.as_path())) {
+            report.skipped.push(fail(SkipReason::PlacementFailed, detail));
+            continue;
+        }
+        if plan.mode == PlacementMode::Move
+            && !p.record_only
+            && let Some(reason) = opts.occupancy.and_then(|o| {
+                let facts = read_facts(from).ok();
+                let folder = from
+                    .parent()
+                    .and_then(Path::file_name)
+                    .map(|n| n.to_string_lossy().into_owned());
+                o.check(
+                    &p.session_id,
+                    facts.as_ref().and_then(|f| f.cwd.as_deref()),
+                    folder.as_deref(),
+                )
+            })
+        {
+            report.skipped.push(fail(SkipReason::Occupied, reason));
+            continue;
+        }
+        if let Some((name, _)) = &agent {
+            let (index, _) = AttributionIndex::build(state_dir, &mut cache);
+            let attr = index.get(&p.session_id);
+            if !attribution::can_agent_adopt(&attr, name) {
+                let mut s = fail(SkipReason::AttributedToRun, describe_owner(&attr));
+                s.owned_by = attr.agent_name;
+                report.skipped.push(s);
+                continue;
+            }
+        }
+        let w = match &mut run {
+            Some(w) => w,
+            None => run.insert(RunWriter::create(
+                &root,
+                now,
+                claude_home,
+                state_dir,
+                plan.target.clone(),
+                plan.mode,
+            )?),
+        };
+        let mut item = PlacedItem {
+            session_id: p.session_id.clone(),
+            from: p.from.clone(),
+            to: p.to.clone(),
+            placed_as: None,
+            record: None,
+            warning: p.warning.clone(),
+        };
+        if p.record_only {
+            w.push(entry(
+                EntryKind::File,
+                p,
+                p.to.clone(),
+                Some(p.from.clone()),
+                None,
+                EntryState::Done,
+            ))?;
+            if let Some(last) = w.journal.entries.last_mut() {
+                last.placed_as = Some(PlacedAs::RecordOnly);
+            }
+            w.save()?;
+            item.placed_as = Some(PlacedAs::RecordOnly);
+        } else {
+            match place_one(w, plan.mode, opts.fs, p, i, from, to, &projects)? {
+                Ok(how) => item.placed_as = Some(how),
+                Err(s) => {
+                    report.skipped.push(s);
+                    continue;
+                }
+            }
+        }
+        if let Some((name, _)) = &agent {
+            match write_record(w, &mut cache, state_dir, name, p, i, now)? {
+                Ok(path) => item.record = path,
+                Err(mut s) => {
+                    if !p.record_only {
+                        s.detail = format!(
+                            "{}; the transcript was placed at {} (undo run {} removes it)",
+                            s.detail, p.to, w.journal.run_id
+                        );
+                    }
+                    report.skipped.push(s);
+                    continue;
+                }
+            }
+        }
+        report.placed.push(item);
+    }
+    if let Some(mut w) = run {
+        let untouched = w.journal.entries.iter().all(|e| e.state == EntryState::Skipped);
+        if untouched {
+            // Nothing was created: a run directory would be litter that looks like a run.
+            let _ = fs::remove_dir_all(&w.dir);
+        } else {
+            w.journal.skipped = report.skipped.clone();
+            w.journal.finished_at = Some(iso(Utc::now().max(now)));
+            w.journal.cancelled = report.cancelled;
+            w.save()?;
+            report.run_id = Some(w.journal.run_id.clone());
+            report.run_dir = Some(w.dir.display().to_string());
+        }
+    }
+    Ok(report)
+}
+
+fn entry(
+    kind: EntryKind,
+    p: &PlannedPlacement,
+    path: String,
+    from: Option<String>,
+    backup: Option<String>,
+    state: EntryState,
+) -> JournalEntry {
+    JournalEntry {
+        kind,
+        session_id: p.session_id.clone(),
+        path,
+        from,
+        backup,
+        state,
+        placed_as: None,
+        agent_name: None,
+        adopted_at: None,
+        detail: None,
+    }
+}
+
+type Outcome<T> = std::result::Result<T, ImportSkip>;
+
+/// Journals, backs up (moves) and places one transcript. The outer error is a journal failure,
+/// which stops the run (nothing may be created that the journal does not know).
+#[allow(clippy::too_many_arguments)]
+fn place_one(
+    w: &mut RunWriter,
+    mode: PlacementMode,
+    fs_ops: &dyn PlacementFs,
+    p: &PlannedPlacement,
+    i: usize,
+    from: &Path,
+    to: &Path,
+    projects: &Path,
+) -> Result<Outcome<PlacedAs>> {
+    let sid = p.session_id.clone();
+    let fail = |reason: SkipReason, detail: String| Err(skip(from, sid.clone(), reason, detail));
+    let real_from = match fs::canonicalize(from) {
+        Ok(r) => r,
+        Err(e) => return Ok(fail(SkipReason::Unreadable, e.to_string())),
+    };
+    // The destination folder: journaled before it is created, so undo can remove it again.
+    if let Some(folder) = to.parent()
+        && fs::symlink_metadata(folder).is_err()
+    {
+        let mut e = entry(
+            EntryKind::Folder,
+            p,
+            folder.display().to_string(),
+            None,
+            None,
+            EntryState::Intended,
+        );
+        e.detail = Some("destination folder".into());
+        let idx = w.push(e)?;
+        if let Err(err) = fs::create_dir_all(folder) {
+            w.set(idx, EntryState::Failed, None, Some(err.to_string()))?;
+            return Ok(fail(
+                SkipReason::PlacementFailed,
+                format!("cannot create {}: {err}", folder.display()),
+            ));
+        }
+        crate::atomic_write::sync_dir(projects);
+        w.set(idx, EntryState::Done, None, None)?;
+    }
+    let backup = (mode == PlacementMode::Move).then(|| format!("{i:05}-{sid}.jsonl"));
+    let idx = w.push(entry(
+        EntryKind::File,
+        p,
+        p.to.clone(),
+        Some(real_from.display().to_string()),
+        backup.clone(),
+        EntryState::Intended,
+    ))?;
+    if let Some(name) = &backup {
+        let bk = w.backup_dir().join(name);
+        match copy_new(&real_from, &bk) {
+            Ok(true) => crate::atomic_write::sync_dir(&w.backup_dir()),
+            Ok(false) => {
+                w.set(idx, EntryState::Failed, None, Some("backup name taken".into()))?;
+                return Ok(fail(
+                    SkipReason::PlacementFailed,
+                    format!("cannot back up the source: {} exists", bk.display()),
+                ));
+            }
+            Err(e) => {
+                w.set(idx, EntryState::Failed, None, Some(e.to_string()))?;
+                return Ok(fail(
+                    SkipReason::PlacementFailed,
+                    format!("cannot back up the source: {e}"),
+                ));
+            }
+        }
+        fault_point("move: source backed up");
+    }
+    let placed = place(fs_ops, mode, &real_from, to, &w.journal.run_id);
+    fault_point("placed, journal not yet updated");
+    match placed {
+        Ok(PlaceOutcome::Placed(how)) => {
+            w.set(idx, EntryState::Done, Some(how), None)?;
+            Ok(Ok(how))
+        }
+        Ok(PlaceOutcome::DestinationExists) => {
+            w.set(idx, EntryState::Skipped, None, Some("destination exists".into()))?;
+            Ok(fail(
+                SkipReason::DestinationExists,
+                format!("{} already exists; nothing was written", to.display()),
+            ))
+        }
+        Err(e) => {
+            w.set(idx, EntryState::Failed, None, Some(e.to_string()))?;
+            Ok(fail(SkipReason::PlacementFailed, format!("{}: {e}", mode.as_str())))
+        }
+    }
+}
+
+/// Re-checks ownership and writes the adoption record (backing up one it replaces).
+/// `Ok(Ok(None))`: this agent's record was already there and is kept as it is.
+fn write_record(
+    w: &mut RunWriter,
+    cache: &mut JobCache,
+    state_dir: &Path,
+    agent: &str,
+    p: &PlannedPlacement,
+    i: usize,
+    now: DateTime<Utc>,
+) -> Result<Outcome<Option<String>>> {
+    let from = Path::new(&p.from);
+    let sid = p.session_id.clone();
+    let fail = |reason: SkipReason, detail: String, owner: Option<String>| {
+        let mut s = skip(from, sid.clone(), reason, detail);
+        s.owned_by = owner;
+        Err(s)
+    };
+    // Ownership, immediately before the write.
+    let (index, _) = AttributionIndex::build(state_dir, cache);
+    let attr = index.get(&sid);
+    if !attribution::can_agent_adopt(&attr, agent) {
+        let owner = attr.agent_name.clone();
+        return Ok(fail(
+            SkipReason::RecordFailed,
+            format!("now attributed elsewhere: {}", describe_owner(&attr)),
+            owner,
+        ));
+    }
+    let path = match adoptions::record_path(state_dir, &sid) {
+        Ok(p) => p,
+        Err(e) => return Ok(fail(SkipReason::RecordFailed, e.to_string(), None)),
+    };
+    let existing = match fs::read(&path) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Ok(fail(
+                SkipReason::RecordFailed,
+                format!("cannot read {}: {e}", path.display()),
+                None,
+            ));
+        }
+    };
+    let mut backup = None;
+    if let Some(bytes) = &existing {
+        let parsed = std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|t| serde_saphyr::from_str::<AdoptionRecord>(t).ok());
+        if parsed.as_ref().is_some_and(|r| r.agent_name == agent && r.session_id == sid) {
+            return Ok(Ok(None));
+        }
+        let name = format!("{i:05}-{sid}.yaml");
+        let bk = w.backup_dir().join(&name);
+        match crate::atomic_write::create_exclusive(&bk, bytes) {
+            Ok(true) => crate::atomic_write::sync_dir(&w.backup_dir()),
+            Ok(false) => {
+                return Ok(fail(
+                    SkipReason::RecordFailed,
+                    format!("cannot back up the old record: {} exists", bk.display()),
+                    None,
+                ));
+            }
+            Err(e) => {
+                return Ok(fail(
+                    SkipReason::RecordFailed,
+                    format!("cannot back up the old record: {e}"),
+                    None,
+                ));
+            }
+        }
+        backup = Some(name);
+    }
+    // The adoption folder is journaled before it is created, so undo can remove it again.
+    let store = adoptions::store_dir(state_dir);
+    if fs::symlink_metadata(&store).is_err() {
+        let mut e = entry(
+            EntryKind::Folder,
+            p,
+            store.display().to_string(),
+            None,
+            None,
+            EntryState::Intended,
+        );
+        e.detail = Some("adoption store".into());
+        w.push(e)?;
+    }
+    let record = AdoptionRecord {
+        version: 1,
+        session_id: sid.clone(),
+        agent_name: agent.to_owned(),
+        adopted_at: iso(now),
+        source_cwd: p.source_cwd.clone(),
+    };
+    let mut e =
+        entry(EntryKind::Record, p, path.display().to_string(), None, backup, EntryState::Intended);
+    e.agent_name = Some(record.agent_name.clone());
+    e.adopted_at = Some(record.adopted_at.clone());
+    let idx = w.push(e)?;
+    match adoptions::write(state_dir, &record) {
+        Ok(()) => {
+            fault_point("record written, journal not yet updated");
+            w.set(idx, EntryState::Done, None, None)?;
+            Ok(Ok(Some(path.display().to_string())))
+        }
+        Err(err) => {
+            w.set(idx, EntryState::Failed, None, Some(err.to_string()))?;
+            Ok(fail(SkipReason::RecordFailed, err.to_string(), None))
+        }
+    }
+}
