@@ -1,6 +1,12 @@
 //! Engine integration tests: one binary, one module per area.
 
-mod support;
+mod adoptions;
+mod attribution;
 mod cli;
 mod discovery;
+mod fleet;
+mod metadata;
 mod paths;
+mod support;
+mod synthetic;
+mod transcript;

@@ -1,0 +1,589 @@
+//! Transcript reading: facts, viewer messages, pages, tools, subagents (fixtures/transcripts).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::print_stdout)]
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use corral_engine::model::{Role, TranscriptMessage};
+use corral_engine::transcript::facts::{self, FactsScanner, TranscriptFacts};
+use corral_engine::transcript::{messages, subagents};
+
+const PROJECT_SID: &str = "6e7f8a9b-0c1d-4e2f-8a3b-4c5d6e7f8a9b";
+
+pub fn fx(name: &str) -> PathBuf {
+    crate::support::fixture("transcripts").join(name)
+}
+
+fn facts_of(path: &Path) -> TranscriptFacts {
+    facts::scan_file(path, None).unwrap().scanner.facts()
+}
+
+fn read(path: &Path) -> Vec<TranscriptMessage> {
+    messages::read_transcript(path, "sid", "/w").unwrap().messages
+}
+
+/// Writes `bytes` to a temp file and returns (dir guard, path).
+pub fn temp_file(bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("5b7e1c2d-0000-4000-8000-000000000001.jsonl");
+    fs::write(&path, bytes).unwrap();
+    (dir, path)
+}
+
+/// The `uuid` of the fixture line holding tool_use `tool_id`.
+fn tool_use_line_uuid(path: &Path, tool_id: &str) -> String {
+    let text = fs::read_to_string(path).unwrap();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let blocks = v.pointer("/message/content").and_then(|c| c.as_array()).cloned();
+        for b in blocks.unwrap_or_default() {
+            if b["type"] == "tool_use" && b["id"] == tool_id {
+                return v["uuid"].as_str().unwrap().to_owned();
+            }
+        }
+    }
+    panic!("no tool_use {tool_id}");
+}
+
+/// All pages from the end backwards, concatenated in file order.
+pub fn all_pages(path: &Path, limit: usize) -> Vec<TranscriptMessage> {
+    let mut pages = Vec::new();
+    let mut before = None;
+    for _ in 0..100_000 {
+        let page = messages::read_page(path, before, limit).unwrap();
+        let cursor = page.earlier_cursor;
+        pages.push(page.messages);
+        match cursor {
+            Some(c) => {
+                assert!(before.is_none_or(|b| c < b), "cursor must move backwards");
+                before = Some(c);
+            }
+            None => break,
+        }
+    }
+    pages.into_iter().rev().flatten().collect()
+}
+
+// ---------------------------------------------------------------- facts
+
+#[test]
+fn facts_of_a_streamed_2_1_session() {
+    let f = facts_of(&fx("streamed-2.1.jsonl"));
+    assert!(f.has_messages);
+    assert!(!f.is_sidechain, "first line is permission-mode; the first message decides");
+    assert_eq!(f.cwd.as_deref(), Some("/home/dev/shop"));
+    assert_eq!(f.git_branch.as_deref(), Some("main"));
+    assert_eq!(f.version.as_deref(), Some("2.1.76"));
+    // The isMeta caveat and the <synthetic> line (10 minutes later) are not activity.
+    assert_eq!(f.first_message_at.as_deref(), Some("2026-03-04T10:00:01.037Z"));
+    assert_eq!(f.last_message_at.as_deref(), Some("2026-03-04T10:00:56.072Z"));
+    // 4 user lines with text (prompt, /model command, its stdout, 2nd prompt) + 4 responses.
+    assert_eq!(f.message_count, 8);
+    assert_eq!(f.preview.as_deref(), Some("Add a retry to the fetch helper"));
+    assert_eq!(f.custom_title.as_deref(), Some("Fetch retry work"));
+    assert_eq!(f.ai_title.as_deref(), Some("Retry for fetch helper"));
+    assert_eq!(f.summary, None);
+    assert_eq!(f.auto_name().as_deref(), Some("Fetch retry work"));
+    // Usage: once per (message.id, requestId) from its last line: 60 + 45 + 25 + 70.
+    assert_eq!(f.usage.output_tokens, 200);
+    assert_eq!(f.usage.turn_count, 4);
+    // Last response: 30 input + 0 cache creation + 2700 cache read.
+    assert_eq!(f.usage.input_tokens, 2730);
+    assert_eq!(f.usage.model.as_deref(), Some("claude-opus-4-7"), "synthetic model ignored");
+    assert_eq!(f.skipped_lines, 0);
+}
+
+#[test]
+fn facts_of_a_1_0_file_with_inline_sidechain_lines() {
+    let f = facts_of(&fx("inline-sidechain-1.0.jsonl"));
+    assert!(!f.is_sidechain);
+    assert_eq!(f.version.as_deref(), Some("1.0.108"));
+    assert_eq!(f.git_branch, None, "no gitBranch field at all");
+    // 1 prompt + 2 main responses; the 4 inline sidechain lines do not count.
+    assert_eq!(f.message_count, 3);
+    assert_eq!(f.usage.turn_count, 2);
+    assert_eq!(f.usage.output_tokens, 30 + 18);
+    assert_eq!(f.usage.model.as_deref(), Some("claude-opus-4-20250514"));
+    assert_eq!(f.summary.as_deref(), Some("Notes search and cleanup"), "last summary wins");
+    assert_eq!(f.preview.as_deref(), Some("Find every TODO in the notes and list them"));
+}
+
+#[test]
+fn facts_of_subagent_files_describe_their_own_sidechain_lines() {
+    let nested = fx("project").join(PROJECT_SID).join("subagents/agent-a1b2c3d4e5f6a7b8c.jsonl");
+    let f = facts_of(&nested);
+    assert!(f.is_sidechain);
+    assert_eq!(f.message_count, 2);
+    assert_eq!(f.preview.as_deref(), Some("Compare lru-cache options"));
+
+    // 2.0.x warmup file: a single assistant line.
+    let flat = facts_of(&fx("project/agent-3f2e1d0c.jsonl"));
+    assert!(flat.is_sidechain);
+    assert!(flat.has_messages);
+    assert_eq!(flat.message_count, 1);
+    assert_eq!(flat.preview, None);
+    assert_eq!(flat.usage.input_tokens, 1003);
+}
+
+#[test]
+fn titles_by_type_last_wins_and_custom_empty_clears() {
+    let f = facts_of(&fx("titles.jsonl"));
+    assert_eq!(f.custom_title.as_deref(), Some("Second custom"), "a `title` field is not a title");
+    assert_eq!(f.ai_title.as_deref(), Some("AI title two"));
+    assert_eq!(f.summary.as_deref(), Some("Summary title"), "task-summary is not a summary");
+    assert_eq!(f.auto_name().as_deref(), Some("Second custom"));
+
+    let cleared = facts_of(&fx("titles-cleared.jsonl"));
+    assert_eq!(cleared.custom_title, None);
+    assert_eq!(cleared.auto_name().as_deref(), Some("AI title two"));
+}
+
+#[test]
+fn preview_skips_meta_commands_tags_interrupts_notifications_and_compaction() {
+    // herdctl makes `<command-name>/clear</command-name>` the preview; Corral must not.
+    let f = facts_of(&fx("meta-commands.jsonl"));
+    let expected_text = "Please fix the flaky login test ".to_owned()
+        + &"and explain the root cause in detail ".repeat(4);
+    let collapsed = expected_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut expected: String = collapsed.chars().take(100).collect();
+    expected.push('…');
+    assert_eq!(f.preview.as_deref(), Some(expected.as_str()));
+    assert!(!f.preview.as_deref().unwrap().starts_with('<'));
+}
+
+#[test]
+fn files_without_conversation() {
+    let empty = facts_of(&fx("empty.jsonl"));
+    assert_eq!(empty, TranscriptFacts::default());
+
+    let summary = facts_of(&fx("summary-only.jsonl"));
+    assert!(!summary.has_messages);
+    assert_eq!(summary.summary.as_deref(), Some("Fixing the build"));
+
+    let books = facts_of(&fx("bookkeeping-only.jsonl"));
+    assert!(!books.has_messages);
+    assert_eq!(books.message_count, 0);
+    assert_eq!(books.auto_name(), None);
+    assert_eq!(books.skipped_lines, 0);
+
+    for name in ["empty.jsonl", "summary-only.jsonl", "bookkeeping-only.jsonl"] {
+        assert!(read(&fx(name)).is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn usage_counts_each_response_once_and_takes_max_of_flat_and_nested_cache_creation() {
+    let line = |id: &str, out: u64, flat: u64, nested: u64| {
+        format!(
+            r#"{{"type":"assistant","isSidechain":false,"uuid":"u-{id}-{out}","timestamp":"2026-01-01T00:00:0{out}.000Z","requestId":"req_{id}","message":{{"id":"{id}","model":"claude-opus-4-7","role":"assistant","content":[{{"type":"text","text":"t{out}"}}],"usage":{{"input_tokens":5,"cache_creation_input_tokens":{flat},"cache_read_input_tokens":100,"output_tokens":{out},"cache_creation":{{"ephemeral_5m_input_tokens":{nested},"ephemeral_1h_input_tokens":1}}}}}}}}"#
+        )
+    };
+    // 2.0.x style: every chunk repeats the final usage; then a 2.1.15x style response.
+    let text =
+        [line("m1", 7, 10, 0), line("m1", 7, 10, 0), line("m1", 7, 10, 0), line("m2", 3, 0, 300)]
+            .join("\n")
+            + "\n";
+    let (_d, path) = temp_file(text.as_bytes());
+    let f = facts_of(&path);
+    assert_eq!(f.usage.turn_count, 2);
+    assert_eq!(f.usage.output_tokens, 10);
+    assert_eq!(f.usage.input_tokens, 5 + 301 + 100);
+    assert_eq!(f.message_count, 2);
+    let t = messages::read_transcript(&path, "s", "/w").unwrap();
+    assert_eq!(t.usage, f.usage);
+    assert_eq!(t.messages.len(), 2);
+    assert_eq!(t.messages[0].content, "t7\n\nt7\n\nt7");
+}
+
+fn every_fixture() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![crate::support::fixture("transcripts")];
+    while let Some(dir) = stack.pop() {
+        for e in fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    assert!(out.len() >= 12);
+    out
+}
+
+#[test]
+fn incremental_scan_equals_one_shot_at_every_split_point() {
+    for path in every_fixture() {
+        let bytes = fs::read(&path).unwrap();
+        let whole = facts_of(&path);
+        let dir = tempfile::tempdir().unwrap();
+        let grow = dir.path().join(path.file_name().unwrap());
+        // Every byte position is a split point (mid-line splits leave a pending partial line).
+        let step = (bytes.len() / 97).max(1);
+        let mut cut = 0;
+        while cut <= bytes.len() {
+            fs::write(&grow, &bytes[..cut]).unwrap();
+            let first = facts::scan_file(&grow, None).unwrap();
+            assert!(first.offset <= cut as u64);
+            assert!(first.offset == 0 || bytes[first.offset as usize - 1] == b'\n');
+            // Persist and restore the scanner as the catalog does.
+            let saved = serde_json::to_string(&first.scanner).unwrap();
+            let restored: FactsScanner = serde_json::from_str(&saved).unwrap();
+            assert_eq!(restored, first.scanner);
+            let mut f = fs::OpenOptions::new().append(true).open(&grow).unwrap();
+            f.write_all(&bytes[cut..]).unwrap();
+            drop(f);
+            let second = facts::scan_file(&grow, Some((first.offset, restored))).unwrap();
+            assert_eq!(second.scanner.facts(), whole, "{} split at {cut}", path.display());
+            assert_eq!(second.offset, bytes.len() as u64);
+            cut += step;
+        }
+    }
+}
+
+#[test]
+fn scanner_state_stays_small_on_a_long_file() {
+    let mut text = String::new();
+    for i in 0..3000 {
+        text.push_str(&format!(
+            r#"{{"type":"user","isSidechain":false,"uuid":"u{i}","timestamp":"2026-01-01T00:00:00.000Z","message":{{"role":"user","content":"prompt {i}"}}}}"#
+        ));
+        text.push('\n');
+        text.push_str(&format!(
+            r#"{{"type":"assistant","isSidechain":false,"uuid":"a{i}","timestamp":"2026-01-01T00:00:01.000Z","requestId":"r{i}","message":{{"id":"msg_{i}","model":"m","role":"assistant","content":[{{"type":"text","text":"answer"}}],"usage":{{"input_tokens":1,"output_tokens":2}}}}}}"#
+        ));
+        text.push('\n');
+    }
+    let (_d, path) = temp_file(text.as_bytes());
+    let out = facts::scan_file(&path, None).unwrap();
+    let f = out.scanner.facts();
+    assert_eq!(f.message_count, 6000);
+    assert_eq!(f.usage.output_tokens, 6000);
+    let state = serde_json::to_string(&out.scanner).unwrap();
+    assert!(state.len() < 2048, "scanner state is {} bytes", state.len());
+}
+
+#[test]
+fn resume_offset_beyond_a_shrunk_file_rescans_from_the_start() {
+    let path = fx("streamed-2.1.jsonl");
+    let mut bogus = FactsScanner::new();
+    bogus.add_skipped(99);
+    let out = facts::scan_file(&path, Some((10_000_000, bogus))).unwrap();
+    assert_eq!(out.scanner.facts(), facts_of(&path));
+}
+
+// ---------------------------------------------------------------- messages
+
+#[test]
+fn streamed_chunks_are_merged_and_tools_paired_in_place() {
+    let path = fx("streamed-2.1.jsonl");
+    let t =
+        messages::read_transcript(&path, "5b7e1c2d-8a9f-4e3b-9c1d-2f4a6b8c0d1e", "/home/dev/shop")
+            .unwrap();
+    let m = &t.messages;
+    let shape: Vec<(Role, &str)> = m
+        .iter()
+        .map(|m| {
+            let label = match &m.tool_call {
+                Some(c) => c.tool_name.as_str(),
+                None => m.content.as_str(),
+            };
+            (m.role, label)
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        vec![
+            (Role::User, "Add a retry to the fetch helper"),
+            (Role::Assistant, "I'll look at the helper first."),
+            (Role::Tool, "Read"),
+            (Role::Tool, "Bash"),
+            (Role::Assistant, "Tests pass. Adding the retry now."),
+            (Role::Tool, "Edit"),
+            (Role::Assistant, "Done — `fetchJson` now retries 3 times."),
+            (
+                Role::User,
+                "<command-name>/model</command-name>\n            <command-message>model</command-message>\n            <command-args>opus</command-args>"
+            ),
+            (Role::User, "<local-command-stdout>Set model to opus</local-command-stdout>"),
+            (Role::User, "Now write a test for it"),
+            (Role::Assistant, "Writing the test."),
+            (Role::Tool, "Write"),
+        ]
+    );
+    // Redacted thinking is kept as an empty string on the merged message.
+    assert_eq!(m[1].thinking.as_deref(), Some(""));
+    // The Read result arrived between chunks 3 and 4 of the same message.id.
+    let read = m[2].tool_call.as_ref().unwrap();
+    assert!(!read.pending);
+    assert!(read.output.starts_with("export async function fetchJson"));
+    assert_eq!(read.input_summary.as_deref(), Some("/home/dev/shop/src/fetch.ts"));
+    assert_eq!(read.emoji, "📄");
+    assert_eq!(read.duration_ms, Some(2074));
+    // An empty-string result still resolves the call (herdctl leaves it pending).
+    let bash = m[3].tool_call.as_ref().unwrap();
+    assert!(!bash.pending);
+    assert_eq!(bash.output, "");
+    assert_eq!(bash.input_summary.as_deref(), Some("npm test -- fetch"));
+    // Unanswered tool stays pending.
+    let write = m[11].tool_call.as_ref().unwrap();
+    assert!(write.pending);
+    assert_eq!(write.duration_ms, None);
+    assert!(write.input.as_deref().unwrap().contains("fetch.test.ts"));
+    // Tool messages are keyed by their tool_use line's uuid.
+    assert_eq!(m[2].uuid.as_deref(), Some(tool_use_line_uuid(&path, "toolu_01R").as_str()));
+    assert_eq!(m[3].uuid.as_deref(), Some(tool_use_line_uuid(&path, "toolu_01B").as_str()));
+    assert_eq!(m[11].uuid.as_deref(), Some(tool_use_line_uuid(&path, "toolu_01W").as_str()));
+    // Offsets point at the source lines, in file order.
+    let bytes = fs::read(&path).unwrap();
+    for w in m.windows(2) {
+        assert!(w[0].offset <= w[1].offset || w[1].role == Role::Assistant);
+    }
+    for msg in m {
+        assert!(msg.offset == 0 || bytes[msg.offset as usize - 1] == b'\n');
+    }
+    // Usage agrees with the facts scanner.
+    assert_eq!(t.usage, facts_of(&path).usage);
+    assert_eq!(t.skipped_lines, 0);
+    // uuids are unique and stable across reads.
+    let uuids: Vec<_> = m.iter().filter_map(|x| x.uuid.clone()).collect();
+    let mut dedup = uuids.clone();
+    dedup.sort();
+    dedup.dedup();
+    assert_eq!(dedup.len(), uuids.len());
+    assert_eq!(self::read(&path), t.messages);
+}
+
+#[test]
+fn inline_sidechain_lines_are_not_shown_in_the_main_transcript() {
+    let m = read(&fx("inline-sidechain-1.0.jsonl"));
+    assert_eq!(m.len(), 4);
+    assert!(m.iter().all(|x| !x.content.contains("Found 2 TODOs.")));
+    assert!(m.iter().all(|x| x.content != "Search all notes for TODO markers"));
+    let task = m[2].tool_call.as_ref().unwrap();
+    assert_eq!(task.tool_name, "Task");
+    assert_eq!(task.emoji, "🤖");
+    assert_eq!(task.input_summary.as_deref(), Some("Search TODOs"));
+    assert_eq!(task.output, "Found 2 TODOs: a.md:3, b.md:9");
+}
+
+#[test]
+fn meta_task_notifications_and_compaction_summaries() {
+    let m = read(&fx("meta-commands.jsonl"));
+    assert!(m.iter().all(|x| !x.content.starts_with("Caveat:")), "isMeta lines are skipped");
+    assert!(m.iter().all(|x| !x.content.starts_with("Base directory")));
+    let tn = m.iter().find(|x| x.content.starts_with("<task-notification>")).unwrap();
+    assert_eq!(tn.origin_kind.as_deref(), Some("task-notification"));
+    let cs = m.iter().find(|x| x.content.starts_with("This session is being continued")).unwrap();
+    assert_eq!(cs.origin_kind.as_deref(), Some("compact-summary"));
+    assert_eq!(m.len(), 10);
+}
+
+#[test]
+fn queue_operations_are_deduplicated() {
+    let m = read(&fx("queue-operations.jsonl"));
+    let users: Vec<(&str, Option<&str>)> = m
+        .iter()
+        .filter(|x| x.role == Role::User)
+        .map(|x| (x.content.as_str(), x.origin_kind.as_deref()))
+        .collect();
+    assert_eq!(
+        users,
+        vec![
+            // enqueue "/init" → dequeue → the command line: shown once (as the real line).
+            (
+                "<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>",
+                None
+            ),
+            ("Please analyze this codebase and create a CLAUDE.md file.", None),
+            // Never dequeued: shown at its position.
+            ("also check the README", Some("queued")),
+            // "never mind that" was removed. The trailing enqueue was never consumed.
+            ("and commit it", Some("queued")),
+        ]
+    );
+    // Position: the queued prompt sits between the first assistant text and its Glob call.
+    let i = m.iter().position(|x| x.content == "also check the README").unwrap();
+    assert_eq!(m[i - 1].content, "Analyzing.");
+    assert_eq!(m[i + 1].tool_call.as_ref().unwrap().tool_name, "Glob");
+}
+
+#[test]
+fn enqueue_repeated_by_a_later_user_line_is_shown_once() {
+    let text = concat!(
+        r#"{"type":"queue-operation","operation":"enqueue","timestamp":"2026-01-01T00:00:00.000Z","sessionId":"s","content":"run the linter"}"#,
+        "\n",
+        r#"{"type":"assistant","isSidechain":false,"uuid":"a1","timestamp":"2026-01-01T00:00:01.000Z","message":{"id":"m1","model":"x","role":"assistant","content":[{"type":"text","text":"busy"}]}}"#,
+        "\n",
+        r#"{"type":"user","isSidechain":false,"uuid":"u1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":[{"type":"text","text":"run the linter"}]}}"#,
+        "\n"
+    );
+    let (_d, path) = temp_file(text.as_bytes());
+    let m = read(&path);
+    assert_eq!(m.len(), 2);
+    assert_eq!(m[1].uuid.as_deref(), Some("u1"));
+}
+
+#[test]
+fn orphan_results_multi_tool_lines_tool_references_and_clipping() {
+    let big = "x".repeat(300 * 1024);
+    let text = format!(
+        "{}\n{}\n{}\n{}\n",
+        r#"{"type":"user","isSidechain":false,"uuid":"orphan-line","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_gone","content":"late result","is_error":true}]}}"#,
+        r#"{"type":"assistant","isSidechain":false,"uuid":"multi","timestamp":"2026-01-01T00:00:01.000Z","message":{"id":"m1","model":"x","role":"assistant","content":[{"type":"text","text":"Two tools."},{"type":"tool_use","id":"toolu_a","name":"ToolSearch","input":{"query":"github"}},{"type":"tool_use","id":"toolu_b","name":"mcp__github__get_pr","input":{"number":4,"owner":"acme"}}]}}"#,
+        r#"{"type":"user","isSidechain":false,"uuid":"r1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a","content":[{"type":"tool_reference","tool_name":"mcp__github__get_pr"},{"type":"tool_reference","tool_name":"mcp__github__list"}]}]}}"#,
+        format!(
+            r#"{{"type":"user","isSidechain":false,"uuid":"r2","timestamp":"2026-01-01T00:00:00.500Z","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_b","content":[{{"type":"text","text":"{big}"}}]}}]}}}}"#
+        )
+    );
+    let (_d, path) = temp_file(text.as_bytes());
+    let m = read(&path);
+    assert_eq!(m.len(), 4);
+    let orphan = m[0].tool_call.as_ref().unwrap();
+    assert_eq!(m[0].uuid.as_deref(), Some("orphan-line"));
+    assert_eq!(orphan.tool_name, "unknown");
+    assert!(orphan.is_error);
+    assert!(!orphan.pending);
+    assert_eq!(m[1].content, "Two tools.");
+    assert_eq!(m[1].uuid.as_deref(), Some("multi"));
+    assert_eq!(m[2].uuid.as_deref(), Some("multi:toolu_a"));
+    assert_eq!(m[3].uuid.as_deref(), Some("multi:toolu_b"));
+    let search = m[2].tool_call.as_ref().unwrap();
+    assert_eq!(search.output, "Loaded 2 tool schema(s): mcp__github__get_pr, mcp__github__list");
+    assert_eq!(search.input_summary.as_deref(), Some("github"));
+    let mcp = m[3].tool_call.as_ref().unwrap();
+    assert_eq!(mcp.emoji, "🔌");
+    assert_eq!(mcp.input_summary.as_deref(), Some("acme"));
+    assert!(mcp.output_truncated);
+    assert!(mcp.output.len() <= messages::OUTPUT_CLIP_BYTES);
+    assert_eq!(mcp.duration_ms, None, "result older than the call: no negative duration");
+}
+
+#[test]
+fn agent_calls_link_to_their_subagent_and_subagents_are_listed() {
+    let main = fx(&format!("project/{PROJECT_SID}.jsonl"));
+    let t = messages::read_transcript(&main, PROJECT_SID, "/home/dev/shop").unwrap();
+    let agent = t.messages.iter().find_map(|m| m.tool_call.as_ref()).unwrap();
+    assert_eq!(agent.tool_name, "Agent");
+    assert_eq!(agent.subagent_id.as_deref(), Some("a1b2c3d4e5f6a7b8c"));
+    assert_eq!(agent.duration_ms, Some(42_554 - 2_074));
+
+    let ids: Vec<&str> = t.subagents.iter().map(|s| s.agent_id.as_str()).collect();
+    assert_eq!(ids, vec!["a1b2c3d4e5f6a7b8c", "aw0rkf10w", "3f2e1d0c"]);
+    assert_eq!(t.subagents[0].agent_type.as_deref(), Some("general-purpose"));
+    assert_eq!(t.subagents[0].description.as_deref(), Some("Research lru-cache"));
+    assert!(t.subagents[0].size_bytes > 0);
+    assert_eq!(t.subagents[2].agent_type, None);
+
+    assert!(subagents::subagent_path(&main, PROJECT_SID, "../x").is_none());
+    assert!(
+        subagents::subagent_path(&main, PROJECT_SID, "9e8d7c6b").is_none(),
+        "another session's"
+    );
+    let p = subagents::subagent_path(&main, PROJECT_SID, "aw0rkf10w").unwrap();
+    assert!(p.ends_with("subagents/workflows/run-1/agent-aw0rkf10w.jsonl"));
+
+    let sub = subagents::read_subagent(&main, PROJECT_SID, "a1b2c3d4e5f6a7b8c", "/home/dev/shop")
+        .unwrap()
+        .unwrap();
+    let texts: Vec<&str> = sub.messages.iter().map(|m| m.content.as_str()).collect();
+    assert_eq!(texts, vec!["Compare lru-cache options", "lru-cache is the better fit."]);
+    assert!(subagents::read_subagent(&main, PROJECT_SID, "nope", "/w").unwrap().is_none());
+    assert!(
+        subagents::list_subagents(&main, "../etc")
+            .iter()
+            .all(|s| s.agent_id != "a1b2c3d4e5f6a7b8c")
+    );
+}
+
+#[test]
+fn unterminated_last_line_is_read_only_when_complete() {
+    let good = r#"{"type":"user","isSidechain":false,"uuid":"u1","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"first"}}"#;
+    let complete = format!("{good}\n{}", good.replace("u1", "u2").replace("first", "second"));
+    let (_d, path) = temp_file(complete.as_bytes());
+    let t = messages::read_transcript(&path, "s", "/w").unwrap();
+    assert_eq!(t.messages.len(), 2);
+    assert_eq!(all_pages(&path, 1), t.messages);
+    // The facts scanner treats it as pending (it resumes from before it).
+    let out = facts::scan_file(&path, None).unwrap();
+    assert_eq!(out.offset, good.len() as u64 + 1);
+    assert_eq!(out.scanner.facts().message_count, 1);
+
+    let truncated = format!("{good}\n{}", &good[..good.len() / 2]);
+    let (_d2, path2) = temp_file(truncated.as_bytes());
+    let t2 = messages::read_transcript(&path2, "s", "/w").unwrap();
+    assert_eq!(t2.messages.len(), 1);
+    assert_eq!(t2.skipped_lines, 0, "a partial last line is pending, not an error");
+}
+
+// ---------------------------------------------------------------- pages
+
+#[test]
+fn pages_concatenated_equal_the_whole_transcript() {
+    for path in every_fixture() {
+        let whole = read(&path);
+        for limit in 1..=6 {
+            assert_eq!(all_pages(&path, limit), whole, "{} limit {limit}", path.display());
+        }
+    }
+}
+
+fn long_session(turns: usize) -> String {
+    let mut s =
+        String::from(r#"{"type":"permission-mode","permissionMode":"default","sessionId":"s"}"#);
+    s.push('\n');
+    for i in 0..turns {
+        s.push_str(&format!(
+            r#"{{"type":"user","isSidechain":false,"uuid":"u{i}","timestamp":"2026-01-01T00:00:00.000Z","message":{{"role":"user","content":"prompt {i}"}}}}"#
+        ));
+        s.push('\n');
+        for (k, block) in [
+            r#"{"type":"text","text":"working"}"#.to_owned(),
+            format!(r#"{{"type":"tool_use","id":"t{i}","name":"Bash","input":{{"command":"echo {i}"}}}}"#),
+        ]
+        .iter()
+        .enumerate()
+        {
+            s.push_str(&format!(
+                r#"{{"type":"assistant","isSidechain":false,"uuid":"a{i}-{k}","timestamp":"2026-01-01T00:00:01.000Z","message":{{"id":"m{i}","model":"x","role":"assistant","content":[{block}]}}}}"#
+            ));
+            s.push('\n');
+            if k == 0 {
+                s.push_str(r#"{"type":"progress","isSidechain":false,"data":{"type":"hook_progress"},"uuid":"p","timestamp":"2026-01-01T00:00:01.000Z"}"#);
+                s.push('\n');
+            }
+        }
+        s.push_str(&format!(
+            r#"{{"type":"user","isSidechain":false,"uuid":"r{i}","timestamp":"2026-01-01T00:00:02.000Z","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{i}","content":"{i}"}}]}}}}"#
+        ));
+        s.push('\n');
+    }
+    s
+}
+
+#[test]
+fn newest_page_comes_from_the_end_and_cursors_walk_back() {
+    let (_d, path) = temp_file(long_session(400).as_bytes());
+    let size = fs::metadata(&path).unwrap().len();
+    let page = messages::read_page(&path, None, 9).unwrap();
+    assert_eq!(page.size_bytes, size);
+    let cursor = page.earlier_cursor.unwrap();
+    assert!(cursor > size / 2, "the newest page covers only the tail");
+    assert!(page.messages.len() >= 9 && page.messages.len() <= 12, "{}", page.messages.len());
+    assert_eq!(page.messages.last().unwrap().tool_call.as_ref().unwrap().output, "399");
+    assert_eq!(page.messages[0].role, Role::User, "pages start at a prompt");
+    for m in &page.messages {
+        assert!(m.tool_call.as_ref().is_none_or(|c| !c.pending), "pairs never straddle pages");
+    }
+    // A cursor that is not on a line start is aligned back to one.
+    let odd = messages::read_page(&path, Some(cursor + 5), 9).unwrap();
+    let aligned = messages::read_page(&path, Some(cursor), 9).unwrap();
+    assert_eq!(odd, aligned);
+    let whole = read(&path);
+    assert_eq!(whole.len(), 400 * 3);
+    assert_eq!(all_pages(&path, 9), whole);
+    assert_eq!(all_pages(&path, 50), whole);
+}
