@@ -209,48 +209,42 @@ impl Catalog {
         let candidates = self.list_transcript_files(&mut warnings);
         caches.index.load();
 
-        // Decide per file: reuse, resume or rescan.
-        let jobs: Vec<ScanJob> = candidates
-            .into_iter()
-            .map(|c| match caches.index.get(&c.path) {
-                Some(e) => match e.freshness(&c.stamp) {
-                    Freshness::Fresh => (c, Some((e.offset, e.scanner.clone())), true),
-                    Freshness::Appended => (c, Some((e.offset, e.scanner.clone())), false),
-                    Freshness::Stale => (c, None, false),
-                },
-                None => (c, None, false),
-            })
-            .collect();
-
-        let scanned: Vec<(Candidate, std::io::Result<(u64, FactsScanner)>)> = jobs
-            .into_par_iter()
-            .map(|(c, resume, fresh)| {
-                if fresh {
-                    let r = resume.ok_or_else(|| std::io::Error::other("missing index entry"));
-                    return (c, r);
+        // Decide per file: reuse (a stat says it is unchanged), resume (appended) or rescan.
+        let mut transcripts = Vec::with_capacity(candidates.len());
+        let mut to_scan: Vec<(Candidate, Option<(u64, FactsScanner)>)> = Vec::new();
+        for c in candidates {
+            match caches.index.get(&c.path).map(|e| (e.freshness(&c.stamp), e)) {
+                Some((Freshness::Fresh, e)) => {
+                    let facts = e.scanner.facts();
+                    transcripts.push(c.into_found(facts));
                 }
-                let r = facts::scan_file(&c.path, resume).map(|o| (o.offset, o.scanner));
+                Some((Freshness::Appended, e)) => {
+                    let resume = Some((e.offset, e.scanner.clone()));
+                    to_scan.push((c, resume));
+                }
+                Some((Freshness::Stale, _)) | None => to_scan.push((c, None)),
+            }
+        }
+
+        // Changed transcripts are read in parallel, each from where it left off.
+        let scanned: Vec<(Candidate, std::io::Result<facts::ScanOutcome>)> = to_scan
+            .into_par_iter()
+            .map(|(c, resume)| {
+                let r = facts::scan_file(&c.path, resume);
                 (c, r)
             })
             .collect();
-
-        let mut transcripts = Vec::with_capacity(scanned.len());
         for (c, result) in scanned {
             match result {
-                Ok((offset, scanner)) => {
-                    let facts = scanner.facts();
-                    caches
-                        .index
-                        .insert(c.path.clone(), IndexEntry { stamp: c.stamp, offset, scanner });
-                    transcripts.push(FoundTranscript {
-                        path: c.path,
-                        folder: c.folder,
-                        session_id: c.session_id,
-                        size: c.stamp.size,
-                        mtime: c.mtime,
-                        docker: c.docker,
-                        facts,
-                    });
+                Ok(outcome) => {
+                    let facts = outcome.scanner.facts();
+                    let entry = IndexEntry {
+                        stamp: c.stamp,
+                        offset: outcome.offset,
+                        scanner: outcome.scanner,
+                    };
+                    caches.index.insert(c.path.clone(), entry);
+                    transcripts.push(c.into_found(facts));
                 }
                 // Vanished between listing and reading, or unreadable: reported, never fatal.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -595,10 +589,6 @@ impl Catalog {
     }
 }
 
-/// A file to scan: the candidate, where to resume (offset + scanner), and whether the saved
-/// state is already current.
-type ScanJob = (Candidate, Option<(u64, FactsScanner)>, bool);
-
 /// A transcript file found by listing, before it is read.
 #[derive(Debug)]
 struct Candidate {
@@ -612,6 +602,20 @@ struct Candidate {
 
 /// Lists the top-level `*.jsonl` files of one folder that can be sessions: regular files (a
 /// directory named `x.jsonl` is skipped), not `agent-*.jsonl`, not empty, with a valid id.
+impl Candidate {
+    fn into_found(self, facts: TranscriptFacts) -> FoundTranscript {
+        FoundTranscript {
+            path: self.path,
+            folder: self.folder,
+            session_id: self.session_id,
+            size: self.stamp.size,
+            mtime: self.mtime,
+            docker: self.docker,
+            facts,
+        }
+    }
+}
+
 fn list_folder(
     dir: &Path,
     folder: &str,
