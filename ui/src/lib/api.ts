@@ -1,0 +1,153 @@
+// The ONLY module that talks to the shell: one typed function per IPC command (see notes/ipc.md),
+// the event subscriptions, and the file dialog. Outside Tauri (a plain browser, for development
+// and screenshots) it falls back to the in-memory demo backend in ./demo.ts, which is never
+// loaded inside the app.
+import { invoke as tauriInvoke, Channel } from '@tauri-apps/api/core';
+import { listen } from '@tauri-apps/api/event';
+import type {
+  AdoptableSession, AdoptResult, AgentSummary, AppError, FilesDropped, ImportPlan, ImportProgress,
+  ImportReport, ImportTarget, Listing, MessagePage, PlacementMode, RunSummary, SessionInfo,
+  SessionsChanged, SessionSummary, Settings, UndoPlan, UndoReport,
+} from './types';
+
+export function inTauri(): boolean {
+  return typeof window !== 'undefined' && '__TAURI_INTERNALS__' in window;
+}
+
+type DemoModule = typeof import('./demo');
+let demoModule: Promise<DemoModule> | null = null;
+function demo(): Promise<DemoModule> {
+  demoModule ??= import('./demo');
+  return demoModule;
+}
+
+/** Turns anything thrown across IPC into `{kind, message}`. */
+export function toAppError(e: unknown): AppError {
+  if (e && typeof e === 'object' && 'message' in e) {
+    const o = e as { kind?: unknown; message?: unknown };
+    return { kind: typeof o.kind === 'string' ? o.kind : 'ui', message: String(o.message) };
+  }
+  if (typeof e === 'string') {
+    // Tauri reports unknown commands and argument errors as plain strings.
+    return { kind: 'ipc', message: e };
+  }
+  return { kind: 'ui', message: String(e) };
+}
+
+async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
+  try {
+    if (inTauri()) return await tauriInvoke<T>(cmd, args);
+    return (await (await demo()).demoInvoke(cmd, args ?? {})) as T;
+  } catch (e) {
+    throw toAppError(e);
+  }
+}
+
+export const getSettings = () => call<Settings>('get_settings');
+export const setSettings = (patch: { claudeHome?: string | null; fleetFile?: string | null }) =>
+  call<Settings>('set_settings', patch);
+export const listAgents = () => call<AgentSummary[]>('list_agents');
+export const listSessions = (includeTemp: boolean) => call<Listing>('list_sessions', { includeTemp });
+export const agentSessions = (agent: string) => call<SessionSummary[]>('agent_sessions', { agent });
+export const sessionInfo = (sessionId: string) => call<SessionInfo>('session_info', { sessionId });
+export const sessionMessages = (sessionId: string, before: number | null, limit: number) =>
+  call<MessagePage>('session_messages', { sessionId, before, limit });
+export const subagentMessages = (sessionId: string, agentId: string, before: number | null, limit: number) =>
+  call<MessagePage>('subagent_messages', { sessionId, agentId, before, limit });
+export const renameSession = (sessionId: string, name: string | null) =>
+  call<SessionSummary>('rename_session', { sessionId, name });
+export const adoptable = (agent: string, from: string | null, allFolders: boolean) =>
+  call<AdoptableSession[]>('adoptable', { agent, from, allFolders });
+export const adopt = (agent: string, sessionId: string) => call<AdoptResult>('adopt', { agent, sessionId });
+export const release = (agent: string, sessionId: string) => call<boolean>('release', { agent, sessionId });
+export const planImport = (target: ImportTarget, sources: string[], mode: PlacementMode) =>
+  call<ImportPlan>('plan_import', { target, sources, mode });
+export const cancelImport = () => call<void>('cancel_import');
+export const listRuns = () => call<RunSummary[]>('list_runs');
+export const planUndo = (runId: string) => call<UndoPlan>('plan_undo', { runId });
+export const undoRun = (runId: string) => call<UndoReport>('undo_run', { runId });
+export const revealPath = (path: string) => call<void>('reveal_path', { path });
+
+/** Runs an import plan, streaming progress (files done / total, current file) to `onProgress`. */
+export async function applyImport(plan: ImportPlan, onProgress: (p: ImportProgress) => void): Promise<ImportReport> {
+  try {
+    if (inTauri()) {
+      const channel = new Channel<ImportProgress>();
+      channel.onmessage = onProgress;
+      return await tauriInvoke<ImportReport>('apply_import', { plan, onProgress: channel });
+    }
+    return await (await demo()).demoApplyImport(plan, onProgress);
+  } catch (e) {
+    throw toAppError(e);
+  }
+}
+
+export type Unsubscribe = () => void;
+
+async function subscribe<T>(event: string, cb: (payload: T) => void): Promise<Unsubscribe> {
+  if (inTauri()) return await listen<T>(event, (e) => cb(e.payload));
+  return (await demo()).demoListen(event, cb as (p: unknown) => void);
+}
+
+export const onSessionsChanged = (cb: (p: SessionsChanged) => void) => subscribe<SessionsChanged>('sessions-changed', cb);
+export const onFilesDropped = (cb: (p: FilesDropped) => void) => subscribe<FilesDropped>('files-dropped', cb);
+
+/** Window-level drag state (for the drop overlay): enter/over with a CSS-pixel position, leave, drop. */
+export type DragState = { type: 'over'; x: number; y: number } | { type: 'leave' } | { type: 'drop'; x: number; y: number };
+export async function onWindowDrag(cb: (s: DragState) => void): Promise<Unsubscribe> {
+  if (!inTauri()) return () => {};
+  const { getCurrentWebview } = await import('@tauri-apps/api/webview');
+  return await getCurrentWebview().onDragDropEvent((e) => {
+    const p = e.payload;
+    const scale = window.devicePixelRatio || 1;
+    if (p.type === 'enter' || p.type === 'over') cb({ type: 'over', x: p.position.x / scale, y: p.position.y / scale });
+    else if (p.type === 'drop') cb({ type: 'drop', x: p.position.x / scale, y: p.position.y / scale });
+    else cb({ type: 'leave' });
+  });
+}
+
+/** Demo only: simulate a drop of the given file names (the browser cannot see real paths). */
+export async function demoDrop(names: string[], agent: string | null): Promise<void> {
+  if (inTauri()) return;
+  (await demo()).demoEmit('files-dropped', { paths: names.map((n) => `~/Downloads/${n}`), agent });
+}
+
+export type PickKind = 'claude-home' | 'fleet' | 'import-folders' | 'import-files';
+
+/** Opens the native file dialog; returns the chosen paths (empty when cancelled). */
+export async function pickPaths(kind: PickKind): Promise<string[]> {
+  if (!inTauri()) return (await demo()).demoPick(kind);
+  try {
+    const { open } = await import('@tauri-apps/plugin-dialog');
+    const opts =
+      kind === 'claude-home'
+        ? { directory: true, multiple: false, title: 'Choose a Claude home (the folder that holds projects/)' }
+        : kind === 'fleet'
+          ? { directory: false, multiple: false, title: 'Open a herdctl fleet file', filters: [{ name: 'herdctl fleet', extensions: ['yaml', 'yml'] }] }
+          : kind === 'import-folders'
+            ? { directory: true, multiple: true, title: 'Choose folders with transcripts' }
+            : { directory: false, multiple: true, title: 'Choose transcripts', filters: [{ name: 'Claude Code transcripts', extensions: ['jsonl'] }] };
+    const r = await open(opts);
+    if (r == null) return [];
+    return Array.isArray(r) ? r : [r];
+  } catch (e) {
+    throw toAppError(e);
+  }
+}
+
+/** Copies text to the clipboard; falls back to a hidden textarea where the async API is missing. */
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return;
+  } catch {
+    const ta = document.createElement('textarea');
+    ta.value = text;
+    ta.style.position = 'fixed';
+    ta.style.opacity = '0';
+    document.body.appendChild(ta);
+    ta.select();
+    document.execCommand('copy');
+    ta.remove();
+  }
+}

@@ -1,0 +1,344 @@
+// In-memory demo backend, used ONLY when the UI runs in a plain browser (not inside Tauri):
+// for development and screenshots. api.ts loads it lazily and never inside the app.
+// URL switches: ?demo=scale (10,000 sessions in 1,000 folders), ?demo=empty (no Claude home),
+// ?demo=nofleet (no fleet open).
+import type {
+  AdoptableSession, AgentSummary, DirectoryGroup, ImportPlan, ImportProgress, ImportReport,
+  MessagePage, Origin, RunSummary, SessionSummary, Settings, Skip, ToolCall, TranscriptMessage,
+} from './types';
+import type { PickKind } from './api';
+
+const HOME = '/home/ada';
+const mode = typeof location !== 'undefined' ? new URLSearchParams(location.search).get('demo') ?? '' : '';
+const NOW = Date.now();
+
+let seed = 42;
+function rnd(): number {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+}
+function pick<T>(a: T[]): T {
+  return a[Math.floor(rnd() * a.length)] ?? a[0];
+}
+function uuid(): string {
+  const h = () => Math.floor(rnd() * 0xffff).toString(16).padStart(4, '0');
+  return `${h()}${h()}-${h()}-4${h().slice(1)}-a${h().slice(1)}-${h()}${h()}${h()}`;
+}
+function iso(msAgo: number): string {
+  return new Date(NOW - msAgo).toISOString();
+}
+
+const settings: Settings = {
+  claudeHome: mode === 'empty' ? `${HOME}/.claude-missing` : `${HOME}/.claude`,
+  claudeHomeExists: mode !== 'empty',
+  fleetFile: mode === 'nofleet' || mode === 'empty' ? null : `${HOME}/fleet/herdctl.yaml`,
+  stateDir: `${HOME}/fleet/.herdctl`,
+  dataDir: `${HOME}/.local/share/corral`,
+};
+
+const agentDefs = [
+  { name: 'scribe', fleetPath: [] as string[], dir: `${HOME}/work/scribe`, docker: false },
+  { name: 'team.alpha', fleetPath: ['team'], dir: `${HOME}/work/alpha`, docker: false },
+  { name: 'team.gamma', fleetPath: ['team'], dir: `${HOME}/work/gamma`, docker: false },
+  { name: 'ops.deploy', fleetPath: ['ops'], dir: `${HOME}/work/deploy`, docker: true },
+];
+
+const titles = [
+  'Fix flaky login test', 'Refactor the session cache', 'Write release notes for 0.4', 'Investigate slow startup',
+  'Add dark mode to settings', 'Migrate CI to the new runners', 'Explain the attribution rules', 'Plan the import wizard',
+  'Review PR #212: path encoding', 'Daily triage of new issues', 'Summarise yesterday’s Discord thread', 'Draft the onboarding email',
+  'Profile the JSONL parser', 'Bump dependencies', 'Rename herd members', 'Find why backups grow',
+];
+const previews = [
+  'Can you look at why the login test fails on CI but not locally?', 'The cache keeps stale entries after a rename — why?',
+  'Please draft release notes from the merged PRs since v0.3', 'Startup takes 9 seconds on my laptop, can you profile it?',
+  'Hi! <img src=x onerror=alert(1)> <script>alert("xss")</script> please render me as text',
+];
+const branches = ['main', 'feat/import-wizard', 'fix/login', 'release/0.4', null];
+
+type DemoSession = SessionSummary & { sidechainFree: true };
+const sessions: DemoSession[] = [];
+
+function addSession(dir: string, origin: Origin, agent: string | null, ago: number, opts: Partial<SessionSummary> = {}): DemoSession {
+  const id = uuid();
+  const title = pick(titles);
+  const s: DemoSession = {
+    sessionId: id,
+    workingDirectory: dir,
+    encodedPath: dir.replace(/[^A-Za-z0-9]/g, '-'),
+    transcriptPath: `${settings.claudeHome}/projects/${dir.replace(/[^A-Za-z0-9]/g, '-')}/${id}.jsonl`,
+    mtime: iso(ago),
+    origin,
+    agentName: agent,
+    resumable: true,
+    notResumableReason: null,
+    customName: null,
+    autoName: rnd() < 0.8 ? title : null,
+    preview: pick(previews),
+    gitBranch: pick(branches),
+    claudeCodeVersion: pick(['2.1.3', '2.1.7', '2.0.55']),
+    firstMessageAt: iso(ago + 3_600_000 * rnd()),
+    lastMessageAt: iso(ago),
+    messageCount: 4 + Math.floor(rnd() * 300),
+    sizeBytes: 4_000 + Math.floor(rnd() * 3_000_000),
+    sidechainFree: true,
+    ...opts,
+  };
+  sessions.push(s);
+  return s;
+}
+
+function buildDemo() {
+  if (!settings.claudeHomeExists) return;
+  if (mode === 'scale') {
+    for (let g = 0; g < 1000; g++) {
+      const dir = `${HOME}/src/project-${String(g).padStart(4, '0')}/${pick(['api', 'web', 'cli', 'docs'])}`;
+      for (let i = 0; i < 10; i++) addSession(dir, 'native', null, (g * 10 + i) * 600_000);
+    }
+    return;
+  }
+  const [scribe, alpha, gamma, deploy] = agentDefs;
+  addSession(scribe.dir, 'schedule', 'scribe', 5 * 60_000, { customName: 'Morning digest', autoName: 'Summarise overnight activity' });
+  addSession(scribe.dir, 'native', 'scribe', 2 * 3_600_000);
+  addSession(scribe.dir, 'adopted', 'scribe', 26 * 3_600_000, { workingDirectory: `${HOME}/notes`, resumable: false, notResumableReason: 'outside-agent-folder', autoName: 'Notes from the planning call' });
+  addSession(alpha.dir, 'web', 'team.alpha', 40 * 60_000);
+  addSession(alpha.dir, 'discord', 'team.alpha', 3 * 86_400_000);
+  addSession(alpha.dir, 'slack', 'team.alpha', 9 * 86_400_000);
+  addSession(alpha.dir, 'adopted', 'team.alpha', 12 * 86_400_000);
+  addSession(gamma.dir, 'native', 'team.gamma', 20 * 86_400_000, { customName: null, autoName: null, preview: null });
+  addSession(deploy.dir, 'schedule', 'ops.deploy', 50 * 60_000, { resumable: false, notResumableReason: 'docker', encodedPath: 'docker:ops.deploy' });
+  const long = addSession(`${HOME}/src/corral`, 'native', null, 90_000, { autoName: 'Build the Corral UI', messageCount: 3000, sizeBytes: 48_000_000 });
+  long.sessionId = '7f3c2a10-0000-4000-a000-000000000001';
+  addSession(`${HOME}/src/corral`, 'native', null, 4 * 3_600_000, { preview: previews[4], autoName: null });
+  for (let i = 0; i < 6; i++) addSession(`${HOME}/src/corral`, 'native', null, (i + 1) * 86_400_000 * 2);
+  for (let i = 0; i < 4; i++) addSession(`${HOME}/notes`, 'native', null, (i + 2) * 86_400_000 * 3);
+  addSession(`${HOME}/src/website`, 'native', null, 30 * 86_400_000);
+  addSession('/tmp/scratch-91', 'native', null, 7 * 3_600_000);
+}
+buildDemo();
+
+function groupSessions(includeTemp: boolean): DirectoryGroup[] {
+  const map = new Map<string, DirectoryGroup>();
+  const sorted = [...sessions].sort((a, b) => (a.mtime < b.mtime ? 1 : -1));
+  for (const s of sorted) {
+    const isTemp = s.workingDirectory.startsWith('/tmp/');
+    if (isTemp && !includeTemp) continue;
+    let g = map.get(s.workingDirectory);
+    if (!g) {
+      const agent = agentDefs.find((a) => a.dir === s.workingDirectory);
+      g = { workingDirectory: s.workingDirectory, encodedPath: s.encodedPath, agentName: settings.fleetFile ? agent?.name ?? null : null, sessionCount: 0, isTemp, sessions: [] };
+      map.set(s.workingDirectory, g);
+    }
+    g.sessions.push({ ...s });
+    g.sessionCount++;
+  }
+  return [...map.values()];
+}
+
+function agentSummaries(): AgentSummary[] {
+  if (!settings.fleetFile) return [];
+  return agentDefs.map((a) => {
+    const own = sessions.filter((s) => s.agentName === a.name);
+    const last = own.reduce<string | null>((m, s) => (!m || s.mtime > m ? s.mtime : m), null);
+    return { name: a.name, fleetPath: a.fleetPath, workingDirectory: a.dir, docker: a.docker, sessionCount: own.length, lastActivityAt: last };
+  });
+}
+
+function findSession(id: string): DemoSession {
+  const s = sessions.find((x) => x.sessionId === id);
+  if (!s) throw { kind: 'not-found', message: `No session ${id}` };
+  return s;
+}
+
+// ---- transcripts ----
+function tool(name: string, emoji: string, summary: string | null, output: string, extra: Partial<ToolCall> = {}): ToolCall {
+  return {
+    toolName: name, toolUseId: uuid(), emoji, inputSummary: summary, input: JSON.stringify({ command: summary }, null, 2),
+    output, outputTruncated: false, isError: false, durationMs: Math.floor(rnd() * 4000), pending: false, subagentId: null, ...extra,
+  };
+}
+
+function messageAt(i: number, total: number): TranscriptMessage {
+  seed = 1000 + i * 7;
+  const base = { uuid: `m-${i}`, timestamp: iso((total - i) * 30_000), thinking: null, toolCall: null, originKind: null, offset: i * 1000 };
+  const k = i % 6;
+  if (i === total - 1) {
+    return { ...base, role: 'tool', content: '', toolCall: tool('Bash', '💻', 'npm run build -- --watch', '', { pending: true, durationMs: null }) };
+  }
+  if (k === 0)
+    return { ...base, role: 'user', content: i === 0 ? 'Hi! <img src=x onerror=alert(1)> and <script>alert("xss")</script> — please show these as text.' : `Can you check step ${i}? The \`cache\` seems **stale** after a rename.` };
+  if (k === 1)
+    return {
+      ...base, role: 'assistant', thinking: 'The user wants me to check the cache. Let me look at the invalidation path first, then run the tests.',
+      content: `Looking at it now. Here is the plan:\n\n1. Read \`catalog.rs\`\n2. Run the **tests**\n3. Report back\n\n\`\`\`rust\nfn invalidate(&mut self, folder: &Path) {\n    self.cache.retain(|k, _| !k.starts_with(folder));\n}\n\`\`\``,
+    };
+  if (k === 2) return { ...base, role: 'tool', content: '', toolCall: tool('Read', '📄', `${HOME}/src/corral/src-tauri/engine/src/catalog.rs`, 'use std::path::Path;\n'.repeat(80)) };
+  if (k === 3) return { ...base, role: 'tool', content: '', toolCall: tool('Bash', '💻', 'cargo test -p corral-engine', 'error[E0425]: cannot find value `folder` in this scope\n  --> src/catalog.rs:88:21', { isError: true }) };
+  if (k === 4)
+    return { ...base, role: 'tool', content: '', toolCall: tool('Task', '🤖', 'Explore the attribution rules', 'Found 3 places where attribution is decided.', { subagentId: 'agent-a1b2c3', durationMs: 48_200 }) };
+  return { ...base, role: 'assistant', content: `Done — the cache now drops entries for the changed folder only. See [the docs](https://example.com/docs) for details.\n\n> Note: nothing on disk was modified.` };
+}
+
+function page(total: number, before: number | null, limit: number): MessagePage {
+  const end = before == null ? total : Math.min(total, Math.floor(before / 1000));
+  const start = Math.max(0, end - limit);
+  const messages: TranscriptMessage[] = [];
+  for (let i = start; i < end; i++) messages.push(messageAt(i, total));
+  return { messages, earlierCursor: start > 0 ? start * 1000 : null, sizeBytes: total * 1000 };
+}
+
+// ---- import runs ----
+const runs: RunSummary[] = [
+  { runId: '20261128T101500Z-4242', createdAt: iso(86_400_000 * 1.2), target: { kind: 'agent', agent: 'team.alpha' }, mode: 'copy', placed: 12, skipped: 2, undone: false, runDir: `${settings.dataDir}/runs/20261128T101500Z-4242`, backupBytes: 0 },
+  { runId: '20261120T083000Z-1717', createdAt: iso(86_400_000 * 9), target: { kind: 'claudeHome' }, mode: 'move', placed: 3, skipped: 0, undone: true, runDir: `${settings.dataDir}/runs/20261120T083000Z-1717`, backupBytes: 2_400_000 },
+];
+let cancelRequested = false;
+
+const listeners = new Map<string, Set<(p: unknown) => void>>();
+export function demoListen(event: string, cb: (p: unknown) => void): () => void {
+  if (!listeners.has(event)) listeners.set(event, new Set());
+  listeners.get(event)!.add(cb);
+  return () => listeners.get(event)?.delete(cb);
+}
+export function demoEmit(event: string, payload: unknown): void {
+  listeners.get(event)?.forEach((cb) => cb(payload));
+}
+
+export async function demoPick(kind: PickKind): Promise<string[]> {
+  if (kind === 'claude-home') return [`${HOME}/.claude`];
+  if (kind === 'fleet') return [`${HOME}/fleet/herdctl.yaml`];
+  if (kind === 'import-folders') return [`${HOME}/backup/projects/-home-ada-src-old`];
+  return [`${HOME}/Downloads/colleague-session.jsonl`];
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function demoApplyImport(plan: ImportPlan, onProgress: (p: ImportProgress) => void): Promise<ImportReport> {
+  cancelRequested = false;
+  const placed = [];
+  const total = plan.placements.length;
+  for (let i = 0; i < total; i++) {
+    if (cancelRequested) break;
+    onProgress({ done: i, total, current: plan.placements[i].from });
+    await delay(350);
+    placed.push(plan.placements[i]);
+  }
+  onProgress({ done: placed.length, total, current: null });
+  const runId = placed.length ? `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}Z-${Math.floor(rnd() * 9999)}` : null;
+  if (runId) runs.unshift({ runId, createdAt: new Date().toISOString(), target: plan.target, mode: plan.mode, placed: placed.length, skipped: plan.skips.length, undone: false, runDir: `${settings.dataDir}/runs/${runId}`, backupBytes: 0 });
+  return { runId, placed, skipped: plan.skips, cancelled: cancelRequested, backupDir: runId ? `${settings.dataDir}/runs/${runId}/backup` : null };
+}
+
+export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promise<unknown> {
+  await delay(mode === 'scale' ? 30 : 120);
+  switch (cmd) {
+    case 'get_settings':
+      return { ...settings };
+    case 'set_settings':
+      if ('claudeHome' in a && typeof a.claudeHome === 'string') settings.claudeHome = a.claudeHome;
+      if ('fleetFile' in a) settings.fleetFile = (a.fleetFile as string | null) ?? null;
+      return { ...settings };
+    case 'list_agents':
+      return agentSummaries();
+    case 'list_sessions':
+      return { groups: groupSessions(Boolean(a.includeTemp)), warnings: [] };
+    case 'agent_sessions':
+      return sessions.filter((s) => s.agentName === a.agent).sort((x, y) => (x.mtime < y.mtime ? 1 : -1)).map((s) => ({ ...s }));
+    case 'session_info': {
+      const s = findSession(String(a.sessionId));
+      return {
+        summary: { ...s },
+        usage: { inputTokens: 84_312, outputTokens: 12_940, turnCount: 37, model: 'claude-sonnet-4-5' },
+        subagents: [{ agentId: 'agent-a1b2c3', transcriptPath: s.transcriptPath.replace('.jsonl', '/subagents/agent-a1b2c3.jsonl'), agentType: 'Explore', description: 'Explore the attribution rules', sizeBytes: 18_000 }],
+        resumeCommand: `cd '${s.workingDirectory}' && claude --resume ${s.sessionId}`,
+      };
+    }
+    case 'session_messages': {
+      const s = findSession(String(a.sessionId));
+      return page(Math.max(7, s.messageCount), (a.before as number | null) ?? null, Number(a.limit) || 100);
+    }
+    case 'subagent_messages':
+      return page(12, (a.before as number | null) ?? null, Number(a.limit) || 100);
+    case 'rename_session': {
+      const s = findSession(String(a.sessionId));
+      const n = typeof a.name === 'string' && a.name.trim() !== '' ? a.name.trim() : null;
+      s.customName = n;
+      return { ...s };
+    }
+    case 'release': {
+      const s = findSession(String(a.sessionId));
+      if (s.origin !== 'adopted' || s.agentName !== a.agent) return false;
+      s.origin = 'native';
+      s.agentName = null;
+      s.resumable = true;
+      s.notResumableReason = null;
+      return true;
+    }
+    case 'adopt': {
+      const s = findSession(String(a.sessionId));
+      s.origin = 'adopted';
+      s.agentName = String(a.agent);
+      return { sessionId: s.sessionId, agentName: s.agentName };
+    }
+    case 'adoptable': {
+      const list: AdoptableSession[] = sessions
+        .filter((s) => !s.agentName && !s.workingDirectory.startsWith('/tmp/'))
+        .sort((x, y) => (x.mtime < y.mtime ? 1 : -1))
+        .map((s) => ({ sessionId: s.sessionId, sourceCwd: s.workingDirectory, mtime: s.mtime, autoName: s.autoName, preview: s.preview, sizeBytes: s.sizeBytes }));
+      return list;
+    }
+    case 'plan_import': {
+      const target = a.target as ImportPlan['target'];
+      const dest = target.kind === 'agent' ? agentDefs.find((x) => x.name === target.agent)?.dir ?? HOME : `${HOME}/src/old`;
+      const destFolder = `${settings.claudeHome}/projects/${dest.replace(/[^A-Za-z0-9]/g, '-')}`;
+      const sources = (a.sources as string[]) ?? [];
+      const placements = [];
+      const skips: Skip[] = [];
+      for (const src of sources) {
+        const known = sessions.find((s) => s.sessionId === src);
+        if (known) {
+          placements.push({ sessionId: known.sessionId, from: known.transcriptPath, to: `${destFolder}/${known.sessionId}.jsonl` });
+          continue;
+        }
+        if (!src.endsWith('.jsonl') && /\.[a-z]+$/i.test(src)) {
+          skips.push({ sessionId: null, reason: 'not-a-transcript', detail: 'Not a .jsonl transcript', path: src });
+          continue;
+        }
+        for (let i = 0; i < (src.endsWith('.jsonl') ? 1 : 5); i++) {
+          const id = uuid();
+          placements.push({ sessionId: id, from: src.endsWith('.jsonl') ? src : `${src}/${id}.jsonl`, to: `${destFolder}/${id}.jsonl` });
+        }
+        if (!src.endsWith('.jsonl')) {
+          skips.push({ sessionId: uuid(), reason: 'sidechain', detail: null, path: `${src}/agent-0a1b.jsonl` });
+          skips.push({ sessionId: uuid(), reason: 'already-adopted', detail: null, ownedBy: 'team.gamma' });
+          skips.push({ sessionId: uuid(), reason: 'destination-exists', detail: null });
+          if (a.mode === 'move') skips.push({ sessionId: uuid(), reason: 'occupied', detail: 'claude (pid 4242) has it open with --resume' });
+        }
+      }
+      return { target, mode: a.mode, placements, skips, backupDir: `${settings.dataDir}/runs/<new run>/backup` } satisfies ImportPlan;
+    }
+    case 'cancel_import':
+      cancelRequested = true;
+      return null;
+    case 'list_runs':
+      return runs.map((r) => ({ ...r }));
+    case 'plan_undo': {
+      const r = runs.find((x) => x.runId === a.runId);
+      if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
+      const items = [];
+      for (let i = 0; i < r.placed; i++) items.push({ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, action: 'remove' as const });
+      if (r.mode === 'move') items.push({ path: `${HOME}/backup/${uuid()}.jsonl`, action: 'restore' as const });
+      return { runId: r.runId, items };
+    }
+    case 'undo_run': {
+      const r = runs.find((x) => x.runId === a.runId);
+      if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
+      r.undone = true;
+      return { undone: Array.from({ length: Math.max(0, r.placed - 1) }, () => `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`), notUndone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, reason: 'The file changed after the import (Claude appended to it), so it was left in place.' }] };
+    }
+    case 'reveal_path':
+      return null;
+    default:
+      throw { kind: 'invalid-input', message: `Demo backend does not know ${cmd}` };
+  }
+}

@@ -1,0 +1,115 @@
+import type { Origin, SessionSummary, NotResumableReason } from './types';
+
+/** The name a person sees: custom name › auto name › preview › "Untitled session". */
+export function displayName(s: Pick<SessionSummary, 'customName' | 'autoName' | 'preview'>): string {
+  return nonEmpty(s.customName) ?? nonEmpty(s.autoName) ?? nonEmpty(s.preview) ?? 'Untitled session';
+}
+
+function nonEmpty(v: string | null | undefined): string | null {
+  return v && v.trim() !== '' ? v : null;
+}
+
+let homeDir: string | null = null;
+/** Paths under this folder are shown with `~`. Derived from the Claude home (its parent). */
+export function setHomeDir(h: string | null): void {
+  homeDir = h && h.length > 1 ? h.replace(/[\\/]+$/, '') : null;
+}
+
+export function tildePath(p: string | null | undefined): string {
+  if (!p) return '';
+  if (homeDir && (p === homeDir || p.startsWith(homeDir + '/') || p.startsWith(homeDir + '\\'))) {
+    return '~' + p.slice(homeDir.length);
+  }
+  return p;
+}
+
+/** Shortens a path in the middle, keeping the start and the last segments. */
+export function middleTruncate(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const keep = max - 1;
+  const tail = Math.ceil(keep * 0.6);
+  return s.slice(0, keep - tail) + '…' + s.slice(s.length - tail);
+}
+
+export function relativeTime(iso: string | null | undefined, now: number = Date.now()): string {
+  if (!iso) return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '—';
+  const d = Math.max(0, now - t) / 1000;
+  if (d < 45) return 'just now';
+  if (d < 3600) return `${Math.round(d / 60)} min ago`;
+  if (d < 86400) return `${Math.round(d / 3600)} h ago`;
+  if (d < 86400 * 7) {
+    const days = Math.round(d / 86400);
+    return days === 1 ? 'yesterday' : `${days} days ago`;
+  }
+  const date = new Date(t);
+  const sameYear = date.getFullYear() === new Date(now).getFullYear();
+  return date.toLocaleDateString(undefined, sameYear ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+export function exactTime(iso: string | null | undefined): string {
+  if (!iso) return 'unknown time';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  return new Date(t).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+}
+
+export function formatBytes(n: number | null | undefined): string {
+  if (n == null) return '—';
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+export function formatCount(n: number, one: string, many: string = one + 's'): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
+
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms == null) return '';
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const m = Math.floor(ms / 60_000);
+  const s = Math.round((ms % 60_000) / 1000);
+  return `${m} min ${s} s`;
+}
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+}
+
+export const ORIGINS: Origin[] = ['native', 'adopted', 'schedule', 'web', 'discord', 'slack'];
+
+/** Icon + label per origin; the icon shapes differ so the badge never depends on colour alone. */
+export const ORIGIN_INFO: Record<Origin, { icon: string; label: string; title: string }> = {
+  native: { icon: '⌨', label: 'CLI', title: 'Started with claude in a terminal' },
+  adopted: { icon: '⇲', label: 'Adopted', title: 'Adopted into this agent by an adoption record' },
+  schedule: { icon: '⏱', label: 'Schedule', title: 'Started by a herdctl schedule' },
+  web: { icon: '◍', label: 'Web', title: 'Started from the herdctl web dashboard' },
+  discord: { icon: '◆', label: 'Discord', title: 'Started from Discord' },
+  slack: { icon: '#', label: 'Slack', title: 'Started from Slack' },
+};
+
+export function notResumableText(r: NotResumableReason | null | undefined): string {
+  switch (r) {
+    case 'docker':
+      return 'Ran inside Docker — claude --resume on this machine cannot continue it';
+    case 'outside-agent-folder':
+      return "Lives outside the agent's folder — the agent cannot resume it there";
+    default:
+      return 'Cannot be resumed';
+  }
+}
+
+/** The shell-quoted resume command for a session. */
+export function resumeCommand(dir: string, id: string): string {
+  return `cd '${dir.replace(/'/g, `'\\''`)}' && claude --resume ${id}`;
+}

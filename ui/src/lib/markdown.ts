@@ -1,0 +1,137 @@
+// A small, safe Markdown renderer. Every character of the source is HTML-escaped FIRST; only then
+// are a limited set of constructs (code blocks, inline code, headings, lists, quotes, emphasis,
+// links, rules, tables as text) turned into tags that this module writes itself. No attribute value
+// ever comes from the source except link URLs, which must be http(s) and are escaped. The result
+// can therefore never contain a <script>, an event handler or any tag the source supplied.
+
+export function escapeHtml(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const MAX_RENDER = 200_000;
+
+/** Inline markup on an already-escaped line. Code spans are protected from further rules. */
+function inline(escaped: string): string {
+  const codes: string[] = [];
+  let s = escaped.replace(/`([^`]+)`/g, (_m, c: string) => {
+    codes.push(`<code>${c}</code>`);
+    return `\u0000${codes.length - 1}\u0000`;
+  });
+  // Links [text](http...) — the URL is already escaped; only http(s) is accepted.
+  s = s.replace(/\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g, (_m, text: string, url: string) =>
+    `<a href="${url}" target="_blank" rel="noopener noreferrer" title="${url}">${text}</a>`);
+  s = s.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+  s = s.replace(/__([^_]+)__/g, '<strong>$1</strong>');
+  s = s.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>');
+  s = s.replace(/(^|[\s(])_([^_\s][^_]*)_(?=[\s).,;:!?]|$)/g, '$1<em>$2</em>');
+  s = s.replace(/~~([^~]+)~~/g, '<del>$1</del>');
+  s = s.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => codes[Number(i)] ?? '');
+  return s;
+}
+
+export function renderMarkdown(src: string): string {
+  let text = src ?? '';
+  let clipped = false;
+  if (text.length > MAX_RENDER) {
+    text = text.slice(0, MAX_RENDER);
+    clipped = true;
+  }
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const out: string[] = [];
+  let para: string[] = [];
+  let list: { ordered: boolean; items: string[] } | null = null;
+  let quote: string[] = [];
+
+  const flushPara = () => {
+    if (para.length) out.push(`<p>${para.map((l) => inline(escapeHtml(l))).join('<br>')}</p>`);
+    para = [];
+  };
+  const flushList = () => {
+    if (list) {
+      const tag = list.ordered ? 'ol' : 'ul';
+      out.push(`<${tag}>${list.items.map((i) => `<li>${inline(escapeHtml(i))}</li>`).join('')}</${tag}>`);
+    }
+    list = null;
+  };
+  const flushQuote = () => {
+    if (quote.length) out.push(`<blockquote>${quote.map((l) => inline(escapeHtml(l))).join('<br>')}</blockquote>`);
+    quote = [];
+  };
+  const flushAll = () => {
+    flushPara();
+    flushList();
+    flushQuote();
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const fence = /^\s*(```|~~~)\s*([\w+.#-]*)\s*$/.exec(line);
+    if (fence) {
+      flushAll();
+      const code: string[] = [];
+      i++;
+      while (i < lines.length && !new RegExp('^\\s*' + fence[1]).test(lines[i])) {
+        code.push(lines[i]);
+        i++;
+      }
+      const lang = fence[2] ? escapeHtml(fence[2]) : '';
+      out.push(
+        `<div class="code-block">${lang ? `<span class="code-lang">${lang}</span>` : ''}` +
+          `<button type="button" class="code-copy" data-copy-code>Copy</button>` +
+          `<pre><code>${escapeHtml(code.join('\n'))}</code></pre></div>`,
+      );
+      continue;
+    }
+    if (/^\s*$/.test(line)) {
+      flushAll();
+      continue;
+    }
+    const h = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (h) {
+      flushAll();
+      const level = Math.min(h[1].length + 2, 6); // keep headings modest inside a chat bubble
+      out.push(`<h${level}>${inline(escapeHtml(h[2]))}</h${level}>`);
+      continue;
+    }
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) {
+      flushAll();
+      out.push('<hr>');
+      continue;
+    }
+    const q = /^\s*>\s?(.*)$/.exec(line);
+    if (q) {
+      flushPara();
+      flushList();
+      quote.push(q[1]);
+      continue;
+    }
+    const ul = /^\s*[-*+]\s+(.*)$/.exec(line);
+    const ol = /^\s*\d+[.)]\s+(.*)$/.exec(line);
+    if (ul || ol) {
+      flushPara();
+      flushQuote();
+      const ordered = !!ol;
+      if (!list || list.ordered !== ordered) {
+        flushList();
+        list = { ordered, items: [] };
+      }
+      list.items.push((ul ?? ol)![1]);
+      continue;
+    }
+    if (list && /^\s{2,}\S/.test(line)) {
+      list.items[list.items.length - 1] += ' ' + line.trim();
+      continue;
+    }
+    flushList();
+    flushQuote();
+    para.push(line);
+  }
+  flushAll();
+  if (clipped) out.push('<p class="md-clipped">… (message clipped for display)</p>');
+  return out.join('');
+}

@@ -1,0 +1,96 @@
+// Client-side search and filtering over the All Chats listing. Each session gets one lower-cased
+// haystack built once per listing, so a keystroke costs one substring test per session.
+import type { DirectoryGroup, Origin, SessionSummary } from './types';
+import { ORIGIN_INFO } from './format';
+
+export type IndexedSession = { session: SessionSummary; group: DirectoryGroup; hay: string };
+
+export function buildIndex(groups: DirectoryGroup[], names: Record<string, string | null>): IndexedSession[] {
+  const out: IndexedSession[] = [];
+  for (const group of groups) {
+    for (const s of group.sessions) {
+      const custom = s.sessionId in names ? names[s.sessionId] : s.customName;
+      const origin = ORIGIN_INFO[s.origin];
+      out.push({
+        session: s,
+        group,
+        hay: [custom, s.autoName, s.preview, s.agentName ?? group.agentName, s.origin, origin?.label, s.workingDirectory, s.sessionId]
+          .filter(Boolean)
+          .join('\u0001')
+          .toLowerCase(),
+      });
+    }
+  }
+  return out;
+}
+
+export function queryTerms(q: string): string[] {
+  return q.trim().toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+export type Filters = { query: string; origins: Origin[]; agent: string | null };
+/** `agent` may be a name, `__none__` (unattributed) or null (any). */
+export const NO_AGENT = '__none__';
+
+export function matches(item: IndexedSession, terms: string[], f: Filters): boolean {
+  const s = item.session;
+  if (f.origins.length && !f.origins.includes(s.origin)) return false;
+  if (f.agent) {
+    const a = s.agentName ?? null;
+    if (f.agent === NO_AGENT ? a !== null : a !== f.agent) return false;
+  }
+  for (const t of terms) if (!item.hay.includes(t)) return false;
+  return true;
+}
+
+export type ResultGroup = { group: DirectoryGroup; sessions: SessionSummary[] };
+
+/** Filters and regroups, keeping group order (newest first) and session order. */
+export function filterIndex(index: IndexedSession[], f: Filters): { groups: ResultGroup[]; count: number } {
+  const terms = queryTerms(f.query);
+  const groups: ResultGroup[] = [];
+  let current: ResultGroup | null = null;
+  let count = 0;
+  for (const item of index) {
+    if (!matches(item, terms, f)) continue;
+    if (!current || current.group !== item.group) {
+      current = { group: item.group, sessions: [] };
+      groups.push(current);
+    }
+    current.sessions.push(item.session);
+    count++;
+  }
+  return { groups, count };
+}
+
+/** Splits `text` into plain and matched parts for highlighting (case-insensitive, all terms). */
+export function highlightParts(text: string, terms: string[]): { t: string; m: boolean }[] {
+  if (!terms.length || !text) return [{ t: text, m: false }];
+  const lower = text.toLowerCase();
+  const marks = new Array<boolean>(text.length).fill(false);
+  let any = false;
+  for (const term of terms) {
+    let i = lower.indexOf(term);
+    while (i !== -1) {
+      for (let k = i; k < i + term.length; k++) marks[k] = true;
+      any = true;
+      i = lower.indexOf(term, i + term.length);
+    }
+  }
+  if (!any) return [{ t: text, m: false }];
+  const parts: { t: string; m: boolean }[] = [];
+  let start = 0;
+  for (let i = 1; i <= text.length; i++) {
+    if (i === text.length || marks[i] !== marks[start]) {
+      parts.push({ t: text.slice(start, i), m: marks[start] });
+      start = i;
+    }
+  }
+  return parts;
+}
+
+/** Sorts groups newest first by their newest session. */
+export function newestFirst(groups: DirectoryGroup[]): DirectoryGroup[] {
+  const newest = (g: DirectoryGroup) => g.sessions.reduce((m, s) => (s.mtime > m ? s.mtime : m), '');
+  return [...groups].sort((a, b) => (newest(b) < newest(a) ? -1 : newest(b) > newest(a) ? 1 : 0));
+}

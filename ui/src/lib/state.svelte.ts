@@ -1,0 +1,207 @@
+// Application state shared by every view (Svelte 5 runes). Data comes only through api.ts.
+import * as api from './api';
+import { setHomeDir } from './format';
+import type { AgentSummary, AppError, DirectoryGroup, SessionSummary, Settings, Warning } from './types';
+
+export type View = 'fleet' | 'chats' | 'import' | 'history';
+export type Toast = { id: number; text: string; kind: 'info' | 'error'; detail?: string; action?: { label: string; run: () => void } };
+export type WizardStart = { step?: 1 | 2; agent?: string | null; claudeHome?: boolean; paths?: string[]; sessionIds?: string[] };
+
+class AppState {
+  view = $state<View>('fleet');
+  settings = $state<Settings | null>(null);
+  settingsError = $state<AppError | null>(null);
+
+  agents = $state.raw<AgentSummary[] | null>(null);
+  agentsError = $state<AppError | null>(null);
+  agentSessions = $state<Record<string, SessionSummary[] | undefined>>({});
+  agentSessionErrors = $state<Record<string, AppError | undefined>>({});
+
+  groups = $state.raw<DirectoryGroup[] | null>(null);
+  warnings = $state.raw<Warning[]>([]);
+  listingError = $state<AppError | null>(null);
+  includeTemp = $state(false);
+
+  /** Custom names set in this run of the app (optimistic): sessionId → name (null = cleared). */
+  names = $state<Record<string, string | null>>({});
+
+  /** The session open in the transcript pane. */
+  openId = $state<string | null>(null);
+  openSummary = $state.raw<SessionSummary | null>(null);
+
+  /** Sessions selected in All Chats for "Adopt into agent…". */
+  selected = $state<string[]>([]);
+
+  wizard = $state<WizardStart | null>(null);
+  /** Agent to reveal in the Fleet view (set by "agent" links elsewhere). */
+  focusAgent = $state<string | null>(null);
+  /** Bumped by `/` and Ctrl/Cmd+F: the visible view focuses its search box. */
+  searchTick = $state(0);
+  /** Bumped by F2: the visible view renames its current row. */
+  renameTick = $state(0);
+  toasts = $state<Toast[]>([]);
+  /** Bumped whenever the engine says sessions changed, so open views can refetch. */
+  changeTick = $state(0);
+  changedFolders = $state.raw<string[]>([]);
+  private toastSeq = 0;
+
+  async init(): Promise<void> {
+    await this.loadSettings();
+    await Promise.all([this.loadAgents(), this.loadListing()]);
+  }
+
+  async loadSettings(): Promise<void> {
+    try {
+      this.settings = await api.getSettings();
+      this.settingsError = null;
+      setHomeDir(this.settings.claudeHome.replace(/[\\/][^\\/]*$/, ''));
+    } catch (e) {
+      this.settingsError = api.toAppError(e);
+    }
+  }
+
+  async loadAgents(): Promise<void> {
+    try {
+      this.agents = await api.listAgents();
+      this.agentsError = null;
+    } catch (e) {
+      this.agentsError = api.toAppError(e);
+      this.agents = [];
+    }
+  }
+
+  async loadListing(): Promise<void> {
+    try {
+      const l = await api.listSessions(this.includeTemp);
+      this.groups = l.groups;
+      this.warnings = l.warnings;
+      this.listingError = null;
+    } catch (e) {
+      this.listingError = api.toAppError(e);
+      this.groups = [];
+    }
+  }
+
+  async loadAgentSessions(agent: string): Promise<void> {
+    try {
+      this.agentSessions[agent] = await api.agentSessions(agent);
+      this.agentSessionErrors[agent] = undefined;
+    } catch (e) {
+      this.agentSessionErrors[agent] = api.toAppError(e);
+    }
+  }
+
+  /** Refetches everything that is on screen (after a change on disk or an action). */
+  async refresh(): Promise<void> {
+    const loaded = Object.keys(this.agentSessions);
+    await Promise.all([this.loadAgents(), this.loadListing(), ...loaded.map((a) => this.loadAgentSessions(a))]);
+  }
+
+  async changeSettings(patch: { claudeHome?: string | null; fleetFile?: string | null }): Promise<void> {
+    try {
+      this.settings = await api.setSettings(patch);
+      setHomeDir(this.settings.claudeHome.replace(/[\\/][^\\/]*$/, ''));
+      this.agentSessions = {};
+      this.openId = null;
+      this.openSummary = null;
+      this.names = {};
+      this.agents = null;
+      this.groups = null;
+      await Promise.all([this.loadAgents(), this.loadListing()]);
+    } catch (e) {
+      this.toastError('Could not change the settings', e);
+    }
+  }
+
+  customName(s: SessionSummary): string | null {
+    return s.sessionId in this.names ? this.names[s.sessionId] : s.customName;
+  }
+
+  /** The summary with any rename made in this run applied. */
+  withName(s: SessionSummary): SessionSummary {
+    return s.sessionId in this.names ? { ...s, customName: this.names[s.sessionId] } : s;
+  }
+
+  /** Optimistic rename: shows the new name everywhere at once, rolls back if the engine refuses. */
+  async rename(s: SessionSummary, raw: string): Promise<boolean> {
+    const name = raw.trim() === '' ? null : raw.trim();
+    const had = s.sessionId in this.names;
+    const before = this.names[s.sessionId];
+    this.names[s.sessionId] = name;
+    try {
+      const updated = await api.renameSession(s.sessionId, name);
+      this.names[s.sessionId] = updated.customName;
+      this.toast(name ? `Renamed to “${name}”` : 'Custom name cleared — showing the automatic name again');
+      return true;
+    } catch (e) {
+      if (had) this.names[s.sessionId] = before ?? null;
+      else delete this.names[s.sessionId];
+      this.toastError('Could not rename the session', e);
+      return false;
+    }
+  }
+
+  async release(agent: string, s: SessionSummary): Promise<void> {
+    try {
+      const ok = await api.release(agent, s.sessionId);
+      if (ok) {
+        this.toast(`Released from ${agent}. The transcript is still on disk and now shows in All Chats.`);
+        const list = this.agentSessions[agent];
+        if (list) this.agentSessions[agent] = list.filter((x) => x.sessionId !== s.sessionId);
+      } else {
+        this.toast(`${agent} did not hold an adoption record for this session; nothing changed.`);
+      }
+      await this.refresh();
+    } catch (e) {
+      this.toastError('Could not release the session', e);
+    }
+  }
+
+  open(s: SessionSummary | null): void {
+    this.openId = s?.sessionId ?? null;
+    this.openSummary = s;
+  }
+
+  openWizard(start: WizardStart = {}): void {
+    this.wizard = { step: 1, ...start };
+  }
+
+  toast(text: string, opts: Partial<Omit<Toast, 'id' | 'text'>> = {}): void {
+    const id = ++this.toastSeq;
+    this.toasts = [...this.toasts, { id, text, kind: 'info', ...opts }];
+    setTimeout(() => this.dismiss(id), opts.kind === 'error' ? 12_000 : 5_000);
+  }
+
+  toastError(text: string, e: unknown): void {
+    const err = api.toAppError(e);
+    this.toast(text, { kind: 'error', detail: `${err.message} (${err.kind})` });
+  }
+
+  dismiss(id: number): void {
+    this.toasts = this.toasts.filter((t) => t.id !== id);
+  }
+
+  onSessionsChanged(folders: string[]): void {
+    this.changedFolders = folders;
+    this.changeTick++;
+    void this.refresh();
+  }
+}
+
+export const app = new AppState();
+
+/** Does a sessions-changed folder list concern this session? Folders may be absolute or encoded names. */
+export function folderConcerns(folders: string[], s: Pick<SessionSummary, 'encodedPath' | 'transcriptPath' | 'workingDirectory'>): boolean {
+  if (!folders.length) return true;
+  return folders.some((f) => {
+    const clean = f.replace(/[\\/]+$/, '');
+    return (
+      clean === s.encodedPath ||
+      clean.endsWith('/' + s.encodedPath) ||
+      clean.endsWith('\\' + s.encodedPath) ||
+      s.transcriptPath.startsWith(clean + '/') ||
+      s.transcriptPath.startsWith(clean + '\\') ||
+      clean === s.workingDirectory
+    );
+  });
+}

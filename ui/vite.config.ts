@@ -1,0 +1,17 @@
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// Tauri serves the built files from ui/dist; the dev server runs on a fixed port for `tauri dev`.
+export default defineConfig({
+  plugins: [svelte()],
+  clearScreen: false,
+  server: { port: 1420, strictPort: true },
+  preview: { port: 4173, strictPort: false },
+  build: { outDir: 'dist', target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 800 },
+  resolve: process.env.VITEST ? { conditions: ['browser'] } : undefined,
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.ts'],
+  },
+});
