@@ -476,3 +476,26 @@ fn unchanged_transcripts_are_not_read_again() {
         Some("Quick question about zsh arrays!")
     );
 }
+
+#[test]
+fn a_changed_extractor_invalidates_cached_facts_exactly_once() {
+    let home = Home::new();
+    home.catalog().all_sessions(ListOptions::default()).unwrap();
+    let index = std::fs::read_dir(home.data.join("index")).unwrap().next().unwrap().unwrap().path();
+    let text = std::fs::read_to_string(&index).unwrap();
+    let current = corral_engine::transcript::facts::EXTRACTOR_VERSION;
+    assert!(text.contains(&format!("\"extractor\":{current}")));
+    let preview = |home: &Home| home.catalog().session(&sid("d1")).unwrap().preview.unwrap();
+    // The index is trusted while the extractor version matches (a tampered value shows)…
+    let tampered = text.replace("Quick question about bash arrays", "Tampered preview text here");
+    std::fs::write(&index, &tampered).unwrap();
+    assert_eq!(preview(&home), "Tampered preview text here");
+    // …and an index written by another extractor version is re-extracted, then rewritten with
+    // the current version, so the next listing trusts it again.
+    let old = tampered.replace(&format!("\"extractor\":{current}"), "\"extractor\":0");
+    std::fs::write(&index, old).unwrap();
+    assert_eq!(preview(&home), "Quick question about bash arrays");
+    let rewritten = std::fs::read_to_string(&index).unwrap();
+    assert!(rewritten.contains(&format!("\"extractor\":{current}")));
+    assert!(!rewritten.contains("Tampered"));
+}
