@@ -5,3 +5,4 @@ mod discovery;
 mod paths;
 mod support;
 mod transcript;
+mod jsonl;
