@@ -6,3 +6,7 @@ mod paths;
 mod support;
 mod transcript;
 mod jsonl;
+mod fleet;
+mod attribution;
+mod metadata;
+mod adoptions;

@@ -2,14 +2,39 @@
 //! The ownership predicates live here, once, and every caller uses them.
 //!
 //! CONTRACT (owned by the fleet/attribution developer).
+//!
+//! Sources (herdctl `state/session-attribution.ts`):
+//! 1. `jobs/job-*.yaml` (only names starting `job-` and ending `.yaml`): `session_id` →
+//!    `{agent, trigger_type}`, read incrementally through a [`JobCache`] keyed by file name with
+//!    mtime and size. Two jobs claiming one session: the newest `started_at` wins (compared as
+//!    instants when both parse, an unparseable time loses to a parseable one), ties go to the
+//!    greater job `id` — the same answer whatever order the files are read in.
+//! 2. `{discord,slack,web}-sessions/*.yaml` (versions 1, 2 and 3 share one shape): every
+//!    `channels.*.sessionId` → `(platform, agentName)`, with `agentName` read from inside the
+//!    file. Platforms are read in the order discord, slack, web and files in name order; a later
+//!    claim replaces an earlier one (herdctl's `Map.set`).
+//! 3. `adopted-sessions/*.yaml` through [`crate::adoptions::read_all`].
+//!
+//! Lookup: job › platform (origin = platform) › adopted › native with no agent. Malformed files
+//! are warnings, never fatal; missing folders are fine.
+//!
+//! Leniency compared with herdctl's zod schemas: a job needs only `agent`, `trigger_type` and
+//! `started_at` (plus `id`, else the file name stands in); an unknown `trigger_type` folds into
+//! `native` like `manual`. A platform channel's `lastMessageAt` is optional.
 
-use std::collections::HashMap;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
+use std::time::UNIX_EPOCH;
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::adoptions::AdoptionRecord;
-use crate::model::{Attribution, Warning};
+use crate::model::{Attribution, Origin, Warning};
+
+/// The platforms whose bindings are read, in reading order.
+pub const PLATFORMS: [&str; 3] = ["discord", "slack", "web"];
 
 /// Incremental cache of parsed job files, keyed by file name with its mtime and size
 /// (job files are immutable once written). Serializable so Corral can persist it in its data dir.
@@ -18,11 +43,25 @@ pub struct JobCache {
     entries: HashMap<String, CachedJob>,
 }
 
+impl JobCache {
+    /// Number of job files remembered.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct CachedJob {
     mtime_ns: i128,
     size: u64,
     job: Option<JobClaim>,
+    /// Why the file was not usable, re-reported on every build while it stays unchanged.
+    #[serde(default)]
+    problem: Option<String>,
 }
 
 /// What attribution needs from one job record.
@@ -35,12 +74,26 @@ pub struct JobClaim {
     pub started_at: String,
 }
 
+/// What one [`AttributionIndex::build`] did with the job folder (observable for tests and logs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct JobScanStats {
+    /// `job-*.yaml` files present.
+    pub files: usize,
+    /// Files read and parsed in this build (new or changed).
+    pub parsed: usize,
+    /// Files whose cached result was reused without reading them.
+    pub reused: usize,
+    /// Cache entries dropped because their file is gone.
+    pub dropped: usize,
+}
+
 /// Session id → attribution, built from a state dir.
 #[derive(Debug, Clone, Default)]
 pub struct AttributionIndex {
     jobs: HashMap<String, JobClaim>,
     platforms: HashMap<String, (String, String)>,
     adoptions: HashMap<String, AdoptionRecord>,
+    stats: JobScanStats,
 }
 
 impl AttributionIndex {
@@ -48,13 +101,38 @@ impl AttributionIndex {
     /// `{discord,slack,web}-sessions/*.yaml` and `adopted-sessions/*.yaml`. Malformed files are
     /// skipped with a warning; missing folders are fine.
     pub fn build(state_dir: &Path, cache: &mut JobCache) -> (Self, Vec<Warning>) {
-        let _ = (state_dir, cache);
-        (Self::default(), Vec::new())
+        let mut warnings = Vec::new();
+        let (jobs, stats) = build_job_index(&state_dir.join("jobs"), cache, &mut warnings);
+        let platforms = build_platform_index(state_dir, &mut warnings);
+        let (records, adoption_warnings) = crate::adoptions::read_all(state_dir);
+        warnings.extend(adoption_warnings);
+        let adoptions = records.into_iter().map(|r| (r.session_id.clone(), r)).collect();
+        (Self { jobs, platforms, adoptions, stats }, warnings)
     }
 
     /// job › platform › adopted › native.
     pub fn get(&self, session_id: &str) -> Attribution {
-        let _ = (session_id, &self.jobs, &self.platforms);
+        if let Some(job) = self.jobs.get(session_id) {
+            return Attribution {
+                origin: Origin::from_trigger_type(&job.trigger_type),
+                agent_name: Some(job.agent.clone()),
+                trigger_type: Some(job.trigger_type.clone()),
+            };
+        }
+        if let Some((platform, agent)) = self.platforms.get(session_id) {
+            return Attribution {
+                origin: Origin::from_trigger_type(platform),
+                agent_name: Some(agent.clone()),
+                trigger_type: None,
+            };
+        }
+        if let Some(record) = self.adoptions.get(session_id) {
+            return Attribution {
+                origin: Origin::Adopted,
+                agent_name: Some(record.agent_name.clone()),
+                trigger_type: None,
+            };
+        }
         Attribution::native()
     }
 
@@ -63,14 +141,243 @@ impl AttributionIndex {
         self.adoptions.get(session_id)
     }
 
+    /// The job that won the claim on a session, if any.
+    pub fn job(&self, session_id: &str) -> Option<&JobClaim> {
+        self.jobs.get(session_id)
+    }
+
+    /// The platform binding of a session (`(platform, agentName)`), if any.
+    pub fn platform(&self, session_id: &str) -> Option<(&str, &str)> {
+        self.platforms.get(session_id).map(|(p, a)| (p.as_str(), a.as_str()))
+    }
+
+    /// Every session id known to any source, sorted.
+    pub fn session_ids(&self) -> Vec<&str> {
+        let mut ids: Vec<&str> = self
+            .jobs
+            .keys()
+            .chain(self.platforms.keys())
+            .chain(self.adoptions.keys())
+            .map(String::as_str)
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// What this build did with the job folder.
+    pub fn job_stats(&self) -> JobScanStats {
+        self.stats
+    }
+
     /// Number of distinct session ids known to any source.
     pub fn len(&self) -> usize {
-        0
+        self.session_ids().len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+fn build_job_index(
+    jobs_dir: &Path,
+    cache: &mut JobCache,
+    warnings: &mut Vec<Warning>,
+) -> (HashMap<String, JobClaim>, JobScanStats) {
+    let mut stats = JobScanStats::default();
+    let entries = match std::fs::read_dir(jobs_dir) {
+        Ok(e) => e,
+        Err(e) => {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                warnings.push(Warning::new(jobs_dir, format!("cannot list job records: {e}")));
+            }
+            stats.dropped = cache.entries.len();
+            cache.entries.clear();
+            return (HashMap::new(), stats);
+        }
+    };
+    let mut present = HashSet::new();
+    for entry in entries.filter_map(Result::ok) {
+        let Some(name) = entry.file_name().to_str().map(str::to_owned) else { continue };
+        if !(name.starts_with("job-") && name.ends_with(".yaml")) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(meta) = std::fs::metadata(&path) else {
+            // Vanished between listing and stat: forget it.
+            continue;
+        };
+        if !meta.is_file() {
+            continue;
+        }
+        stats.files += 1;
+        present.insert(name.clone());
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| match t.duration_since(UNIX_EPOCH) {
+                Ok(d) => i128::try_from(d.as_nanos()).ok(),
+                Err(e) => i128::try_from(e.duration().as_nanos()).ok().map(|n| -n),
+            })
+            .unwrap_or(0);
+        let size = meta.len();
+        if let Some(cached) = cache.entries.get(&name)
+            && cached.mtime_ns == mtime_ns
+            && cached.size == size
+        {
+            stats.reused += 1;
+            continue;
+        }
+        stats.parsed += 1;
+        let (job, problem) = match read_job(&path, &name) {
+            Ok(job) => (Some(job), None),
+            Err(reason) => (None, Some(reason)),
+        };
+        cache.entries.insert(name, CachedJob { mtime_ns, size, job, problem });
+    }
+    let before = cache.entries.len();
+    cache.entries.retain(|name, _| present.contains(name));
+    stats.dropped = before - cache.entries.len();
+
+    // Assemble in file-name order, so the result and the warnings are deterministic.
+    let mut names: Vec<&String> = cache.entries.keys().collect();
+    names.sort();
+    let mut index: HashMap<String, JobClaim> = HashMap::new();
+    for name in names {
+        let Some(cached) = cache.entries.get(name) else { continue };
+        if let Some(problem) = &cached.problem {
+            warnings
+                .push(Warning::new(&jobs_dir.join(name), format!("job record skipped: {problem}")));
+        }
+        let Some(job) = &cached.job else { continue };
+        let Some(sid) = job.session_id.as_deref().filter(|s| !s.is_empty()) else { continue };
+        match index.get(sid) {
+            Some(current) if claim_order(current, job) != Ordering::Less => {}
+            _ => {
+                index.insert(sid.to_owned(), job.clone());
+            }
+        }
+    }
+    (index, stats)
+}
+
+/// Orders two claims on one session: the greater one wins. Newest `started_at` (as instants when
+/// both parse; a parseable time beats an unparseable one; two unparseable ones compare as
+/// strings), then the greater job id. A total order, so the winner never depends on read order.
+pub fn claim_order(a: &JobClaim, b: &JobClaim) -> Ordering {
+    let ta = parse_time(&a.started_at);
+    let tb = parse_time(&b.started_at);
+    let by_time = match (ta, tb) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(_), None) => Ordering::Greater,
+        (None, Some(_)) => Ordering::Less,
+        (None, None) => a.started_at.cmp(&b.started_at),
+    };
+    by_time.then_with(|| a.id.cmp(&b.id))
+}
+
+fn parse_time(s: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(s).ok().map(|t| t.with_timezone(&Utc))
+}
+
+/// A job file as written by herdctl (only the fields attribution needs; the rest is ignored).
+#[derive(Deserialize)]
+struct RawJob {
+    id: Option<String>,
+    agent: Option<String>,
+    trigger_type: Option<String>,
+    session_id: Option<String>,
+    started_at: Option<String>,
+}
+
+fn read_job(path: &Path, file_name: &str) -> std::result::Result<JobClaim, String> {
+    let raw: RawJob = crate::fleet::read_yaml_file(path)?;
+    let agent = raw.agent.filter(|a| !a.is_empty()).ok_or("it has no `agent`")?;
+    let trigger_type =
+        raw.trigger_type.filter(|t| !t.is_empty()).ok_or("it has no `trigger_type`")?;
+    let started_at = raw.started_at.filter(|t| !t.is_empty()).ok_or("it has no `started_at`")?;
+    let id = raw
+        .id
+        .filter(|i| !i.is_empty())
+        .unwrap_or_else(|| file_name.strip_suffix(".yaml").unwrap_or(file_name).to_owned());
+    Ok(JobClaim { id, agent, trigger_type, session_id: raw.session_id, started_at })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawPlatformFile {
+    version: u32,
+    agent_name: String,
+    channels: BTreeMap<String, RawChannel>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawChannel {
+    session_id: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    last_message_at: Option<String>,
+}
+
+fn build_platform_index(
+    state_dir: &Path,
+    warnings: &mut Vec<Warning>,
+) -> HashMap<String, (String, String)> {
+    let mut index = HashMap::new();
+    for platform in PLATFORMS {
+        let dir = state_dir.join(format!("{platform}-sessions"));
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) => {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    warnings
+                        .push(Warning::new(&dir, format!("cannot list {platform} bindings: {e}")));
+                }
+                continue;
+            }
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+            .filter(|n| n.ends_with(".yaml") && !n.starts_with('.'))
+            .collect();
+        names.sort();
+        for name in names {
+            let path = dir.join(&name);
+            match read_platform_file(&path) {
+                Ok(file) => {
+                    for channel in file.channels.into_values() {
+                        if channel.session_id.is_empty() {
+                            continue;
+                        }
+                        index.insert(
+                            channel.session_id,
+                            (platform.to_owned(), file.agent_name.clone()),
+                        );
+                    }
+                }
+                Err(reason) => warnings.push(Warning::new(
+                    &path,
+                    format!("{platform} session binding skipped: {reason}"),
+                )),
+            }
+        }
+    }
+    index
+}
+
+fn read_platform_file(path: &Path) -> std::result::Result<RawPlatformFile, String> {
+    let file: RawPlatformFile = crate::fleet::read_yaml_file(path)?;
+    if !(1..=3).contains(&file.version) {
+        return Err(format!("unsupported version {} (herdctl writes 1, 2 or 3)", file.version));
+    }
+    if file.agent_name.is_empty() {
+        return Err("agentName is empty".to_owned());
+    }
+    Ok(file)
 }
 
 /// Will this session appear under `agent`? (`None` matches unattributed sessions.)
@@ -99,4 +406,18 @@ pub fn attribution_after_adoption_by(a: &Attribution, agent: &str) -> Attributio
 /// Would an adoption record by `agent` take effect?
 pub fn can_agent_adopt(a: &Attribution, agent: &str) -> bool {
     is_owned_by_agent(&attribution_after_adoption_by(a, agent), Some(agent))
+}
+
+/// Who owns a session, in words for skip and refusal details: `origin "web" (agent alpha)`,
+/// `origin "schedule" via trigger "schedule" (agent team.gamma)`, or `nobody (native)`.
+pub fn describe_owner(a: &Attribution) -> String {
+    match &a.agent_name {
+        None => format!("nobody (origin \"{}\")", a.origin),
+        Some(agent) => match &a.trigger_type {
+            Some(t) if t != a.origin.as_str() => {
+                format!("origin \"{}\" via trigger \"{t}\" (agent {agent})", a.origin)
+            }
+            _ => format!("origin \"{}\" (agent {agent})", a.origin),
+        },
+    }
 }

@@ -2,10 +2,48 @@
 //! sub-fleets, dot-qualified names, `working_directory` as a string or `{root}`, `docker.enabled`.
 //!
 //! CONTRACT (owned by the fleet/attribution developer).
+//!
+//! What is read, and how it differs from herdctl's loader (`packages/core/src/config/loader.ts`):
+//! - `agents: [{path, overrides?}]` (a bare string path is accepted too). A relative path resolves
+//!   against the folder of the fleet file that lists it.
+//! - `fleets: [{path, name?, overrides?}]`, recursively. A sub-fleet is named by the parent's
+//!   `fleets[].name`, else its own `fleet.name`, else its folder name; the name must match
+//!   `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`. A `path` naming a folder means `<folder>/herdctl.yaml`.
+//! - Qualified name: `fleetPath.join(".") + "." + name`; a root agent's is its bare name.
+//! - `defaults` (cascading into sub-fleets), then `overrides`, are merged into each agent for the
+//!   two fields Corral uses: `working_directory` and `docker`.
+//! - `working_directory` is a string or `{root, ...}`; relative paths resolve against the agent
+//!   file's folder (a `defaults.working_directory` against the declaring fleet file's folder);
+//!   missing means the agent file's folder; `workspace` is the deprecated alias.
+//!   `~` is **not** expanded, exactly like herdctl (`~/x` is a folder named `~` next to the agent).
+//! - `${VAR}` / `${VAR:-default}` are interpolated in every string, like herdctl. An undefined
+//!   variable without a default is left as written (herdctl refuses the whole fleet). herdctl's
+//!   `.env` file next to the fleet file is not read.
+//! - Unknown keys are ignored everywhere (herdctl's schema is strict).
+//! - Cycles are refused by following the chain of fleet files being loaded; a sub-fleet included
+//!   twice from different parents (a diamond) is allowed, bounded by [`MAX_FLEET_FILES`].
+//! - Two agents with the same qualified name are refused: attribution could not tell them apart.
+//!
+//! This module also holds the bounded YAML reader shared by the state readers (jobs, platform
+//! bindings, adoption records): every YAML Corral reads goes through [`read_yaml_file`].
 
-use std::path::{Path, PathBuf};
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
 
-use crate::error::Result;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+
+/// Largest YAML file Corral reads (fleet, agent, job, platform binding, adoption record).
+pub const MAX_YAML_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Most fleet files (root + sub-fleets, counting repeats) one load may read.
+pub const MAX_FLEET_FILES: usize = 256;
+
+/// Deepest sub-fleet nesting one load follows.
+pub const MAX_FLEET_DEPTH: usize = 32;
 
 /// One agent of a fleet.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,9 +69,37 @@ pub struct Fleet {
 
 impl Fleet {
     /// Loads a fleet file and everything it references. Malformed files are a
-    /// [`crate::Error::FleetConfig`] naming the file.
+    /// [`crate::Error::FleetConfig`] naming the file. `${VAR}` is interpolated from the process
+    /// environment; use [`Fleet::load_with_env`] to pass the environment explicitly.
     pub fn load(file: &Path) -> Result<Fleet> {
-        Ok(Fleet { file: file.to_path_buf(), name: None, agents: Vec::new() })
+        let env = |key: &str| std::env::var(key).ok();
+        Self::load_with_env(file, &env)
+    }
+
+    /// [`Fleet::load`] with an explicit environment for `${VAR}` interpolation.
+    pub fn load_with_env(file: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Fleet> {
+        let root = resolve_fleet_file(&absolute(file))?;
+        let mut doc = read_config_mapping(&root)?;
+        interpolate(&mut doc, env);
+        let name = doc.get("fleet").and_then(|f| f.get("name")).and_then(non_empty_str);
+        let mut loader = Loader { agents: Vec::new(), chain: Vec::new(), files_read: 1, env };
+        let defaults = effective_defaults(None, &doc, parent_dir(&root));
+        loader.load_fleet(&root, &doc, &[], defaults.as_ref())?;
+
+        let mut seen = HashSet::new();
+        for agent in &loader.agents {
+            if !seen.insert(agent.qualified_name.as_str()) {
+                return Err(config_error(
+                    &root,
+                    format!(
+                        "two agents share the qualified name {:?} (the second is in {})",
+                        agent.qualified_name,
+                        agent.config_file.display()
+                    ),
+                ));
+            }
+        }
+        Ok(Fleet { file: root, name, agents: loader.agents })
     }
 
     /// `<fleet dir>/.herdctl`.
@@ -43,5 +109,507 @@ impl Fleet {
 
     pub fn agent(&self, qualified_name: &str) -> Option<&Agent> {
         self.agents.iter().find(|a| a.qualified_name == qualified_name)
+    }
+}
+
+/// herdctl's `AGENT_NAME_PATTERN`: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$` (also used for sub-fleet names).
+pub fn is_valid_agent_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    match bytes.next() {
+        Some(first) if first.is_ascii_alphanumeric() => {
+            bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        }
+        _ => false,
+    }
+}
+
+struct Loader<'e> {
+    agents: Vec<Agent>,
+    /// Fleet files being loaded, root first (for cycle detection).
+    chain: Vec<PathBuf>,
+    files_read: usize,
+    env: &'e dyn Fn(&str) -> Option<String>,
+}
+
+impl Loader<'_> {
+    fn load_fleet(
+        &mut self,
+        file: &Path,
+        doc: &Value,
+        fleet_path: &[String],
+        defaults: Option<&Value>,
+    ) -> Result<()> {
+        self.chain.push(identity(file));
+        let dir = parent_dir(file).to_path_buf();
+
+        for (i, entry) in list(doc, "agents", file)?.iter().enumerate() {
+            let (path, overrides) = reference(entry)
+                .ok_or_else(|| config_error(file, format!("agents[{i}] has no path")))?;
+            let agent_file = resolve_reference(&dir, &path);
+            let agent = self.load_agent(&agent_file, file, overrides, defaults, fleet_path)?;
+            self.agents.push(agent);
+        }
+
+        for (i, entry) in list(doc, "fleets", file)?.iter().enumerate() {
+            let (path, overrides) = reference(entry)
+                .ok_or_else(|| config_error(file, format!("fleets[{i}] has no path")))?;
+            let sub_file = resolve_fleet_file(&resolve_reference(&dir, &path)).map_err(|e| {
+                config_error(file, format!("sub-fleet fleets[{i}] ({path}) cannot be used: {e}"))
+            })?;
+            if self.chain.contains(&identity(&sub_file)) {
+                let mut names: Vec<String> =
+                    self.chain.iter().map(|p| p.display().to_string()).collect();
+                names.push(sub_file.display().to_string());
+                return Err(config_error(
+                    file,
+                    format!("the sub-fleets form a cycle: {}", names.join(" -> ")),
+                ));
+            }
+            if fleet_path.len() + 1 > MAX_FLEET_DEPTH {
+                return Err(config_error(
+                    file,
+                    format!("sub-fleets are nested more than {MAX_FLEET_DEPTH} levels deep"),
+                ));
+            }
+            self.files_read += 1;
+            if self.files_read > MAX_FLEET_FILES {
+                return Err(config_error(
+                    file,
+                    format!("the fleet includes more than {MAX_FLEET_FILES} fleet files"),
+                ));
+            }
+            let mut sub = read_config_mapping(&sub_file)?;
+            interpolate(&mut sub, self.env);
+
+            let explicit = entry.get("name").and_then(non_empty_str);
+            let own = sub.get("fleet").and_then(|f| f.get("name")).and_then(non_empty_str);
+            let from_dir = parent_dir(&sub_file)
+                .file_name()
+                .map_or_else(|| "unnamed".to_owned(), |n| n.to_string_lossy().into_owned());
+            let sub_name = explicit.or(own).unwrap_or(from_dir);
+            if !is_valid_agent_name(&sub_name) {
+                return Err(config_error(
+                    &sub_file,
+                    format!(
+                        "the sub-fleet name {sub_name:?} is not allowed: a fleet name starts with a \
+                         letter or digit and contains only letters, digits, '_' and '-' (no dots)"
+                    ),
+                ));
+            }
+            if let Some(overrides) = overrides {
+                sub = deep_merge(sub, overrides);
+            }
+            let sub_defaults = effective_defaults(defaults, &sub, parent_dir(&sub_file));
+            let mut sub_path = fleet_path.to_vec();
+            sub_path.push(sub_name);
+            self.load_fleet(&sub_file, &sub, &sub_path, sub_defaults.as_ref())?;
+        }
+
+        self.chain.pop();
+        Ok(())
+    }
+
+    fn load_agent(
+        &self,
+        agent_file: &Path,
+        listed_in: &Path,
+        overrides: Option<Value>,
+        defaults: Option<&Value>,
+        fleet_path: &[String],
+    ) -> Result<Agent> {
+        let mut config = match read_config_mapping(agent_file) {
+            Ok(v) => v,
+            Err(Error::FleetConfig { path, reason }) if path == agent_file => {
+                return Err(config_error(
+                    agent_file,
+                    format!("{reason} (the agent is listed in {})", listed_in.display()),
+                ));
+            }
+            Err(e) => return Err(e),
+        };
+        interpolate(&mut config, self.env);
+        rename_workspace(&mut config);
+        // herdctl's schema gives an explicit `docker:` block `enabled: false`, which then wins
+        // over `defaults.docker.enabled`.
+        if let Some(Value::Object(docker)) = config.get_mut("docker") {
+            docker.entry("enabled").or_insert(Value::Bool(false));
+        }
+        if let Some(defaults) = defaults {
+            merge_defaults(&mut config, defaults);
+        }
+        if let Some(overrides) = overrides {
+            let mut overrides = overrides;
+            rename_workspace(&mut overrides);
+            config = deep_merge(config, overrides);
+        }
+
+        let name = match config.get("name") {
+            Some(Value::String(s)) => s.clone(),
+            Some(_) => {
+                return Err(config_error(agent_file, "the agent's `name` is not a string"));
+            }
+            None => return Err(config_error(agent_file, "the agent has no `name`")),
+        };
+        if !is_valid_agent_name(&name) {
+            return Err(config_error(
+                agent_file,
+                format!(
+                    "the agent name {name:?} is not allowed: it must start with a letter or digit \
+                     and contain only letters, digits, '_' and '-'"
+                ),
+            ));
+        }
+
+        let agent_dir = parent_dir(agent_file);
+        let wd = match config.get("working_directory") {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            Some(Value::Object(o)) => o.get("root").and_then(non_empty_str),
+            _ => None,
+        };
+        let working_directory = match wd {
+            Some(wd) => resolve_reference(agent_dir, &wd),
+            None => agent_dir.to_path_buf(),
+        };
+        let docker =
+            matches!(config.get("docker").and_then(|d| d.get("enabled")), Some(Value::Bool(true)));
+        let qualified_name = if fleet_path.is_empty() {
+            name.clone()
+        } else {
+            format!("{}.{name}", fleet_path.join("."))
+        };
+        Ok(Agent {
+            qualified_name,
+            name,
+            fleet_path: fleet_path.to_vec(),
+            working_directory: Some(working_directory),
+            docker,
+            config_file: agent_file.to_path_buf(),
+        })
+    }
+}
+
+/// The defaults a fleet's agents see: the parent's, deep-merged with this fleet's own
+/// (`defaults.working_directory` resolved against `fleet_dir` first).
+fn effective_defaults(parent: Option<&Value>, doc: &Value, fleet_dir: &Path) -> Option<Value> {
+    let own = match doc.get("defaults") {
+        Some(Value::Object(o)) => {
+            let mut own = Value::Object(o.clone());
+            rename_workspace(&mut own);
+            match own.get_mut("working_directory") {
+                Some(Value::String(s)) if !s.is_empty() => {
+                    *s = resolve_reference(fleet_dir, s).to_string_lossy().into_owned();
+                }
+                Some(Value::Object(o)) => {
+                    if let Some(Value::String(root)) = o.get_mut("root")
+                        && !root.is_empty()
+                    {
+                        *root = resolve_reference(fleet_dir, root).to_string_lossy().into_owned();
+                    }
+                }
+                _ => {}
+            }
+            Some(own)
+        }
+        _ => None,
+    };
+    match (parent, own) {
+        (Some(p), Some(o)) => Some(deep_merge(p.clone(), o)),
+        (Some(p), None) => Some(p.clone()),
+        (None, own) => own,
+    }
+}
+
+/// herdctl's `mergeAgentConfig`, for the fields Corral reads: `docker` is deep-merged (agent
+/// wins); `working_directory` comes from the defaults when the agent has none, and two objects
+/// are deep-merged.
+fn merge_defaults(config: &mut Value, defaults: &Value) {
+    let Value::Object(cfg) = config else { return };
+    if let Some(d) = defaults.get("docker") {
+        let merged = match cfg.remove("docker") {
+            Some(agent) => deep_merge(d.clone(), agent),
+            None => d.clone(),
+        };
+        cfg.insert("docker".to_owned(), merged);
+    }
+    if let Some(d) = defaults.get("working_directory") {
+        match cfg.remove("working_directory") {
+            None | Some(Value::Null) => {
+                cfg.insert("working_directory".to_owned(), d.clone());
+            }
+            Some(agent @ Value::Object(_)) if d.is_object() => {
+                cfg.insert("working_directory".to_owned(), deep_merge(d.clone(), agent));
+            }
+            Some(agent) => {
+                cfg.insert("working_directory".to_owned(), agent);
+            }
+        }
+    }
+}
+
+/// `workspace` is herdctl's deprecated alias of `working_directory`.
+fn rename_workspace(config: &mut Value) {
+    if let Value::Object(o) = config
+        && let Some(ws) = o.remove("workspace")
+    {
+        o.entry("working_directory").or_insert(ws);
+    }
+}
+
+/// herdctl's `deepMerge`: objects merge recursively, anything else in `over` replaces `base`.
+fn deep_merge(base: Value, over: Value) -> Value {
+    match (base, over) {
+        (Value::Object(mut b), Value::Object(o)) => {
+            for (k, v) in o {
+                let merged = match b.remove(&k) {
+                    Some(bv) => deep_merge(bv, v),
+                    None => v,
+                };
+                b.insert(k, merged);
+            }
+            Value::Object(b)
+        }
+        (_, over) => over,
+    }
+}
+
+/// `${VAR}` and `${VAR:-default}` in every string; undefined variables without a default stay.
+fn interpolate(value: &mut Value, env: &dyn Fn(&str) -> Option<String>) {
+    match value {
+        Value::String(s) if s.contains("${") => *s = interpolate_str(s, env),
+        Value::Array(items) => items.iter_mut().for_each(|v| interpolate(v, env)),
+        Value::Object(map) => map.values_mut().for_each(|v| interpolate(v, env)),
+        _ => {}
+    }
+}
+
+fn interpolate_str(s: &str, env: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(start) = rest.find("${") {
+        let (before, after) = rest.split_at(start);
+        out.push_str(before);
+        let body = after.get(2..).unwrap_or("");
+        let Some(end) = body.find('}') else {
+            out.push_str(after);
+            return out;
+        };
+        let inner = body.get(..end).unwrap_or("");
+        let (var, default) = match inner.split_once(":-") {
+            Some((v, d)) => (v, Some(d)),
+            None => (inner, None),
+        };
+        let valid_name = var.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let whole = after.get(..end + 3).unwrap_or(after);
+        match (valid_name, valid_name.then(|| env(var)).flatten(), default) {
+            (true, Some(v), _) => out.push_str(&v),
+            (true, None, Some(d)) => out.push_str(d),
+            _ => out.push_str(whole),
+        }
+        rest = after.get(end + 3..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `doc[key]` as a list (missing or null: empty).
+fn list(doc: &Value, key: &str, file: &Path) -> Result<Vec<Value>> {
+    match doc.get(key) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => Ok(items.clone()),
+        Some(_) => Err(config_error(file, format!("`{key}` is not a list"))),
+    }
+}
+
+/// `{path, overrides?}` or a bare path string.
+fn reference(entry: &Value) -> Option<(String, Option<Value>)> {
+    match entry {
+        Value::String(s) if !s.is_empty() => Some((s.clone(), None)),
+        Value::Object(o) => {
+            let path = o.get("path").and_then(non_empty_str)?;
+            let overrides = o.get("overrides").filter(|v| v.is_object()).cloned();
+            Some((path, overrides))
+        }
+        _ => None,
+    }
+}
+
+fn non_empty_str(v: &Value) -> Option<String> {
+    v.as_str().filter(|s| !s.is_empty()).map(str::to_owned)
+}
+
+/// A fleet path naming a folder means the `herdctl.yaml` (or `.yml`) inside it.
+fn resolve_fleet_file(path: &Path) -> Result<PathBuf> {
+    if path.is_dir() {
+        for name in ["herdctl.yaml", "herdctl.yml"] {
+            let candidate = path.join(name);
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+        }
+        return Err(config_error(path, "this is a folder with no herdctl.yaml in it"));
+    }
+    Ok(path.to_path_buf())
+}
+
+/// Reads a fleet or agent file as a YAML mapping (an empty file is an empty mapping).
+fn read_config_mapping(path: &Path) -> Result<Value> {
+    let value: Value = read_yaml_file(path).map_err(|reason| config_error(path, reason))?;
+    match value {
+        Value::Null => Ok(Value::Object(Map::new())),
+        v @ Value::Object(_) => Ok(v),
+        _ => Err(config_error(path, "the file's top level is not a mapping of keys to values")),
+    }
+}
+
+fn config_error(path: &Path, reason: impl Into<String>) -> Error {
+    Error::FleetConfig { path: path.to_path_buf(), reason: reason.into() }
+}
+
+fn parent_dir(file: &Path) -> &Path {
+    file.parent().unwrap_or_else(|| Path::new("."))
+}
+
+/// A relative reference resolves against `dir`; `/x` (or any absolute path) stands alone.
+fn resolve_reference(dir: &Path, reference: &str) -> PathBuf {
+    let p = Path::new(reference);
+    if p.is_absolute() || reference.starts_with('/') {
+        normalize(p)
+    } else {
+        normalize(&dir.join(p))
+    }
+}
+
+/// An absolute, lexically normalized path (no file-system access except the current dir).
+fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        normalize(path)
+    } else {
+        match std::env::current_dir() {
+            Ok(cwd) => normalize(&cwd.join(path)),
+            Err(_) => normalize(path),
+        }
+    }
+}
+
+/// Removes `.` and resolves `..` lexically, like Node's `path.resolve`.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The identity of a fleet file for cycle detection (symlinks resolved when possible).
+fn identity(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Reads a small file: refuses folders and anything larger than `limit` bytes.
+pub(crate) fn read_bounded(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|e| describe_io(&e))?;
+    let meta = file.metadata().map_err(|e| describe_io(&e))?;
+    if meta.is_dir() {
+        return Err("it is a folder, not a file".to_owned());
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| describe_io(&e))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("the file is larger than {limit} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// An I/O error in plain words.
+pub(crate) fn describe_io(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "the file does not exist".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission to read it was denied".to_owned(),
+        std::io::ErrorKind::IsADirectory => "it is a folder, not a file".to_owned(),
+        _ => format!("it cannot be read ({e})"),
+    }
+}
+
+/// Reads and parses a YAML file with input budgets, so a hostile or huge file cannot exhaust
+/// memory or time: at most [`MAX_YAML_BYTES`], one document, bounded nodes, depth and aliases.
+/// The error is a plain sentence.
+pub(crate) fn read_yaml_file<T: DeserializeOwned>(path: &Path) -> std::result::Result<T, String> {
+    let bytes = read_bounded(path, MAX_YAML_BYTES)?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| "the file is not UTF-8 text".to_owned())?;
+    parse_yaml(text)
+}
+
+/// Parses YAML text with the same budgets as [`read_yaml_file`].
+pub(crate) fn parse_yaml<T: DeserializeOwned>(text: &str) -> std::result::Result<T, String> {
+    if text.len() as u64 > MAX_YAML_BYTES {
+        return Err(format!("the YAML text is larger than {MAX_YAML_BYTES} bytes"));
+    }
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_reader_input_bytes = Some(MAX_YAML_BYTES as usize);
+    budget.max_events = 200_000;
+    budget.max_aliases = 1_000;
+    budget.max_anchors = 1_000;
+    budget.max_recorded_anchor_events = 100_000;
+    budget.max_recorded_anchor_bytes = 4 * 1024 * 1024;
+    budget.max_depth = 32;
+    budget.max_documents = 1;
+    budget.max_nodes = 100_000;
+    budget.max_total_scalar_bytes = MAX_YAML_BYTES as usize;
+    budget.max_merge_keys = 100;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options.alias_limits.max_total_replayed_events = 100_000;
+    options.alias_limits.max_replay_stack_depth = 32;
+    options.with_snippet = false;
+    serde_saphyr::from_str_with_options(text, options)
+        .map_err(|e| format!("it is not valid YAML of the expected shape: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn interpolation_matches_herdctl_syntax() {
+        let env = |k: &str| (k == "HOME").then(|| "/home/u".to_owned());
+        assert_eq!(interpolate_str("${HOME}/x", &env), "/home/u/x");
+        assert_eq!(interpolate_str("${NOPE:-/d}/x", &env), "/d/x");
+        assert_eq!(interpolate_str("${NOPE}/x", &env), "${NOPE}/x");
+        assert_eq!(interpolate_str("a${HOME", &env), "a${HOME");
+        assert_eq!(interpolate_str("${1X}", &env), "${1X}");
+        assert_eq!(interpolate_str("é${HOME}é", &env), "é/home/ué");
+    }
+
+    #[test]
+    fn yaml_budgets_refuse_alias_bombs_without_panicking() {
+        let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 0..12 {
+            let prev = if i == 0 { "a".to_owned() } else { format!("l{}", i - 1) };
+            bomb.push_str(&format!("l{i}: &l{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+        }
+        let r: std::result::Result<Value, String> = parse_yaml(&bomb);
+        assert!(r.is_err());
+    }
+
+    #[test]
+    fn yaml_into_json_value_keeps_keys_as_strings() {
+        let v: Value = parse_yaml("123: a\ntrue: b\nx: 2026-11-29T19:31:24.056Z\n").unwrap();
+        assert_eq!(v["123"], "a");
+        assert_eq!(v["x"], "2026-11-29T19:31:24.056Z");
+    }
+
+    #[test]
+    fn normalize_is_lexical() {
+        assert_eq!(normalize(Path::new("/a/b/../c/./d")), PathBuf::from("/a/c/d"));
     }
 }
