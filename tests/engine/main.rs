@@ -10,3 +10,4 @@ mod fleet;
 mod attribution;
 mod metadata;
 mod adoptions;
+mod synthetic;
