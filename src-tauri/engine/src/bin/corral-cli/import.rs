@@ -1,0 +1,226 @@
+//! `adoptable`, `adopt`, `release`, `import`, `runs`, `undo`: adoption and placement from the
+//! command line. Every command has a JSON form (`--json`) and a short readable one.
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+use corral_engine::adoption;
+use corral_engine::import::{self, ApplyOptions, ImportTarget};
+use corral_engine::occupancy::{OccupancySnapshot, SystemProcesses};
+use corral_engine::placement::PlacementMode;
+use corral_engine::runs::{self, UndoTarget};
+use corral_engine::{Catalog, Error};
+use serde_json::Value;
+
+fn parse_mode(s: &str) -> Result<PlacementMode, String> {
+    PlacementMode::parse(s).ok_or_else(|| format!("unknown mode {s:?}: use copy, move or link"))
+}
+
+/// Adoption and import commands.
+#[derive(Debug, Subcommand)]
+pub enum ImportCommand {
+    /// List the sessions an agent could adopt (unattributed, not subagent transcripts), newest first.
+    Adoptable {
+        /// The agent's qualified name (e.g. `team.gamma`).
+        agent: String,
+        /// Look in this working directory's transcript folder instead of the agent's.
+        #[arg(long, value_name = "DIR", conflicts_with = "all_folders")]
+        from: Option<PathBuf>,
+        /// Look in every folder of the Claude home.
+        #[arg(long)]
+        all_folders: bool,
+    },
+    /// Record that an agent adopts a session (moves nothing).
+    Adopt { agent: String, session_id: String },
+    /// Remove an agent's adoption record (the transcript stays).
+    Release { agent: String, session_id: String },
+    /// Place transcripts into an agent's folder (with adoption records) or back into the Claude
+    /// home; journaled and undoable.
+    Import {
+        /// Import into this agent's transcript folder and adopt the sessions.
+        #[arg(long, value_name = "NAME", required_unless_present = "claude_home_target", conflicts_with = "claude_home_target")]
+        agent: Option<String>,
+        /// Import into the Claude home, each session into the folder of the cwd it records.
+        #[arg(long)]
+        claude_home_target: bool,
+        /// copy (default; keeps the source), link (hard link, symlink across devices), or move.
+        #[arg(long, value_parser = parse_mode, default_value = "copy")]
+        mode: PlacementMode,
+        /// Show the plan; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Transcript files, transcript folders, or whole `projects/` trees.
+        #[arg(required = true, value_name = "SOURCE")]
+        sources: Vec<PathBuf>,
+    },
+    /// List import runs, newest first.
+    Runs,
+    /// Undo an import run (only what can be proven to be the run's own).
+    Undo {
+        run_id: String,
+        /// Show what undo would do; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+fn to_value<T: serde::Serialize>(v: &T) -> Result<Value, Error> {
+    serde_json::to_value(v).map_err(|e| Error::io("cannot encode JSON", std::io::Error::other(e)))
+}
+
+/// Runs one command and returns its JSON result.
+pub fn execute(catalog: &Catalog, cmd: &ImportCommand) -> Result<Value, Error> {
+    let now = chrono::Utc::now();
+    match cmd {
+        ImportCommand::Adoptable { agent, from, all_folders } => {
+            to_value(&adoption::adoptable(catalog, agent, from.as_deref(), *all_folders)?)
+        }
+        ImportCommand::Adopt { agent, session_id } => {
+            to_value(&adoption::adopt(catalog, agent, session_id, now)?)
+        }
+        ImportCommand::Release { agent, session_id } => {
+            let released = adoption::release(catalog, agent, session_id)?;
+            Ok(serde_json::json!({ "released": released, "sessionId": session_id, "agent": agent }))
+        }
+        ImportCommand::Import { agent, claude_home_target: _, mode, dry_run, sources } => {
+            let target = match agent {
+                Some(name) => ImportTarget::Agent { name: name.clone() },
+                None => ImportTarget::ClaudeHome,
+            };
+            let occupancy = OccupancySnapshot::capture(&SystemProcesses);
+            let plan = import::plan_import(catalog, &target, sources, *mode, &occupancy)?;
+            if *dry_run {
+                return to_value(&plan.dry_run_report());
+            }
+            #[cfg(feature = "fault-points")]
+            let simulated = corral_engine::placement::SimulatedCrossDevice;
+            #[allow(unused_mut)]
+            let mut opts = ApplyOptions { occupancy: Some(&occupancy), ..ApplyOptions::default() };
+            #[cfg(feature = "fault-points")]
+            if std::env::var_os("CORRAL_SIMULATE_CROSS_DEVICE").is_some() {
+                opts.fs = &simulated;
+            }
+            let report = import::apply_with(catalog, &plan, now, &opts, &mut |_| true)?;
+            to_value(&report)
+        }
+        ImportCommand::Runs => to_value(&runs::runs(catalog.data_dir())?),
+        ImportCommand::Undo { run_id, dry_run } => {
+            let target = UndoTarget::of(catalog);
+            if *dry_run {
+                to_value(&runs::plan_undo(&target, run_id)?)
+            } else {
+                to_value(&runs::undo(&target, run_id, now)?)
+            }
+        }
+    }
+}
+
+/// Runs one command and prints its result: JSON with `json`, else a few readable lines.
+pub fn run(catalog: &Catalog, cmd: &ImportCommand, json: bool) -> Result<(), Error> {
+    let value = execute(catalog, cmd)?;
+    let text = if json {
+        serde_json::to_string_pretty(&value)
+            .map_err(|e| Error::io("cannot encode JSON", std::io::Error::other(e)))?
+    } else {
+        render(cmd, &value)
+    };
+    #[allow(clippy::print_stdout)]
+    {
+        println!("{text}");
+    }
+    Ok(())
+}
+
+fn s<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
+/// The readable form.
+pub fn render(cmd: &ImportCommand, v: &Value) -> String {
+    let mut out = Vec::new();
+    match cmd {
+        ImportCommand::Adoptable { .. } => {
+            let items = v.as_array().map_or(&[][..], Vec::as_slice);
+            if items.is_empty() {
+                out.push("no adoptable sessions".to_owned());
+            }
+            for it in items {
+                out.push(format!(
+                    "{}  {}  {}  {}",
+                    s(it, "sessionId"),
+                    s(it, "mtime"),
+                    s(it, "sourceCwd"),
+                    s(it, "autoName")
+                ));
+            }
+        }
+        ImportCommand::Adopt { .. } => {
+            if v.get("alreadyAdopted").and_then(Value::as_bool) == Some(true) {
+                out.push(format!("{} was already adopted by {}", s(v, "sessionId"), s(v, "agentName")));
+            } else {
+                out.push(format!("{} adopted by {} ({})", s(v, "sessionId"), s(v, "agentName"), s(v, "recordPath")));
+            }
+        }
+        ImportCommand::Release { .. } => {
+            let released = v.get("released").and_then(Value::as_bool) == Some(true);
+            out.push(if released {
+                format!("released {} (the transcript stays)", s(v, "sessionId"))
+            } else {
+                format!("{} has no adoption record by {}; nothing changed", s(v, "sessionId"), s(v, "agent"))
+            });
+        }
+        ImportCommand::Import { .. } => {
+            let dry = v.get("dryRun").and_then(Value::as_bool) == Some(true);
+            for p in list(v, "placed") {
+                out.push(format!(
+                    "{} {}  {} -> {}",
+                    if dry { "would place" } else { "placed" },
+                    s(p, "sessionId"),
+                    s(p, "from"),
+                    s(p, "to")
+                ));
+            }
+            for k in list(v, "skipped") {
+                out.push(format!("skipped {}  {}: {}", s(k, "sessionId"), s(k, "reason"), s(k, "detail")));
+            }
+            match v.get("runId").and_then(Value::as_str) {
+                Some(id) => out.push(format!(
+                    "run {id} (backup in {}); undo with: corral-cli undo {id}",
+                    s(v, "runDir")
+                )),
+                None if dry => out.push("dry run: nothing was written".to_owned()),
+                None => out.push("nothing was placed; no run was recorded".to_owned()),
+            }
+        }
+        ImportCommand::Runs => {
+            let items = v.as_array().map_or(&[][..], Vec::as_slice);
+            if items.is_empty() {
+                out.push("no runs".to_owned());
+            }
+            for r in items {
+                out.push(format!(
+                    "{}  placed {}  records {}  skipped {}  {}  {}",
+                    s(r, "runId"),
+                    r.get("placed").and_then(Value::as_u64).unwrap_or(0),
+                    r.get("records").and_then(Value::as_u64).unwrap_or(0),
+                    r.get("skipped").and_then(Value::as_u64).unwrap_or(0),
+                    s(r, "undoState"),
+                    s(r, "backupDir")
+                ));
+            }
+        }
+        ImportCommand::Undo { .. } => {
+            for it in list(v, "undone").iter().chain(list(v, "steps")) {
+                out.push(format!("{}  {}", s(it, "action"), s(it, "path")));
+            }
+            for it in list(v, "notUndone") {
+                out.push(format!("NOT undone  {}: {}", s(it, "path"), s(it, "reason")));
+            }
+        }
+    }
+    out.join("\n")
+}
