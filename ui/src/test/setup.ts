@@ -16,3 +16,7 @@ if (!window.matchMedia) {
     addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false,
   })) as unknown as typeof window.matchMedia;
 }
+
+import { cleanup } from '@testing-library/svelte';
+import { afterEach } from 'vitest';
+afterEach(() => cleanup());

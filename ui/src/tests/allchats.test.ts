@@ -1,0 +1,142 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { group, session } from './fixtures';
+import type { DirectoryGroup } from '../lib/types';
+
+vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
+const { app } = await import('../lib/state.svelte');
+const { default: AllChats } = await import('../lib/components/AllChats.svelte');
+const { buildIndex, filterIndex, highlightParts } = await import('../lib/search');
+
+function small(): DirectoryGroup[] {
+  return [
+    group('/home/ada/work/alpha', [
+      session({ workingDirectory: '/home/ada/work/alpha', agentName: 'team.alpha', origin: 'discord', autoName: 'Deploy checklist' }),
+      session({ workingDirectory: '/home/ada/work/alpha', agentName: 'team.alpha', origin: 'schedule', autoName: 'Nightly report' }),
+    ], { agentName: 'team.alpha' }),
+    group('/home/ada/src/corral', [
+      session({ workingDirectory: '/home/ada/src/corral', autoName: 'Build the UI', customName: 'Corral UI work' }),
+      session({ workingDirectory: '/home/ada/src/corral', autoName: null, preview: 'Why does deploy fail?' }),
+      session({ workingDirectory: '/home/ada/src/corral', autoName: 'Third' }),
+    ]),
+  ];
+}
+
+function big(): DirectoryGroup[] {
+  const groups: DirectoryGroup[] = [];
+  for (let g = 0; g < 1000; g++) {
+    const dir = `/home/ada/src/project-${g}`;
+    const ss = [];
+    for (let i = 0; i < 10; i++) ss.push(session({ workingDirectory: dir, autoName: `Task ${g}-${i}`, preview: `Preview for ${g}/${i}` }));
+    groups.push(group(dir, ss));
+  }
+  return groups;
+}
+
+describe('All Chats', () => {
+  beforeEach(() => {
+    app.names = {};
+    app.selected = [];
+    app.agents = [{ name: 'team.alpha', fleetPath: ['team'], workingDirectory: '/home/ada/work/alpha', docker: false, sessionCount: 2, lastActivityAt: null }];
+    app.settings = { claudeHome: '/home/ada/.claude', claudeHomeExists: true, fleetFile: '/f.yaml', stateDir: '/s', dataDir: '/d' };
+  });
+
+  it('groups by working directory with path, agent link or "no agent", and count', () => {
+    app.groups = small();
+    render(AllChats);
+    const headers = screen.getAllByTestId('group-header');
+    expect(headers).toHaveLength(2);
+    expect(headers[0].textContent).toContain('/home/ada/work/alpha');
+    expect(headers[0].textContent).toContain('team.alpha');
+    expect(headers[0].textContent).toContain('2 sessions');
+    expect(headers[1].textContent).toContain('no agent');
+    expect(headers[1].textContent).toContain('3 sessions');
+    expect(screen.getAllByTestId('session-row')).toHaveLength(5);
+    expect(screen.getByTestId('result-count').textContent).toContain('5 sessions in 2 folders');
+  });
+
+  it('search narrows instantly across names, previews and folders, highlighting matches', async () => {
+    app.groups = small();
+    render(AllChats);
+    await fireEvent.input(screen.getByTestId('search'), { target: { value: 'deploy' } });
+    const rows = screen.getAllByTestId('session-row');
+    expect(rows).toHaveLength(2);
+    const marks = [...document.querySelectorAll('mark')].map((m) => m.textContent?.toLowerCase());
+    expect(marks).toContain('deploy');
+    expect(screen.getByTestId('result-count').textContent).toContain('2 sessions match');
+    await fireEvent.input(screen.getByTestId('search'), { target: { value: 'corral ui' } });
+    expect(screen.getAllByTestId('session-row')).toHaveLength(1);
+    await fireEvent.input(screen.getByTestId('search'), { target: { value: 'zzz-nothing' } });
+    expect(screen.getByTestId('no-results').textContent).toContain('No matching sessions');
+  });
+
+  it('filters by origin and by agent', async () => {
+    app.groups = small();
+    render(AllChats);
+    await fireEvent.change(screen.getByTestId('origin-filter'), { target: { value: 'schedule' } });
+    expect(screen.getAllByTestId('session-row')).toHaveLength(1);
+    await fireEvent.change(screen.getByTestId('origin-filter'), { target: { value: '' } });
+    await fireEvent.change(screen.getByTestId('agent-filter'), { target: { value: '__none__' } });
+    expect(screen.getAllByTestId('session-row')).toHaveLength(3);
+  });
+
+  it('search matches session ids, agents and origin labels', () => {
+    const groups = small();
+    const index = buildIndex(groups, {});
+    const id = groups[1].sessions[2].sessionId;
+    expect(filterIndex(index, { query: id.slice(-6), origins: [], agent: null }).count).toBe(1);
+    expect(filterIndex(index, { query: 'team.alpha', origins: [], agent: null }).count).toBe(2);
+    expect(filterIndex(index, { query: 'discord', origins: [], agent: null }).count).toBe(1);
+    expect(highlightParts('Deploy the deployment', ['deploy'])).toEqual([
+      { t: 'Deploy', m: true }, { t: ' the ', m: false }, { t: 'deploy', m: true }, { t: 'ment', m: false },
+    ]);
+  });
+
+  it('selects unattributed sessions with checkboxes and shift-click ranges', async () => {
+    app.groups = small();
+    render(AllChats);
+    const checks = screen.getAllByTestId('session-check');
+    expect(checks).toHaveLength(3); // attributed sessions cannot be selected
+    await fireEvent.click(checks[0]);
+    await fireEvent.click(checks[2], { shiftKey: true });
+    expect(app.selected).toHaveLength(3);
+    expect(screen.getByTestId('selection-bar').textContent).toContain('3 selected');
+    await fireEvent.click(screen.getByTestId('adopt-selected'));
+    expect(app.wizard?.sessionIds).toHaveLength(3);
+    app.wizard = null;
+  });
+
+  it('virtualises: 10,000 sessions in 1,000 folders render only a screenful of rows', () => {
+    app.groups = big();
+    render(AllChats);
+    const rows = screen.getAllByTestId('session-row').length;
+    expect(rows).toBeGreaterThan(5);
+    expect(rows).toBeLessThan(60);
+    expect(screen.getByTestId('result-count').textContent).toContain('10,000 sessions in 1,000 folders');
+  });
+
+  it('searching 10,000 sessions takes well under 100 ms', () => {
+    const index = buildIndex(big(), {});
+    const t0 = performance.now();
+    for (const q of ['t', 'ta', 'tas', 'task 9', 'task 99', 'preview for 999/9']) filterIndex(index, { query: q, origins: [], agent: null });
+    const perQuery = (performance.now() - t0) / 6;
+    expect(perQuery).toBeLessThan(100);
+    expect(filterIndex(index, { query: 'preview for 999/9', origins: [], agent: null }).count).toBe(1);
+  });
+
+  it('teaches what to do when there are no sessions', () => {
+    app.groups = [];
+    render(AllChats);
+    const empty = screen.getByTestId('empty-state');
+    expect(empty.textContent).toContain('No Claude Code sessions found');
+    expect(empty.textContent).toContain('pick another Claude home');
+  });
+
+  it('a rename shows in the list at once (shared name state)', async () => {
+    const groups = small();
+    app.groups = groups;
+    render(AllChats);
+    app.names[groups[1].sessions[2].sessionId] = 'Renamed elsewhere';
+    await vi.waitFor(() => expect(screen.getByText('Renamed elsewhere')).toBeTruthy());
+  });
+});

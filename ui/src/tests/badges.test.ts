@@ -1,0 +1,71 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import OriginBadge from '../lib/components/OriginBadge.svelte';
+import ToolCallRow from '../lib/components/ToolCallRow.svelte';
+import { ORIGINS } from '../lib/format';
+import { toolCall } from './fixtures';
+
+describe('origin badges', () => {
+  it('every one of the six origins has its own icon and text label', () => {
+    const seen = new Set<string>();
+    const icons = new Set<string>();
+    for (const o of ORIGINS) {
+      const { container, unmount } = render(OriginBadge, { origin: o });
+      const badge = container.querySelector('[data-testid="origin-badge"]')!;
+      const icon = badge.querySelector('.ic')!.textContent!;
+      const label = badge.textContent!.replace(icon, '').trim();
+      expect(icon.trim()).not.toBe('');
+      expect(label.length).toBeGreaterThan(1);
+      expect(badge.getAttribute('title')).toBeTruthy();
+      seen.add(label);
+      icons.add(icon);
+      unmount();
+    }
+    expect(ORIGINS).toEqual(expect.arrayContaining(['web', 'discord', 'slack', 'schedule', 'native', 'adopted']));
+    expect(seen.size).toBe(6);
+    expect(icons.size).toBe(6);
+  });
+});
+
+describe('tool-call rows', () => {
+  it('shows emoji, tool name, summary, duration and success', () => {
+    render(ToolCallRow, { call: toolCall({ durationMs: 1500 }) });
+    const row = screen.getByTestId('tool-call');
+    expect(row.dataset.state).toBe('ok');
+    expect(row.textContent).toContain('💻');
+    expect(row.textContent).toContain('Bash');
+    expect(row.textContent).toContain('cargo test');
+    expect(row.textContent).toContain('1.5 s');
+    expect(screen.getByTestId('tool-status').textContent).toContain('✓');
+  });
+
+  it('marks errors', () => {
+    render(ToolCallRow, { call: toolCall({ isError: true, output: 'boom' }) });
+    expect(screen.getByTestId('tool-call').dataset.state).toBe('error');
+    expect(screen.getByTestId('tool-status').textContent).toContain('✗');
+  });
+
+  it('marks pending calls and shows no duration', () => {
+    render(ToolCallRow, { call: toolCall({ pending: true, durationMs: null, output: '' }) });
+    expect(screen.getByTestId('tool-call').dataset.state).toBe('pending');
+    expect(screen.getByTestId('tool-status').textContent).toContain('pending');
+    expect(screen.getByTestId('tool-call').textContent).not.toMatch(/\d s\b/);
+  });
+
+  it('expands to the output, clipping long output behind "Show all"', async () => {
+    const long = 'x'.repeat(5000);
+    render(ToolCallRow, { call: toolCall({ output: long }) });
+    expect(screen.queryByTestId('tool-output')).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { expanded: false }));
+    expect(screen.getByTestId('tool-output').textContent!.length).toBe(2000);
+    await fireEvent.click(screen.getByText(/Show all/));
+    expect(screen.getByTestId('tool-output').textContent!.length).toBe(5000);
+  });
+
+  it('offers to open the subagent run of a Task call', async () => {
+    let opened = '';
+    render(ToolCallRow, { call: toolCall({ toolName: 'Task', subagentId: 'agent-1' }), onsubagent: (id: string) => (opened = id) });
+    await fireEvent.click(screen.getByTestId('open-subagent'));
+    expect(opened).toBe('agent-1');
+  });
+});

@@ -1,0 +1,55 @@
+import { render } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import Markdown from '../lib/components/Markdown.svelte';
+import MessageView from '../lib/components/MessageView.svelte';
+import { renderMarkdown } from '../lib/markdown';
+
+const hostile = 'Look: <img src=x onerror=alert(1)> and <script>alert("xss")</script> and <a href="javascript:alert(1)">x</a> [y](javascript:alert(2))';
+
+describe('Markdown rendering is safe', () => {
+  it('renders raw HTML from a transcript as text, creating no img, script or link elements', () => {
+    const { container } = render(Markdown, { text: hostile });
+    expect(container.querySelector('img')).toBeNull();
+    expect(container.querySelector('script')).toBeNull();
+    expect(container.querySelector('a')).toBeNull();
+    expect(container.querySelector('[onerror]')).toBeNull();
+    expect(container.textContent).toContain('<img src=x onerror=alert(1)>');
+    expect(container.textContent).toContain('<script>alert("xss")</script>');
+  });
+
+  it('keeps HTML inside code blocks and inline code as text too', () => {
+    const { container } = render(Markdown, { text: '```html\n<img src=x onerror=alert(1)>\n```\nand `<script>1</script>`' });
+    expect(container.querySelector('img')).toBeNull();
+    expect(container.querySelector('script')).toBeNull();
+    expect(container.querySelector('pre')?.textContent).toBe('<img src=x onerror=alert(1)>');
+    expect(container.querySelector('p code')?.textContent).toBe('<script>1</script>');
+  });
+
+  it('a user message with hostile HTML renders as text in the transcript', () => {
+    const { container } = render(MessageView, {
+      message: { role: 'user', content: hostile, uuid: 'u1', timestamp: null, thinking: null, toolCall: null, originKind: null, offset: 0 },
+    });
+    expect(container.querySelector('img, script')).toBeNull();
+    expect(container.textContent).toContain('onerror=alert(1)');
+  });
+
+  it('quotes in link URLs cannot break out of the attribute', () => {
+    const html = renderMarkdown('[x](https://e.com/"onmouseover="alert(1))');
+    const div = document.createElement('div');
+    div.innerHTML = html;
+    const a = div.querySelector('a');
+    expect(a?.getAttribute('onmouseover')).toBeNull();
+    expect([...(a?.attributes ?? [])].map((x) => x.name).sort()).toEqual(['href', 'rel', 'target', 'title']);
+  });
+
+  it('renders the supported Markdown subset', () => {
+    const { container } = render(Markdown, { text: '# Title\n\n**bold** and *it* and `code`\n\n- one\n- two\n\n1. first\n\n> quoted\n\n[docs](https://example.com)' });
+    expect(container.querySelector('h3')?.textContent).toBe('Title');
+    expect(container.querySelector('strong')?.textContent).toBe('bold');
+    expect(container.querySelector('em')?.textContent).toBe('it');
+    expect(container.querySelectorAll('ul li')).toHaveLength(2);
+    expect(container.querySelectorAll('ol li')).toHaveLength(1);
+    expect(container.querySelector('blockquote')?.textContent).toBe('quoted');
+    expect(container.querySelector('a')?.getAttribute('href')).toBe('https://example.com');
+  });
+});

@@ -1,0 +1,82 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { session } from './fixtures';
+
+vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
+const api = await import('../lib/api');
+const { app } = await import('../lib/state.svelte');
+const { default: FleetView } = await import('../lib/components/FleetView.svelte');
+
+const adopted = session({ origin: 'adopted', agentName: 'team.alpha', autoName: 'Adopted chat', workingDirectory: '/home/ada/work/alpha' });
+const native = session({ origin: 'web', agentName: 'team.alpha', autoName: 'Web chat', workingDirectory: '/home/ada/work/alpha' });
+
+describe('Fleet view: grouping and release', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem('corral:fleet:expanded', JSON.stringify({ 'agent:team.alpha': true }));
+    app.settings = { claudeHome: '/home/ada/.claude', claudeHomeExists: true, fleetFile: '/home/ada/fleet/herdctl.yaml', stateDir: '/s', dataDir: '/d' };
+    app.agents = [
+      { name: 'team.alpha', fleetPath: ['team'], workingDirectory: '/home/ada/work/alpha', docker: false, sessionCount: 2, lastActivityAt: adopted.mtime },
+      { name: 'team.gamma', fleetPath: ['team'], workingDirectory: '/home/ada/work/gamma', docker: false, sessionCount: 0, lastActivityAt: null },
+      { name: 'scribe', fleetPath: [], workingDirectory: '/home/ada/work/scribe', docker: false, sessionCount: 1234, lastActivityAt: null },
+    ];
+    app.agentSessions = { 'team.alpha': [adopted, native] };
+    vi.mocked(api.release).mockReset();
+  });
+
+  it('groups agents under their fleet path with true session counts', () => {
+    render(FleetView);
+    const groups = screen.getAllByTestId('fleet-group');
+    expect(groups.map((g) => g.textContent)).toEqual([expect.stringContaining('team')]);
+    expect(groups[0].textContent).toContain('2 sessions');
+    const rows = screen.getAllByTestId('agent-row');
+    expect(rows.map((r) => r.dataset.agent)).toEqual(['scribe', 'team.alpha', 'team.gamma']);
+    expect(rows[0].textContent).toContain('1,234 sessions');
+  });
+
+  it('collapsing a fleet group is remembered', async () => {
+    const { unmount } = render(FleetView);
+    await fireEvent.click(screen.getByTestId('fleet-group'));
+    expect(screen.queryAllByTestId('agent-row').map((r) => r.dataset.agent)).toEqual(['scribe']);
+    unmount();
+    render(FleetView);
+    expect(screen.queryAllByTestId('agent-row').map((r) => r.dataset.agent)).toEqual(['scribe']);
+  });
+
+  it('offers Release only on adopted sessions', () => {
+    render(FleetView);
+    expect(screen.getAllByTestId('release-button')).toHaveLength(1);
+  });
+
+  it('asks before releasing and says the transcript stays on disk', async () => {
+    vi.mocked(api.release).mockResolvedValue(true);
+    vi.mocked(api.listAgents).mockResolvedValue(app.agents!);
+    vi.mocked(api.agentSessions).mockResolvedValue([native]);
+    render(FleetView);
+    await fireEvent.click(screen.getByTestId('release-button'));
+    const dialog = screen.getByTestId('confirm-dialog');
+    expect(dialog.textContent).toContain('The transcript stays on disk');
+    expect(dialog.textContent).toContain(adopted.transcriptPath);
+    expect(api.release).not.toHaveBeenCalled();
+    await fireEvent.click(screen.getByTestId('confirm-button'));
+    expect(api.release).toHaveBeenCalledWith('team.alpha', adopted.sessionId);
+    await vi.waitFor(() => expect(screen.queryAllByTestId('session-row')).toHaveLength(1));
+    expect(screen.getByTestId('session-row').textContent).toContain('Web chat');
+    expect(app.toasts.at(-1)?.text).toContain('still on disk');
+  });
+
+  it('cancelling the confirmation releases nothing', async () => {
+    render(FleetView);
+    await fireEvent.click(screen.getByTestId('release-button'));
+    await fireEvent.click(screen.getByTestId('cancel-button'));
+    expect(screen.queryByTestId('confirm-dialog')).toBeNull();
+    expect(api.release).not.toHaveBeenCalled();
+  });
+
+  it('explains how to open a fleet when none is open', () => {
+    app.settings = { ...app.settings!, fleetFile: null };
+    app.agents = [];
+    render(FleetView);
+    expect(screen.getByTestId('no-fleet').textContent).toContain('herdctl.yaml');
+  });
+});

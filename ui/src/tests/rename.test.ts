@@ -1,0 +1,73 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { session } from './fixtures';
+
+vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
+const api = await import('../lib/api');
+const { app } = await import('../lib/state.svelte');
+const { default: SessionRow } = await import('../lib/components/SessionRow.svelte');
+
+function setup(o = {}) {
+  const s = session({ autoName: 'Fix the login test', ...o });
+  render(SessionRow, { session: s, onopen: () => {} });
+  return s;
+}
+
+describe('inline rename', () => {
+  beforeEach(() => {
+    app.names = {};
+    vi.mocked(api.renameSession).mockReset();
+  });
+
+  it('Enter saves the new name and shows it at once', async () => {
+    const s = setup();
+    vi.mocked(api.renameSession).mockResolvedValue({ ...s, customName: 'Login bug' });
+    await fireEvent.click(screen.getByTestId('rename-button'));
+    const input = screen.getByTestId('rename-input') as HTMLInputElement;
+    await fireEvent.input(input, { target: { value: 'Login bug' } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    expect(api.renameSession).toHaveBeenCalledWith(s.sessionId, 'Login bug');
+    expect(screen.getByTestId('session-name').textContent).toBe('Login bug');
+    expect(screen.queryByTestId('rename-input')).toBeNull();
+  });
+
+  it('Esc cancels without saving', async () => {
+    setup();
+    await fireEvent.click(screen.getByTestId('rename-button'));
+    const input = screen.getByTestId('rename-input');
+    await fireEvent.input(input, { target: { value: 'Something else' } });
+    await fireEvent.keyDown(input, { key: 'Escape' });
+    expect(api.renameSession).not.toHaveBeenCalled();
+    expect(screen.getByTestId('session-name').textContent).toBe('Fix the login test');
+  });
+
+  it('an empty name clears the custom name and shows the auto name again', async () => {
+    const s = setup({ customName: 'Old custom' });
+    vi.mocked(api.renameSession).mockResolvedValue({ ...s, customName: null });
+    expect(screen.getByTestId('session-name').textContent).toBe('Old custom');
+    await fireEvent.click(screen.getByTestId('rename-button'));
+    const input = screen.getByTestId('rename-input') as HTMLInputElement;
+    expect(input.value).toBe('Old custom');
+    await fireEvent.input(input, { target: { value: '   ' } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    expect(api.renameSession).toHaveBeenCalledWith(s.sessionId, null);
+    expect(screen.getByTestId('session-name').textContent).toBe('Fix the login test');
+  });
+
+  it('rolls back and reports when the engine refuses', async () => {
+    const s = setup();
+    vi.mocked(api.renameSession).mockRejectedValue({ kind: 'io', message: 'disk full' });
+    await fireEvent.click(screen.getByTestId('rename-button'));
+    const input = screen.getByTestId('rename-input');
+    await fireEvent.input(input, { target: { value: 'Nope' } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    await vi.waitFor(() => expect(app.toasts.some((t) => t.kind === 'error' && t.detail?.includes('disk full'))).toBe(true));
+    expect(screen.getByTestId('session-name').textContent).toBe('Fix the login test');
+    expect(s.sessionId in app.names).toBe(false);
+  });
+
+  it('names fall back custom › auto › preview › "Untitled session"', () => {
+    setup({ customName: null, autoName: null, preview: null });
+    expect(screen.getByTestId('session-name').textContent).toBe('Untitled session');
+  });
+});
