@@ -315,7 +315,7 @@ export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promi
           if (a.mode === 'move') skips.push({ sessionId: uuid(), reason: 'occupied', detail: 'claude (pid 4242) has it open with --resume' });
         }
       }
-      return { target, mode: a.mode, placements, skips, backupDir: `${settings.dataDir}/runs/<new run>/backup` } satisfies ImportPlan;
+      return { target, mode: a.mode as ImportPlan['mode'], placements, skips, backupDir: `${settings.dataDir}/runs/<new run>/backup` } satisfies ImportPlan;
     }
     case 'cancel_import':
       cancelRequested = true;

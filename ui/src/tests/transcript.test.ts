@@ -1,0 +1,96 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { session, toolCall } from './fixtures';
+import type { MessagePage, TranscriptMessage } from '../lib/types';
+
+vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
+const api = await import('../lib/api');
+const { app } = await import('../lib/state.svelte');
+const { default: TranscriptView } = await import('../lib/components/TranscriptView.svelte');
+
+function msg(i: number, o: Partial<TranscriptMessage> = {}): TranscriptMessage {
+  return { role: i % 2 ? 'assistant' : 'user', content: `message ${i}`, uuid: `u${i}`, timestamp: null, thinking: null, toolCall: null, originKind: null, offset: i * 100, ...o };
+}
+/** A fake transcript of `total` messages served in pages like the engine does. */
+function pager(all: () => TranscriptMessage[]) {
+  return async (_id: string, before: number | null, limit: number): Promise<MessagePage> => {
+    const list = all();
+    const end = before == null ? list.length : list.findIndex((m) => m.offset >= before);
+    const stop = end < 0 ? list.length : end;
+    const start = Math.max(0, stop - limit);
+    return { messages: list.slice(start, stop), earlierCursor: start > 0 ? list[start].offset : null, sizeBytes: list.length * 100 };
+  };
+}
+
+const s = session({ workingDirectory: "/home/ada/it's here", autoName: 'Long one', messageCount: 250, gitBranch: 'feat/x', claudeCodeVersion: '2.1.7' });
+
+describe('transcript viewer', () => {
+  let messages: TranscriptMessage[];
+  beforeEach(() => {
+    app.names = {};
+    messages = Array.from({ length: 250 }, (_, i) => msg(i));
+    vi.mocked(api.sessionMessages).mockReset().mockImplementation(pager(() => messages));
+    vi.mocked(api.sessionInfo).mockReset().mockResolvedValue({
+      summary: s,
+      usage: { inputTokens: 50_000, outputTokens: 1000, turnCount: 4, model: 'claude-x' },
+      subagents: [],
+      resumeCommand: `cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`,
+    });
+  });
+
+  it('shows the header facts, token usage and the resume command', async () => {
+    render(TranscriptView, { session: s });
+    expect(screen.getByTestId('transcript').textContent).toContain('Long one');
+    expect(screen.getByTestId('transcript').textContent).toContain('feat/x');
+    expect(screen.getByTestId('transcript').textContent).toContain('v2.1.7');
+    await vi.waitFor(() => expect(screen.getByTestId('token-usage').textContent).toContain('50k / 200k context (25%)'));
+    expect(screen.getByTestId('resume-command').textContent).toBe(`cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`);
+    await fireEvent.click(screen.getByTestId('copy-resume'));
+    expect(api.copyText).toHaveBeenCalledWith(`cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`);
+  });
+
+  it('opens with the newest page only and loads earlier pages on demand', async () => {
+    render(TranscriptView, { session: s });
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100));
+    expect(api.sessionMessages).toHaveBeenCalledWith(s.sessionId, null, 100);
+    const shown = screen.getAllByTestId('message').map((m) => m.dataset.uuid);
+    expect(shown[0]).toBe('u150');
+    expect(shown.at(-1)).toBe('u249');
+    await fireEvent.click(screen.getByText('Load earlier messages'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(200));
+    expect(api.sessionMessages).toHaveBeenLastCalledWith(s.sessionId, 15000, 100);
+    expect(screen.getAllByTestId('message')[0].dataset.uuid).toBe('u50');
+  });
+
+  it('live: appended messages appear and a pending tool call updates when its folder changes', async () => {
+    messages.push(msg(250, { role: 'tool', content: '', uuid: 'tool1', toolCall: toolCall({ pending: true, durationMs: null }) }));
+    render(TranscriptView, { session: s });
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100));
+    expect(screen.getByTestId('tool-call').dataset.state).toBe('pending');
+    messages[250] = msg(250, { role: 'tool', content: '', uuid: 'tool1', toolCall: toolCall({ pending: false, durationMs: 900 }) });
+    messages.push(msg(251, { role: 'assistant', content: 'fresh reply' }));
+    app.onSessionsChanged(['/other/folder']);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.queryByText('fresh reply')).toBeNull();
+    app.onSessionsChanged([`/home/ada/.claude/projects/${s.encodedPath}`]);
+    await vi.waitFor(() => expect(screen.getByText('fresh reply')).toBeTruthy());
+    expect(screen.getByTestId('tool-call').dataset.state).toBe('ok');
+    expect(screen.getAllByTestId('message')[0].dataset.uuid).toBe('u151');
+    expect(screen.getAllByTestId('message')).toHaveLength(101); // nothing shown before was dropped
+  });
+
+  it('shows why a session cannot be resumed instead of a resume command', async () => {
+    const docker = { ...s, resumable: false, notResumableReason: 'docker' as const };
+    vi.mocked(api.sessionInfo).mockRejectedValue({ kind: 'not-found', message: 'gone' });
+    render(TranscriptView, { session: docker });
+    expect(screen.queryByTestId('resume-command')).toBeNull();
+    expect(screen.getByTestId('not-resumable').textContent).toContain('Docker');
+  });
+
+  it('reports an unreadable transcript in plain words with the detail', async () => {
+    vi.mocked(api.sessionMessages).mockRejectedValue({ kind: 'corrupt', message: 'line 3: invalid UTF-8' });
+    render(TranscriptView, { session: s });
+    await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toContain('could not read this transcript'));
+    expect(screen.getByRole('alert').textContent).toContain('invalid UTF-8');
+  });
+});
