@@ -482,3 +482,44 @@ fn adopting_through_the_store_takes_effect_exactly_when_can_agent_adopt_says_so(
         }
     }
 }
+
+/// herdctl's `buildPlatformIndex` and job listing rethrow any error other than ENOENT, so one
+/// odd entry (a file where a folder belongs) fails the whole attribution build and blanks every
+/// listing. Corral turns it into a warning and keeps the other sources.
+#[test]
+fn a_file_where_a_state_folder_belongs_is_a_warning_not_a_failure() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path();
+    std::fs::write(state.join("web-sessions"), "not a folder").unwrap();
+    std::fs::write(state.join("jobs"), "not a folder").unwrap();
+    std::fs::create_dir_all(state.join("slack-sessions")).unwrap();
+    std::fs::write(
+        state.join("slack-sessions/ok.yaml"),
+        format!("version: 2\nagentName: s\nchannels:\n  C1:\n    sessionId: {}\n    lastMessageAt: \"2026-01-01T00:00:00Z\"\n", sid(1)),
+    )
+    .unwrap();
+    let (index, warnings) = AttributionIndex::build(state, &mut JobCache::default());
+    assert_eq!(index.get(&sid(1)), attr(Origin::Slack, Some("s"), None));
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+}
+
+/// herdctl #424 (the listing variant for jobs): a folder named like a job record is skipped,
+/// and a job file with the wrong shape is a warning, never a failure.
+#[test]
+fn odd_job_entries_are_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path();
+    std::fs::create_dir_all(state.join("jobs/job-2026-01-01-folder.yaml")).unwrap();
+    std::fs::write(state.join("jobs/job-2026-01-01-empty0.yaml"), "").unwrap();
+    std::fs::write(state.join("jobs/job-2026-01-01-list00.yaml"), "- a\n- b\n").unwrap();
+    std::fs::write(
+        state.join("jobs/job-2026-01-01-noagnt.yaml"),
+        format!("trigger_type: web\nsession_id: {}\nstarted_at: x\n", sid(2)),
+    )
+    .unwrap();
+    write_job(state, "job-2026-01-01-good00", "a", "web", Some(&sid(3)), "2026-01-01T00:00:00Z");
+    let (index, warnings) = AttributionIndex::build(state, &mut JobCache::default());
+    assert_eq!(index.session_ids(), vec![sid(3).as_str()]);
+    assert_eq!(index.job_stats().files, 4, "the folder is not a job file");
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+}

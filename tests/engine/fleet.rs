@@ -284,3 +284,13 @@ fn hostile_yaml_is_an_error_not_a_crash_or_a_memory_blowup() {
     std::fs::create_dir(tmp.path().join("sub")).unwrap();
     assert!(matches!(Fleet::load(&file), Err(Error::FleetConfig { .. })));
 }
+
+#[test]
+fn missing_sub_fleet_names_it_and_its_parent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("herdctl.yaml");
+    std::fs::write(&file, "fleets:\n  - path: ./gone/herdctl.yaml\n").unwrap();
+    let err = Fleet::load_with_env(&file, &|_| None).unwrap_err();
+    assert_config_error(&err, &tmp.path().join("gone/herdctl.yaml"), "does not exist");
+    assert!(err.to_string().contains(&file.display().to_string()), "{err}");
+}

@@ -144,7 +144,7 @@ fn fixture_files_read_with_herdctls_cached_fields() {
         names["team.gamma"]["1e9cb238-1cc7-4eb7-9ec2-4bc5ed91f579"],
         "Gamma: migrate CI to arm64"
     );
-    assert_eq!(names.values().map(|m| m.len()).sum::<usize>(), 4);
+    assert_eq!(names.values().map(std::collections::HashMap::len).sum::<usize>(), 4);
 }
 
 /// herdctl #419: a metadata file that cannot be read or parsed is never overwritten. Every write
@@ -241,4 +241,21 @@ fn names_with_quotes_and_unicode_round_trip() {
     std::thread::sleep(std::time::Duration::from_millis(20));
     store.set_custom_name("alpha", SID_A, Some(name)).unwrap();
     assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), before);
+}
+
+/// herdctl builds the metadata path as `join(dir, agentName + ".json")` without
+/// `buildSafeFilePath`, so an agent key like `../../x` would write outside the folder. Corral
+/// validates keys; a dotted qualified name is still fine.
+#[test]
+fn metadata_keys_cannot_escape_but_dotted_names_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = MetadataStore::new(&tmp.path().join("state"));
+    assert!(store.set_custom_name("../../outside", SID_A, Some("x")).is_err());
+    assert!(!tmp.path().join("outside.json").exists());
+    store.set_custom_name("fleetb.beta", SID_A, Some("x")).unwrap();
+    assert!(tmp.path().join("state/session-metadata/fleetb.beta.json").is_file());
+    assert_eq!(
+        store.file_path("fleetb.beta").unwrap(),
+        tmp.path().join("state/session-metadata/fleetb.beta.json")
+    );
 }

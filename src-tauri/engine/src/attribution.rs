@@ -38,6 +38,9 @@ pub const PLATFORMS: [&str; 3] = ["discord", "slack", "web"];
 
 /// Incremental cache of parsed job files, keyed by file name with its mtime and size
 /// (job files are immutable once written). Serializable so Corral can persist it in its data dir.
+/// Use one cache per state dir: entries are keyed by file name only. herdctl keys on `mtimeMs`
+/// alone; the size is checked too, so a rewrite within one coarse mtime tick is still noticed
+/// unless it keeps the exact size.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct JobCache {
     entries: HashMap<String, CachedJob>,

@@ -178,7 +178,16 @@ impl Loader<'_> {
                     format!("the fleet includes more than {MAX_FLEET_FILES} fleet files"),
                 ));
             }
-            let mut sub = read_config_mapping(&sub_file)?;
+            let mut sub = match read_config_mapping(&sub_file) {
+                Ok(v) => v,
+                Err(Error::FleetConfig { path, reason }) if path == sub_file => {
+                    return Err(config_error(
+                        &sub_file,
+                        format!("{reason} (the sub-fleet is listed in {})", file.display()),
+                    ));
+                }
+                Err(e) => return Err(e),
+            };
             interpolate(&mut sub, self.env);
 
             let explicit = entry.get("name").and_then(non_empty_str);
