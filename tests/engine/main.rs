@@ -17,3 +17,4 @@ mod runs;
 mod adoption;
 mod occupancy;
 mod crash;
+mod corpus;

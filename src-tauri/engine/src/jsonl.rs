@@ -191,24 +191,52 @@ pub fn parse_line_with<'a, T: Deserialize<'a>>(
     if line.is_empty() {
         return Parsed::Blank;
     }
-    if let Ok(v) = serde_json::from_slice::<T>(line) {
+    let mut scratch = Some(scratch);
+    let mut work: &'a [u8] = line;
+    // A lone surrogate inside a field parsed as raw JSON would only fail later (when the raw
+    // value is decoded), so a line that may hold one is repaired before the first attempt.
+    let suspect = may_have_surrogate_escape(line);
+    if suspect
+        && let Some(fixed) = repair(line)
+        && let Some(s) = scratch.take()
+    {
+        *s = fixed;
+        let s: &'a Vec<u8> = s;
+        work = s;
+    }
+    if let Ok(v) = serde_json::from_slice::<T>(work) {
         return Parsed::Value(v);
     }
-    let repaired: &'a [u8] = match repair(line) {
-        Some(fixed) => {
-            *scratch = fixed;
-            let s: &'a Vec<u8> = scratch;
-            if let Ok(v) = serde_json::from_slice::<T>(s) {
-                return Parsed::Value(v);
-            }
-            s
+    if !suspect
+        && let Some(fixed) = repair(line)
+        && let Some(s) = scratch.take()
+    {
+        *s = fixed;
+        let s: &'a Vec<u8> = s;
+        work = s;
+        if let Ok(v) = serde_json::from_slice::<T>(work) {
+            return Parsed::Value(v);
         }
-        None => line,
-    };
-    match glued_tail::<T>(repaired) {
+    }
+    match glued_tail::<T>(work) {
         Some(v) => Parsed::Value(v),
         None => Parsed::Invalid,
     }
+}
+
+/// A `\uD8..`–`\uDF..` escape somewhere in the line (cheap SIMD search).
+fn may_have_surrogate_escape(line: &[u8]) -> bool {
+    let mut rest = line;
+    while let Some(i) = memchr::memmem::find(rest, b"\\u") {
+        let after = rest.get(i + 2..).unwrap_or_default();
+        if matches!(after.first(), Some(b'd' | b'D'))
+            && matches!(after.get(1), Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F'))
+        {
+            return true;
+        }
+        rest = after;
+    }
+    false
 }
 
 /// Parses one line tolerantly; `None` for blank, non-object or unparseable lines, and for objects

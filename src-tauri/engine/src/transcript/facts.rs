@@ -24,7 +24,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::{Loose, MessageRef, OriginRef, UsageRef, content_of, raw_as};
+use super::{ContentRef, Loose, MessageRef, OriginRef, UsageRef, content_of, raw_as};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 use crate::model::Usage;
 
@@ -164,6 +164,9 @@ pub struct FactsScanner {
     first_ms: Option<i64>,
     last_ms: Option<i64>,
     usage: UsageAccumulator,
+    /// `/command args` of the first slash command, shown when no typed prompt exists.
+    #[serde(default)]
+    command_fallback: Option<String>,
 }
 
 /// Top-level types the facts scanner looks at; every other line is skipped unparsed.
@@ -300,7 +303,10 @@ impl FactsScanner {
                 && origin.kind.as_str() != Some("task-notification")
                 && !l.is_compact_summary.is_true()
             {
-                self.facts.preview = preview_of(&text);
+                self.facts.preview = first_preview(&content);
+                if self.facts.preview.is_none() && self.command_fallback.is_none() {
+                    self.command_fallback = command_of(&text);
+                }
             }
         } else {
             let model = msg.model.as_str();
@@ -335,8 +341,44 @@ impl FactsScanner {
     pub fn facts(&self) -> TranscriptFacts {
         let mut f = self.facts.clone();
         f.usage = self.usage.usage();
+        if f.preview.is_none() {
+            f.preview.clone_from(&self.command_fallback);
+        }
         f
     }
+}
+
+/// The preview of a user message: its string content, or its first text block that qualifies
+/// (IDE context blocks such as `<ide_opened_file>` come before the typed text).
+fn first_preview(content: &ContentRef<'_>) -> Option<String> {
+    match content {
+        ContentRef::Text(s) => preview_of(s),
+        ContentRef::Blocks(blocks) => blocks
+            .iter()
+            .filter(|b| b.ty.as_str() == Some("text"))
+            .filter_map(|b| b.text.as_str())
+            .find_map(preview_of),
+        ContentRef::None => None,
+    }
+}
+
+fn tag_body<'t>(text: &'t str, tag: &str) -> Option<&'t str> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let start = text.find(&open)? + open.len();
+    let rest = text.get(start..)?;
+    let end = rest.find(&close)?;
+    rest.get(..end).map(str::trim)
+}
+
+/// `/name args` of a slash-command wrapper line (`<command-name>/name</command-name>` …).
+fn command_of(text: &str) -> Option<String> {
+    let name = tag_body(text, "command-name").filter(|n| !n.is_empty())?;
+    let line = match tag_body(text, "command-args").filter(|a| !a.is_empty()) {
+        Some(args) => format!("{name} {args}"),
+        None => name.to_owned(),
+    };
+    preview_of(&line)
 }
 
 fn non_empty(v: &Loose<'_>) -> Option<String> {

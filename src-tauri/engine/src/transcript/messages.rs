@@ -399,7 +399,7 @@ impl Builder {
         if needs_uuid {
             m.uuid = uuid.map(str::to_owned);
         }
-        if let Some(t) = text.filter(|t| !t.is_empty()) {
+        if let Some(t) = text.filter(|t| !t.trim().is_empty()) {
             if !m.content.is_empty() {
                 m.content.push_str("\n\n");
             }
@@ -480,18 +480,33 @@ impl Builder {
         self.usage.usage()
     }
 
-    /// The messages in file order.
-    pub(crate) fn finish(mut self) -> Vec<TranscriptMessage> {
-        // Enqueues never dequeued: hidden when a later user message repeats the text.
+    /// Texts of enqueues still pending (neither dequeued nor removed), with their offsets.
+    fn pending_enqueues(&self) -> Vec<(u64, String)> {
+        self.enqueues
+            .iter()
+            .filter_map(|&i| self.messages.get(i).and_then(Option::as_ref))
+            .map(|m| (m.offset, m.content.trim().to_owned()))
+            .collect()
+    }
+
+    /// The messages in file order. `later` maps texts of user messages found after the range
+    /// (paging look-ahead) to their offsets.
+    pub(crate) fn finish(mut self, later: &HashMap<String, u64>) -> Vec<TranscriptMessage> {
+        // An enqueue never dequeued is hidden when a user message with the same text follows
+        // within QUEUE_MATCH_BYTES (the prompt was delivered after all).
         let pending: Vec<usize> = self.enqueues.iter().copied().collect();
         for i in pending {
-            let text = match self.messages.get(i).and_then(Option::as_ref) {
-                Some(m) => m.content.trim().to_owned(),
+            let (text, at) = match self.messages.get(i).and_then(Option::as_ref) {
+                Some(m) => (m.content.trim().to_owned(), m.offset),
                 None => continue,
             };
+            let near = |o: u64| o > at && o - at <= QUEUE_MATCH_BYTES;
             let repeated = self.messages.iter().skip(i + 1).flatten().any(|m| {
-                m.role == Role::User && m.origin_kind.is_none() && m.content.trim() == text
-            });
+                m.role == Role::User
+                    && m.origin_kind.as_deref() != Some("queued")
+                    && m.content.trim() == text
+                    && near(m.offset)
+            }) || later.get(&text).is_some_and(|&o| near(o));
             if repeated && let Some(m) = self.messages.get_mut(i) {
                 *m = None;
             }
@@ -506,6 +521,67 @@ impl Builder {
             })
             .collect()
     }
+}
+
+/// How far after an unconsumed enqueue a user message with the same text may appear and still
+/// count as its delivery.
+pub const QUEUE_MATCH_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UserProbe<'a> {
+    #[serde(rename = "type", default, borrow)]
+    ty: Loose<'a>,
+    #[serde(default, borrow)]
+    is_sidechain: Loose<'a>,
+    #[serde(default, borrow)]
+    is_meta: Loose<'a>,
+    #[serde(default, borrow)]
+    message: Option<&'a RawValue>,
+}
+
+/// First offsets of user messages in `[from, until)` whose text is one of `wanted`.
+fn later_user_texts(
+    path: &Path,
+    file_sidechain: bool,
+    from: u64,
+    until: u64,
+    wanted: &[(u64, String)],
+) -> std::io::Result<HashMap<String, u64>> {
+    let mut found = HashMap::new();
+    if wanted.is_empty() || until <= from {
+        return Ok(found);
+    }
+    let mut file = File::open(path)?;
+    file.seek(SeekFrom::Start(from))?;
+    let mut reader =
+        LineReader::new(BufReader::with_capacity(256 * 1024, file.take(until - from)), from);
+    let mut scratch = Vec::new();
+    while let Some(line) = reader.next_line()? {
+        if !jsonl::has_type_in(line.bytes, &["user"]) {
+            continue;
+        }
+        let Parsed::Value(u) = jsonl::parse_line_with::<UserProbe<'_>>(line.bytes, &mut scratch)
+        else {
+            continue;
+        };
+        if u.ty.as_str() != Some("user")
+            || u.is_meta.is_true()
+            || u.is_sidechain.as_bool().unwrap_or(false) != file_sidechain
+        {
+            continue;
+        }
+        let Some(msg) = raw_as::<MessageRef<'_>>(u.message) else { continue };
+        let text = super::user_text(&content_of(msg.content));
+        let text = text.trim();
+        if wanted.iter().any(|(_, w)| w == text) && !found.contains_key(text) {
+            found.insert(text.to_owned(), line.offset);
+            if found.len() == wanted.len() {
+                break;
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// Reads the whole transcript (CLI `show`).
@@ -526,7 +602,7 @@ pub fn read_transcript(
     Ok(SessionTranscript {
         session_id: session_id.to_owned(),
         working_directory: working_directory.to_owned(),
-        messages: builder.finish(),
+        messages: builder.finish(&HashMap::new()),
         usage,
         subagents: super::subagents::list_subagents(path, session_id),
         skipped_lines: skipped,
@@ -554,7 +630,16 @@ fn build_range(
         let o = reader.complete_offset();
         builder.tail(o, reader.pending());
     }
-    Ok(builder.finish())
+    let pending = builder.pending_enqueues();
+    let later = match pending.iter().map(|(o, _)| *o).max() {
+        Some(last) if !with_tail => {
+            let size = std::fs::metadata(path)?.len();
+            let until = last.saturating_add(QUEUE_MATCH_BYTES).saturating_add(1).min(size);
+            later_user_texts(path, file_sidechain, end, until, &pending)?
+        }
+        _ => HashMap::new(),
+    };
+    Ok(builder.finish(&later))
 }
 
 /// Reads lines backwards from a line boundary.
