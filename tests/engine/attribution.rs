@@ -523,3 +523,25 @@ fn odd_job_entries_are_skipped() {
     assert_eq!(index.job_stats().files, 4, "the folder is not a job file");
     assert_eq!(warnings.len(), 3, "{warnings:?}");
 }
+
+/// A heavy web user's binding file (one channel per web chat) stays within the YAML budgets.
+#[test]
+fn a_large_web_binding_file_is_read_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("web-sessions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::from("version: 1\nagentName: alpha\nchannels:\n");
+    for i in 0..20_000 {
+        let s = sid(i);
+        text.push_str(&format!(
+            "  {s}:\n    sessionId: {s}\n    lastMessageAt: \"2026-05-08T12:00:00.000Z\"\n"
+        ));
+    }
+    std::fs::write(dir.join("alpha.yaml"), text).unwrap();
+    let started = std::time::Instant::now();
+    let (index, warnings) = AttributionIndex::build(tmp.path(), &mut JobCache::default());
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(index.len(), 20_000);
+    assert_eq!(index.get(&sid(19_999)), attr(Origin::Web, Some("alpha"), None));
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+}

@@ -272,7 +272,7 @@ fn hostile_yaml_is_an_error_not_a_crash_or_a_memory_blowup() {
     assert!(matches!(Fleet::load(&file), Err(Error::FleetConfig { .. })));
 
     // Too large.
-    let big = format!("x: \"{}\"\n", "a".repeat(5 * 1024 * 1024));
+    let big = format!("x: \"{}\"\n", "a".repeat(17 * 1024 * 1024));
     std::fs::write(&file, big).unwrap();
     let err = Fleet::load(&file).unwrap_err();
     assert!(err.to_string().contains("larger than"), "{err}");

@@ -424,3 +424,24 @@ pub fn describe_owner(a: &Attribution) -> String {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn job_scalars_that_look_like_numbers_or_dates_read_as_strings() {
+        let raw: RawJob = crate::fleet::parse_yaml(
+            "id: job-2024-01-19-abc123\nagent: 123\ntrigger_type: manual\nsession_id: 12345\nstarted_at: 2024-01-19T09:00:00Z\n",
+        )
+        .unwrap();
+        assert_eq!(raw.agent.as_deref(), Some("123"));
+        assert_eq!(raw.session_id.as_deref(), Some("12345"));
+        assert_eq!(raw.started_at.as_deref(), Some("2024-01-19T09:00:00Z"));
+        let raw: RawJob =
+            crate::fleet::parse_yaml("agent: a\ntrigger_type: web\nsession_id: ~\nstarted_at: x\n")
+                .unwrap();
+        assert_eq!(raw.session_id, None);
+    }
+}

@@ -36,8 +36,9 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 
-/// Largest YAML file Corral reads (fleet, agent, job, platform binding, adoption record).
-pub const MAX_YAML_BYTES: u64 = 4 * 1024 * 1024;
+/// Largest YAML file Corral reads (fleet, agent, job, platform binding, adoption record). A web
+/// binding file grows by one channel (~150 bytes) per web chat, so this leaves room for ~100k.
+pub const MAX_YAML_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Most fleet files (root + sub-fleets, counting repeats) one load may read.
 pub const MAX_FLEET_FILES: usize = 256;
@@ -564,14 +565,14 @@ pub(crate) fn parse_yaml<T: DeserializeOwned>(text: &str) -> std::result::Result
     }
     let mut budget = serde_saphyr::Budget::default();
     budget.max_reader_input_bytes = Some(MAX_YAML_BYTES as usize);
-    budget.max_events = 200_000;
+    budget.max_events = 4_000_000;
     budget.max_aliases = 1_000;
     budget.max_anchors = 1_000;
     budget.max_recorded_anchor_events = 100_000;
     budget.max_recorded_anchor_bytes = 4 * 1024 * 1024;
     budget.max_depth = 32;
     budget.max_documents = 1;
-    budget.max_nodes = 100_000;
+    budget.max_nodes = 2_000_000;
     budget.max_total_scalar_bytes = MAX_YAML_BYTES as usize;
     budget.max_merge_keys = 100;
     let mut options = serde_saphyr::Options::default();
