@@ -18,7 +18,9 @@ use corral_engine::import::{
 };
 use corral_engine::occupancy::{FixedProcesses, OccupancySnapshot, ProcessInfo};
 use corral_engine::paths::encode_path;
-use corral_engine::placement::{PlacedAs, PlacementFs, PlacementMode, RealFs, SimulatedCrossDevice};
+use corral_engine::placement::{
+    PlacedAs, PlacementFs, PlacementMode, RealFs, SimulatedCrossDevice,
+};
 use corral_engine::{Catalog, CatalogConfig, Error};
 use serde_json::json;
 
@@ -146,7 +148,12 @@ impl World {
         .unwrap();
     }
 
-    pub fn plan(&self, target: &ImportTarget, sources: &[PathBuf], mode: PlacementMode) -> ImportPlan {
+    pub fn plan(
+        &self,
+        target: &ImportTarget,
+        sources: &[PathBuf],
+        mode: PlacementMode,
+    ) -> ImportPlan {
         plan_import(&self.catalog(), target, sources, mode, &OccupancySnapshot::nobody()).unwrap()
     }
 
@@ -261,8 +268,15 @@ fn every_mode_every_destination_state_dry_and_real() {
                             "{ctx}"
                         );
                         assert!(report.placed.is_empty(), "{ctx}");
-                        assert_eq!(report.run_id, None, "{ctx}: a run that places nothing leaves no run");
-                        assert!(!w.data.join("runs").exists() || fs::read_dir(w.data.join("runs")).unwrap().next().is_none(), "{ctx}");
+                        assert_eq!(
+                            report.run_id, None,
+                            "{ctx}: a run that places nothing leaves no run"
+                        );
+                        assert!(
+                            !w.data.join("runs").exists()
+                                || fs::read_dir(w.data.join("runs")).unwrap().next().is_none(),
+                            "{ctx}"
+                        );
                         assert_eq!(w.user_tree(), before_user, "{ctx}: something changed");
                     }
                     DestState::Fresh | DestState::CrossDevice => {
@@ -348,7 +362,8 @@ fn agent_target_writes_a_record_with_the_source_cwd() {
     let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
     let report = w.apply(&w.plan(&alpha(), &[src], PlacementMode::Copy), &RealFs);
     assert_eq!(report.placed.len(), 1, "{:?}", report.skipped);
-    let rec = fs::read_to_string(w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1)))).unwrap();
+    let rec = fs::read_to_string(w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1))))
+        .unwrap();
     assert!(rec.contains("agentName: alpha"), "{rec}");
     assert!(rec.contains("sourceCwd: /home/u/scratch"), "{rec}");
     assert!(rec.contains("adoptedAt: 2026-11-29T20:00:00.000Z"), "{rec}");
@@ -376,7 +391,11 @@ fn owned_adopted_and_unreadable_sources_are_skipped_with_reasons() {
     w.job("aaaaaa", "beta", "web", &sid(1));
     w.adoption_record(&sid(2), "beta");
     fs::write(w.export.join("not-a-session.jsonl"), "").unwrap();
-    fs::write(w.export.join(format!("{}.jsonl", sid(4))), "{\"type\":\"summary\",\"summary\":\"x\"}\n").unwrap();
+    fs::write(
+        w.export.join(format!("{}.jsonl", sid(4))),
+        "{\"type\":\"summary\",\"summary\":\"x\"}\n",
+    )
+    .unwrap();
     let missing = w.root.join("missing").join(format!("{}.jsonl", sid(5)));
     let plan = w.plan(&alpha(), &[w.export.clone(), missing], PlacementMode::Copy);
     assert!(plan.placements.is_empty(), "{:?}", plan.placements);
@@ -407,7 +426,9 @@ fn move_skips_occupied_sessions_and_copy_only_warns() {
     }]));
     let occ = OccupancySnapshot::capture(&table);
     let cat = w.catalog();
-    let plan = plan_import(&cat, &alpha(), &[held.clone(), free.clone()], PlacementMode::Move, &occ).unwrap();
+    let plan =
+        plan_import(&cat, &alpha(), &[held.clone(), free.clone()], PlacementMode::Move, &occ)
+            .unwrap();
     assert_eq!(reasons(&plan.skipped), vec![(sid(1), SkipReason::Occupied)]);
     assert!(plan.skipped[0].detail.contains("4242"), "{:?}", plan.skipped[0]);
     assert_eq!(plan.placements.len(), 1);
@@ -417,9 +438,14 @@ fn move_skips_occupied_sessions_and_copy_only_warns() {
     assert!(plan.placements[1].warning.is_none());
     // Unknown = occupied.
     let unknown = OccupancySnapshot::capture(&FixedProcesses(Err("no /proc".into())));
-    let plan = plan_import(&cat, &alpha(), &[w.export.clone()], PlacementMode::Move, &unknown).unwrap();
+    let plan =
+        plan_import(&cat, &alpha(), &[w.export.clone()], PlacementMode::Move, &unknown).unwrap();
     assert!(plan.placements.is_empty());
-    assert!(plan.skipped.iter().all(|s| s.reason == SkipReason::Occupied && s.detail.contains("no /proc")));
+    assert!(
+        plan.skipped
+            .iter()
+            .all(|s| s.reason == SkipReason::Occupied && s.detail.contains("no /proc"))
+    );
     assert_eq!(plan.occupancy_unknown.as_deref(), Some("no /proc"));
 }
 
@@ -442,7 +468,11 @@ fn race_destination_appears_between_plan_and_apply() {
             }
             let report = w.apply(&plan, &RealFs);
             let ctx = format!("{mode:?} dangling={dangling}");
-            assert_eq!(reasons(&report.skipped), vec![(sid(1), SkipReason::DestinationExists)], "{ctx}");
+            assert_eq!(
+                reasons(&report.skipped),
+                vec![(sid(1), SkipReason::DestinationExists)],
+                "{ctx}"
+            );
             assert_eq!(report.placed.len(), 1, "{ctx}");
             if dangling {
                 assert!(fs::symlink_metadata(&dest).unwrap().file_type().is_symlink(), "{ctx}");
@@ -452,7 +482,10 @@ fn race_destination_appears_between_plan_and_apply() {
             }
             assert!(a.is_file(), "{ctx}: the skipped source must stay");
             // No adoption record for the skipped session.
-            assert!(!w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1))).exists(), "{ctx}");
+            assert!(
+                !w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1))).exists(),
+                "{ctx}"
+            );
         }
     }
 }
@@ -502,7 +535,10 @@ fn one_bad_file_never_aborts_the_run() {
     let report = w.apply(&plan, &RealFs);
     assert_eq!(report.placed.len(), 2, "{report:?}");
     assert_eq!(report.skipped.len(), 1);
-    assert!(matches!(report.skipped[0].reason, SkipReason::Unreadable | SkipReason::PlacementFailed));
+    assert!(matches!(
+        report.skipped[0].reason,
+        SkipReason::Unreadable | SkipReason::PlacementFailed
+    ));
 }
 
 #[test]
@@ -525,7 +561,9 @@ fn cancel_between_files_leaves_a_normal_undoable_run() {
     assert_eq!(report.placed.len(), 1);
     assert_eq!(calls, 2);
     let run = report.run_id.unwrap();
-    let undo = corral_engine::runs::undo(&corral_engine::runs::UndoTarget::of(&w.catalog()), &run, now()).unwrap();
+    let undo =
+        corral_engine::runs::undo(&corral_engine::runs::UndoTarget::of(&w.catalog()), &run, now())
+            .unwrap();
     assert!(undo.not_undone.is_empty(), "{undo:?}");
     assert_eq!(w.user_tree(), before);
 }
@@ -542,7 +580,14 @@ fn a_backup_root_inside_the_claude_home_or_state_dir_is_refused() {
             data_dir: data.clone(),
         })
         .unwrap();
-        let plan = plan_import(&cat, &alpha(), std::slice::from_ref(&src), PlacementMode::Copy, &OccupancySnapshot::nobody()).unwrap();
+        let plan = plan_import(
+            &cat,
+            &alpha(),
+            std::slice::from_ref(&src),
+            PlacementMode::Copy,
+            &OccupancySnapshot::nobody(),
+        )
+        .unwrap();
         let before = tree(&w.root);
         let err = import::apply(&cat, &plan, now(), &mut |_| true).unwrap_err();
         assert!(matches!(err, Error::Refused(_)), "{data:?}: {err}");
@@ -555,7 +600,8 @@ fn a_plan_from_outside_cannot_place_outside_the_target() {
     let w = World::new();
     let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
     let mut plan = w.plan(&alpha(), &[src], PlacementMode::Copy);
-    plan.placements[0].to = w.root.join("elsewhere").join(format!("{}.jsonl", sid(1))).display().to_string();
+    plan.placements[0].to =
+        w.root.join("elsewhere").join(format!("{}.jsonl", sid(1))).display().to_string();
     let report = w.apply(&plan, &RealFs);
     assert!(report.placed.is_empty());
     assert_eq!(reasons(&report.skipped), vec![(sid(1), SkipReason::PlacementFailed)]);

@@ -224,6 +224,7 @@ impl RunWriter {
         };
         let marker = dir.join(STARTED_FILE);
         crate::atomic_write::create_exclusive(&marker, b"")?;
+        wait_for_clock_tick(&dir, &marker);
         let backup = dir.join(BACKUP_DIR);
         fs::create_dir(&backup).map_err(|e| Error::io_at("create folder", &backup, e))?;
         sync_dir(&dir);
@@ -289,6 +290,30 @@ impl RunWriter {
         fault_point("run: journal entry updated");
         Ok(())
     }
+}
+
+/// Waits (briefly, a few milliseconds at most) until the filesystem clock has moved past the
+/// marker's change time, so everything the run creates is changed strictly after the marker and
+/// everything that was there before is changed at or before it. (File times are coarse: files
+/// written within one clock tick share a time.)
+fn wait_for_clock_tick(dir: &Path, marker: &Path) {
+    let Some(start) = fs::symlink_metadata(marker).ok().as_ref().and_then(change_time) else {
+        return;
+    };
+    let probe = dir.join(".clock-probe");
+    for _ in 0..2000 {
+        let _ = fs::remove_file(&probe);
+        let later = crate::atomic_write::create_exclusive(&probe, b"")
+            .ok()
+            .and_then(|_| fs::symlink_metadata(&probe).ok())
+            .as_ref()
+            .and_then(change_time);
+        if later.is_none_or(|t| t > start) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let _ = fs::remove_file(&probe);
 }
 
 /// ISO-8601 UTC with milliseconds.
@@ -694,7 +719,7 @@ impl Ctx<'_> {
 
     fn created_by_run(&self, meta: &fs::Metadata) -> bool {
         match (self.started, change_time(meta)) {
-            (Some(start), Some(changed)) => changed >= start,
+            (Some(start), Some(changed)) => changed > start,
             // Where change times are unknown, the content checks alone decide.
             _ => true,
         }
@@ -723,6 +748,16 @@ impl Ctx<'_> {
             }
             Err(e) => return refuse(&dest, format!("cannot inspect: {e}")),
         };
+        let dest_real = dest
+            .parent()
+            .and_then(|p| fs::canonicalize(p).ok())
+            .zip(dest.file_name())
+            .map(|(p, n)| p.join(n));
+        if let (Some(src), Some(dest_real)) = (&source, &dest_real)
+            && fs::canonicalize(src).ok().as_ref() == Some(dest_real)
+        {
+            return refuse(&dest, "the journal names it as its own source; not removed");
+        }
         if !self.created_by_run(&meta) {
             return refuse(&dest, "it was there, unchanged, before the run began; not removed");
         }
