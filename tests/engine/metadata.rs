@@ -149,7 +149,9 @@ fn fixture_files_read_with_herdctls_cached_fields() {
 
 /// herdctl #419: a metadata file that cannot be read or parsed is never overwritten. Every write
 /// is refused with `Unreadable`, the bytes stay identical, no temp file is left, reads degrade to
-/// "skip it with a warning", and other files keep working.
+/// "skip it with a warning", and other files keep working. Clearing a name is refused too: herdctl's
+/// `removeCustomName` silently does nothing on an unreadable file, so the caller believes the name
+/// is gone while it is still on disk.
 #[test]
 fn refusal_matrix_leaves_corrupt_files_byte_identical() {
     let cases: [(&str, &[u8]); 8] = [
