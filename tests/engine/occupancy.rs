@@ -1,0 +1,146 @@
+//! The occupancy guard: which sessions running `claude` processes hold, from a fake process table
+//! and a fake /proc tree; unknown = occupied.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use corral_engine::occupancy::{
+    FixedProcesses, OccupancySnapshot, ProcTree, ProcessInfo, ProcessSource, SystemProcesses,
+};
+use corral_engine::paths::encode_path;
+
+const S1: &str = "11111111-1111-4111-8111-111111111111";
+const S2: &str = "22222222-2222-4222-8222-222222222222";
+
+fn proc(pid: u32, cmd: &[&str], cwd: Option<&str>) -> ProcessInfo {
+    ProcessInfo {
+        pid,
+        name: cmd.first().map(|c| c.rsplit('/').next().unwrap().to_owned()).unwrap_or_default(),
+        cmd: cmd.iter().map(|s| (*s).to_owned()).collect(),
+        cwd: cwd.map(PathBuf::from),
+    }
+}
+
+fn snap(procs: Vec<ProcessInfo>) -> OccupancySnapshot {
+    OccupancySnapshot::capture(&FixedProcesses(Ok(procs)))
+}
+
+#[test]
+fn resume_forms_hold_exactly_their_session() {
+    for cmd in [
+        vec!["claude", "--resume", S1],
+        vec!["claude", format!("--resume={S1}").leak()],
+        vec!["/usr/local/bin/claude", "-r", S1, "--model", "opus"],
+        vec!["claude", "--session-id", S1],
+        vec!["claude", format!("--session-id={S1}").leak()],
+        vec!["node", "/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js", "--resume", S1],
+    ] {
+        let s = snap(vec![proc(10, &cmd, Some("/home/u/app"))]);
+        assert!(s.check(S1, Some("/home/u/app"), None).is_some(), "{cmd:?}");
+        // A second conversation of the same folder stays free.
+        assert_eq!(s.check(S2, Some("/home/u/app"), None), None, "{cmd:?}");
+        assert!(s.unknown.is_none());
+    }
+}
+
+#[test]
+fn continue_picker_and_plain_claude_hold_every_session_of_their_folder() {
+    for cmd in [
+        vec!["claude", "--continue"],
+        vec!["claude", "-c"],
+        vec!["claude", "--resume"],
+        vec!["claude"],
+        vec!["claude", "-p", "summarize"],
+    ] {
+        let s = snap(vec![proc(11, &cmd, Some("/home/u/app"))]);
+        let why = s.check(S1, Some("/home/u/app"), None);
+        assert!(why.as_deref().unwrap_or("").contains("11"), "{cmd:?}: {why:?}");
+        // Matched by folder name too, when the transcript records no cwd.
+        assert!(s.check(S2, None, Some(&encode_path("/home/u/app"))).is_some(), "{cmd:?}");
+        // Another folder is free.
+        assert_eq!(s.check(S1, Some("/home/u/other"), Some("-home-u-other")), None, "{cmd:?}");
+    }
+}
+
+#[test]
+fn other_programs_and_the_desktop_app_hold_nothing() {
+    let s = snap(vec![
+        proc(1, &["bash"], Some("/home/u/app")),
+        proc(2, &["vim", "claude"], Some("/home/u/app")),
+        proc(3, &["/Applications/Claude.app/Contents/MacOS/Claude"], Some("/home/u/app")),
+        proc(4, &["claude-monitor", "--resume", S1], None),
+    ]);
+    assert_eq!(s.check(S1, Some("/home/u/app"), None), None, "{s:?}");
+    assert!(s.unknown.is_none());
+}
+
+#[test]
+fn unknown_is_occupied() {
+    let s = OccupancySnapshot::capture(&FixedProcesses(Err("permission denied".into())));
+    let why = s.check(S1, Some("/anywhere"), None).unwrap();
+    assert!(why.contains("unknown") && why.contains("permission denied"), "{why}");
+    // A folder-wide claude process whose cwd cannot be read: anything may be in use.
+    let s = snap(vec![proc(7, &["claude", "--continue"], None)]);
+    assert!(s.check(S1, Some("/anywhere"), None).unwrap().contains('7'));
+    // ... but a process that names its session needs no cwd.
+    let s = snap(vec![proc(8, &["claude", "--resume", S2], None)]);
+    assert!(s.unknown.is_none());
+    assert_eq!(s.check(S1, Some("/anywhere"), None), None);
+    assert!(s.check(S2, None, None).is_some());
+}
+
+#[test]
+fn a_rewritten_process_title_counts_as_folder_wide() {
+    // Node may overwrite argv with the process title: name "claude", command line "claude".
+    let p = ProcessInfo { pid: 5, name: "claude".into(), cmd: vec![], cwd: Some("/w".into()) };
+    let s = snap(vec![p]);
+    assert!(s.check(S1, Some("/w"), None).is_some());
+}
+
+fn fake_proc(root: &Path, pid: u32, args: &[&str], cwd: Option<&Path>) {
+    let d = root.join(pid.to_string());
+    fs::create_dir_all(&d).unwrap();
+    let mut cmdline = Vec::new();
+    for a in args {
+        cmdline.extend_from_slice(a.as_bytes());
+        cmdline.push(0);
+    }
+    fs::write(d.join("cmdline"), cmdline).unwrap();
+    fs::write(d.join("comm"), format!("{}\n", args[0].rsplit('/').next().unwrap())).unwrap();
+    if let Some(c) = cwd {
+        std::os::unix::fs::symlink(c, d.join("cwd")).unwrap();
+    }
+}
+
+#[test]
+fn a_fake_proc_tree_is_read_like_proc() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("proc");
+    fake_proc(&root, 100, &["claude", "--resume", S1], Some(Path::new("/home/u/a")));
+    fake_proc(&root, 101, &["claude", "-c"], Some(Path::new("/home/u/b")));
+    fake_proc(&root, 102, &["sleep", "100"], Some(Path::new("/home/u/a")));
+    fs::create_dir_all(root.join("self")).unwrap();
+    let procs = ProcTree { root: root.clone() }.processes().unwrap();
+    assert_eq!(procs.len(), 3);
+    let s = OccupancySnapshot::capture(&ProcTree { root: root.clone() });
+    assert!(s.check(S1, Some("/home/u/a"), None).is_some());
+    assert!(s.check(S2, Some("/home/u/a"), None).is_none());
+    assert!(s.check(S2, Some("/home/u/b"), None).is_some());
+    // A claude process whose cwd link is missing (unreadable) makes everything occupied.
+    fake_proc(&root, 103, &["claude"], None);
+    let s = OccupancySnapshot::capture(&ProcTree { root: root.clone() });
+    assert!(s.unknown.as_deref().unwrap_or("").contains("103"), "{s:?}");
+    // An unreadable table is unknown.
+    let s = OccupancySnapshot::capture(&ProcTree { root: tmp.path().join("absent") });
+    assert!(s.unknown.is_some());
+    assert!(s.check(S2, Some("/x"), None).is_some());
+}
+
+#[test]
+fn the_real_process_table_is_readable_and_lists_this_process() {
+    let procs = SystemProcesses.processes().expect("the process table of this machine");
+    assert!(procs.iter().any(|p| p.pid == std::process::id()));
+    // Capturing it never panics, whatever runs on this machine.
+    let _ = OccupancySnapshot::capture(&SystemProcesses);
+}
