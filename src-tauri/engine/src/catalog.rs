@@ -261,7 +261,9 @@ impl Catalog {
         let (attribution, attribution_warnings) =
             AttributionIndex::build(&self.state_dir, &mut caches.jobs);
         warnings.extend(attribution_warnings);
-        let custom_names = MetadataStore::new(&self.state_dir).custom_names();
+        let (custom_names, metadata_warnings) =
+            MetadataStore::new(&self.state_dir).custom_names_with_warnings();
+        warnings.extend(metadata_warnings);
         Ok(Scan { transcripts, attribution, custom_names, warnings })
     }
 
