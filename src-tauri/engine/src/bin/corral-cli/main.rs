@@ -2,6 +2,8 @@
 //! table without. Exit code 0 on success; on failure one clear line on stderr and a non-zero code.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod generate;
+mod import;
 mod sessions;
 
 use std::path::PathBuf;
@@ -50,6 +52,10 @@ enum Command {
     Rename(sessions::RenameArgs),
     /// List the fleet's agents with their session counts.
     Agents,
+    #[command(flatten)]
+    Import(import::ImportCommand),
+    /// Write a deterministic synthetic Claude home (and fleet) for benchmarks and demos.
+    Generate(generate::GenerateArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,12 +74,17 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Error> {
     let g = &cli.global;
+    if let Command::Generate(a) = &cli.command {
+        return print_json(&generate::run(a)?);
+    }
     let catalog = open_catalog(g)?;
     match cli.command {
         Command::Sessions(a) => sessions::sessions(&catalog, &a, g.json),
         Command::Show(a) => sessions::show(&catalog, &a, g.json),
         Command::Rename(a) => sessions::rename(&catalog, &a, g.json),
         Command::Agents => sessions::agents(&catalog, g.json),
+        Command::Import(c) => import::run(&catalog, &c, g.json),
+        Command::Generate(_) => Ok(()),
     }
 }
 
