@@ -211,3 +211,26 @@ proptest! {
         prop_assert!(page.messages.len() <= whole.messages.len());
     }
 }
+
+/// Manual throughput check: `CORRAL_PERF_FILE=/path cargo test --release -- --ignored perf_scan --nocapture`.
+#[test]
+#[ignore]
+fn perf_scan() {
+    let Ok(path) = std::env::var("CORRAL_PERF_FILE") else { return };
+    let path = std::path::PathBuf::from(path);
+    let t = std::time::Instant::now();
+    let out = facts::scan_file(&path, None).unwrap();
+    let scan = t.elapsed();
+    let t = std::time::Instant::now();
+    let page = messages::read_page(&path, None, 50).unwrap();
+    let page_time = t.elapsed();
+    let f = out.scanner.facts();
+    println!(
+        "scan {:?} ({:.0} MB/s), messages {}, newest page {:?} ({} msgs)",
+        scan,
+        out.offset as f64 / 1e6 / scan.as_secs_f64(),
+        f.message_count,
+        page_time,
+        page.messages.len()
+    );
+}

@@ -587,3 +587,60 @@ fn newest_page_comes_from_the_end_and_cursors_walk_back() {
     assert_eq!(all_pages(&path, 9), whole);
     assert_eq!(all_pages(&path, 50), whole);
 }
+
+#[test]
+fn a_queued_prompt_delivered_several_pages_later_is_hidden_in_pages_too() {
+    let mut s = String::from(
+        r#"{"type":"queue-operation","operation":"enqueue","timestamp":"2026-01-01T00:00:00.000Z","sessionId":"s","content":"<task-notification>done</task-notification>"}"#,
+    );
+    s.push('\n');
+    s.push_str(&long_session(30));
+    s.push_str(r#"{"type":"user","isSidechain":false,"uuid":"late","timestamp":"2026-01-01T00:09:00.000Z","origin":{"kind":"task-notification"},"message":{"role":"user","content":"<task-notification>done</task-notification>"}}"#);
+    s.push('\n');
+    s.push_str(r#"{"type":"queue-operation","operation":"enqueue","timestamp":"2026-01-01T00:10:00.000Z","sessionId":"s","content":"never delivered"}"#);
+    s.push('\n');
+    let (_d, path) = temp_file(s.as_bytes());
+    let whole = read(&path);
+    let notes: Vec<_> =
+        whole.iter().filter(|m| m.content.contains("<task-notification>")).collect();
+    assert_eq!(notes.len(), 1, "shown once, as the delivered user line");
+    assert_eq!(notes[0].uuid.as_deref(), Some("late"));
+    assert_eq!(whole.last().unwrap().content, "never delivered");
+    assert_eq!(whole.last().unwrap().origin_kind.as_deref(), Some("queued"));
+    for limit in [1, 2, 5] {
+        assert_eq!(all_pages(&path, limit), whole, "limit {limit}");
+    }
+}
+
+#[test]
+fn one_endless_turn_is_paged_between_responses() {
+    // One prompt, then 300 responses each with two chunks around a tool call and its result.
+    let mut s = String::from(
+        r#"{"type":"user","isSidechain":false,"uuid":"u0","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"go"}}"#,
+    );
+    s.push('\n');
+    for i in 0..300 {
+        s.push_str(&format!(r#"{{"type":"assistant","isSidechain":false,"uuid":"a{i}","timestamp":"2026-01-01T00:00:01.000Z","message":{{"id":"m{i}","model":"x","role":"assistant","content":[{{"type":"tool_use","id":"t{i}","name":"Read","input":{{"file_path":"/f{i}"}}}}]}}}}"#));
+        s.push('\n');
+        s.push_str(&format!(r#"{{"type":"user","isSidechain":false,"uuid":"r{i}","timestamp":"2026-01-01T00:00:02.000Z","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{i}","content":"ok {i}"}}]}}}}"#));
+        s.push('\n');
+        s.push_str(&format!(r#"{{"type":"assistant","isSidechain":false,"uuid":"b{i}","timestamp":"2026-01-01T00:00:03.000Z","message":{{"id":"m{i}","model":"x","role":"assistant","content":[{{"type":"text","text":"read {i}"}}]}}}}"#));
+        s.push('\n');
+    }
+    let (_d, path) = temp_file(s.as_bytes());
+    let page = messages::read_page(&path, None, 10).unwrap();
+    assert!(page.earlier_cursor.is_some());
+    assert!(page.messages.len() < 100, "the page stays small: {}", page.messages.len());
+    // Starts at a response's first chunk: the merged response, then its tool call.
+    assert_eq!(page.messages[0].role, Role::Assistant);
+    assert!(page.messages[0].content.starts_with("read "));
+    assert_eq!(
+        page.messages[1].tool_call.as_ref().unwrap().output,
+        page.messages[0].content.replace("read", "ok")
+    );
+    let whole = read(&path);
+    assert_eq!(whole.len(), 1 + 300 * 2);
+    for limit in [1, 10, 33] {
+        assert_eq!(all_pages(&path, limit), whole, "limit {limit}");
+    }
+}

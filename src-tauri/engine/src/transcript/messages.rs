@@ -712,6 +712,8 @@ struct ProbeLine<'a> {
 #[derive(Deserialize)]
 struct ContentProbe<'a> {
     #[serde(default, borrow)]
+    id: Loose<'a>,
+    #[serde(default, borrow)]
     content: Option<&'a RawValue>,
 }
 
@@ -721,10 +723,12 @@ struct Probe {
     candidate: bool,
     /// A user prompt: pages may start here without splitting a turn.
     boundary: bool,
+    /// For assistant lines: `message.id` (chunks of one response share it).
+    assistant_id: Option<String>,
 }
 
 fn probe(bytes: &[u8], file_sidechain: bool) -> Probe {
-    let none = Probe { candidate: false, boundary: false };
+    let none = Probe { candidate: false, boundary: false, assistant_id: None };
     if jsonl::quick_shape(bytes) != LineShape::ObjectLike
         || !jsonl::has_type_in(bytes, MESSAGE_TYPES)
     {
@@ -735,29 +739,34 @@ fn probe(bytes: &[u8], file_sidechain: bool) -> Probe {
         return none;
     };
     match p.ty.as_str() {
-        Some("queue-operation") => {
-            Probe { candidate: p.operation.as_str() == Some("enqueue"), boundary: false }
-        }
+        Some("queue-operation") => Probe {
+            candidate: p.operation.as_str() == Some("enqueue"),
+            boundary: false,
+            assistant_id: None,
+        },
         Some(t @ ("user" | "assistant")) => {
             if p.is_sidechain.as_bool().unwrap_or(false) != file_sidechain || p.is_meta.is_true() {
                 return none;
             }
+            let msg = raw_as::<ContentProbe<'_>>(p.message);
             if t == "assistant" {
-                return Probe { candidate: true, boundary: false };
+                let id = msg.and_then(|m| m.id.as_str().map(str::to_owned));
+                return Probe { candidate: true, boundary: false, assistant_id: id };
             }
-            let content = raw_as::<ContentProbe<'_>>(p.message).and_then(|c| c.content);
+            let content = msg.and_then(|c| c.content);
             let tool_result = content.is_some_and(|c| {
                 c.get().starts_with('[')
                     && memchr::memmem::find(c.get().as_bytes(), b"\"tool_result\"").is_some()
             });
-            Probe { candidate: true, boundary: !tool_result }
+            Probe { candidate: true, boundary: !tool_result, assistant_id: None }
         }
         _ => none,
     }
 }
 
-/// Bytes scanned backwards beyond which a page may start mid-turn.
-const MID_TURN_BYTES: u64 = 32 * 1024 * 1024;
+/// Bytes scanned backwards beyond which a page may start mid-turn (at the first line of an
+/// assistant response) instead of at a prompt.
+const MID_TURN_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Reads about `limit` messages ending just before byte offset `before` (or at the end of the
 /// file), reading backwards so the newest page of a huge file is cheap.
@@ -774,14 +783,30 @@ pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Res
     let mut candidates = 0usize;
     let mut messages = Vec::new();
     for _round in 0..16 {
+        // The newest assistant line seen so far (file order: the next one after `offset`).
+        let mut newer_assistant: Option<(u64, String)> = None;
         while let Some((offset, bytes)) = back.prev()? {
-            start = offset;
             let p = probe(&bytes, file_sidechain);
             if p.candidate {
                 candidates += 1;
             }
             let enough = candidates >= wanted;
-            if enough && (p.boundary || (p.candidate && end - offset > MID_TURN_BYTES)) {
+            // A turn too long to page at prompts: cut where one response ends and the next
+            // begins, so chunks of one message.id stay together.
+            let long_turn = enough
+                && (end - offset > MID_TURN_BYTES || candidates >= wanted.saturating_mul(4) + 16);
+            if let Some(id) = p.assistant_id {
+                if long_turn
+                    && let Some((newer_offset, newer_id)) = &newer_assistant
+                    && *newer_id != id
+                {
+                    start = *newer_offset;
+                    break;
+                }
+                newer_assistant = Some((offset, id));
+            }
+            start = offset;
+            if enough && p.boundary {
                 break;
             }
         }
