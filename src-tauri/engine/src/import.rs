@@ -168,12 +168,9 @@ impl ImportPlan {
     }
 }
 
-/// A human description of who owns a session: `origin "web" (agent alpha)`.
+/// Who owns a session, in words (the shared wording of [`attribution::describe_owner`]).
 pub fn describe_owner(a: &Attribution) -> String {
-    match &a.agent_name {
-        Some(agent) => format!("origin \"{}\" (agent {agent})", a.origin),
-        None => format!("origin \"{}\"", a.origin),
-    }
+    attribution::describe_owner(a)
 }
 
 /// Scans a transcript's listing facts, with a readable error.
@@ -669,6 +666,9 @@ pub fn apply_with(
             }
         }
         report.placed.push(item);
+    }
+    if run.is_some() {
+        catalog.invalidate(&[]);
     }
     if let Some(mut w) = run {
         let untouched = w.journal.entries.iter().all(|e| e.state == EntryState::Skipped);
