@@ -297,8 +297,13 @@ fn browsing_writes_nothing_but_corrals_own_index() {
     c.transcript(&sid("a1")).unwrap();
     c.messages_page(&sid("a1"), None, 50).unwrap();
     assert_eq!(hash_tree(&home.root), before_home, "nothing under the Claude home or state dir");
-    let index_files: Vec<_> = std::fs::read_dir(home.data.join("index")).unwrap().collect();
-    assert_eq!(index_files.len(), 1);
+    let mut index_files: Vec<String> = std::fs::read_dir(home.data.join("index"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    index_files.sort();
+    assert_eq!(index_files.len(), 2, "{index_files:?}");
+    assert!(index_files[0].starts_with("jobs-") && index_files[1].starts_with("listing-"));
 }
 
 #[test]
@@ -327,7 +332,7 @@ fn index_follows_appends_replacements_deletions_and_corruption() {
         Some("2026-11-28T10:00:00.000Z")
     );
     // Corrupt the index: it is rebuilt, not trusted.
-    let index = std::fs::read_dir(home.data.join("index")).unwrap().next().unwrap().unwrap().path();
+    let index = listing_index(&home);
     std::fs::write(&index, b"{ not json").unwrap();
     assert_eq!(count(&home.catalog()), 3);
     // Delete a transcript: it disappears.
@@ -481,7 +486,7 @@ fn unchanged_transcripts_are_not_read_again() {
 fn a_changed_extractor_invalidates_cached_facts_exactly_once() {
     let home = Home::new();
     home.catalog().all_sessions(ListOptions::default()).unwrap();
-    let index = std::fs::read_dir(home.data.join("index")).unwrap().next().unwrap().unwrap().path();
+    let index = listing_index(&home);
     let text = std::fs::read_to_string(&index).unwrap();
     let current = corral_engine::transcript::facts::EXTRACTOR_VERSION;
     assert!(text.contains(&format!("\"extractor\":{current}")));
@@ -498,4 +503,34 @@ fn a_changed_extractor_invalidates_cached_facts_exactly_once() {
     let rewritten = std::fs::read_to_string(&index).unwrap();
     assert!(rewritten.contains(&format!("\"extractor\":{current}")));
     assert!(!rewritten.contains("Tampered"));
+}
+
+fn listing_index(home: &Home) -> PathBuf {
+    std::fs::read_dir(home.data.join("index"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("listing-"))
+        .unwrap()
+}
+
+#[test]
+fn job_records_are_parsed_once_across_processes() {
+    let home = Home::new();
+    let first = home.catalog().scan().unwrap();
+    assert_eq!(first.attribution.job_stats().parsed, 7);
+    // A new catalog (a new process) reuses the persisted job cache.
+    let second = home.catalog().scan().unwrap();
+    assert_eq!(second.attribution.job_stats().parsed, 0);
+    assert_eq!(second.attribution.job_stats().reused, 7);
+    assert_eq!(second.attribution.get(&sid("a9")).agent_name.as_deref(), Some("team.gamma"));
+    // A corrupt cache is rebuilt from the job files.
+    let jobs = std::fs::read_dir(home.data.join("index"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("jobs-"))
+        .unwrap();
+    std::fs::write(&jobs, b"[1, {\"nonsense\": true}]").unwrap();
+    let third = home.catalog().scan().unwrap();
+    assert_eq!(third.attribution.job_stats().parsed, 7);
+    assert_eq!(third.attribution.get(&sid("a1")).agent_name.as_deref(), Some("alpha"));
 }

@@ -125,11 +125,39 @@ impl Scan {
 #[derive(Debug)]
 struct Caches {
     index: ListingIndex,
+    /// Parsed job records, persisted in the data dir: job files are immutable once written, so
+    /// a thousand of them are read once, not at every start.
     jobs: JobCache,
+    jobs_file: PathBuf,
+    jobs_loaded: bool,
     /// The last scan, reused while it is younger than [`SCAN_REUSE`] and nothing was invalidated
     /// (one view typically asks for agents, then each agent's sessions, in one burst).
     last: Option<(Instant, Arc<Scan>)>,
 }
+
+impl Caches {
+    fn load_jobs(&mut self) {
+        if std::mem::replace(&mut self.jobs_loaded, true) {
+            return;
+        }
+        // A missing or unreadable cache is rebuilt from the job files, never trusted.
+        if let Ok(bytes) = fs::read(&self.jobs_file)
+            && let Ok((JOBS_CACHE_FORMAT, cache)) =
+                serde_json::from_slice::<(u32, JobCache)>(&bytes)
+        {
+            self.jobs = cache;
+        }
+    }
+
+    fn save_jobs(&self) -> Result<()> {
+        let bytes = serde_json::to_vec(&(JOBS_CACHE_FORMAT, &self.jobs))
+            .map_err(|e| Error::io("cannot encode the job cache", std::io::Error::other(e)))?;
+        crate::atomic_write::write_atomic(&self.jobs_file, &bytes)
+    }
+}
+
+/// Bump when the shape of the persisted job cache changes.
+const JOBS_CACHE_FORMAT: u32 = 1;
 
 /// How long a scan may be reused without re-validating every transcript with a `stat`.
 const SCAN_REUSE: Duration = Duration::from_millis(1500);
@@ -152,11 +180,21 @@ impl Catalog {
             (None, None) => config.data_dir.join("state"),
         };
         let index = ListingIndex::new(&config.data_dir, &config.claude_home);
+        let jobs_file = config
+            .data_dir
+            .join("index")
+            .join(format!("jobs-{}.json", paths::encode_path(&state_dir.to_string_lossy())));
         Ok(Self {
             config,
             fleet,
             state_dir,
-            caches: Mutex::new(Caches { index, jobs: JobCache::default(), last: None }),
+            caches: Mutex::new(Caches {
+                index,
+                jobs: JobCache::default(),
+                jobs_file,
+                jobs_loaded: false,
+                last: None,
+            }),
         })
     }
 
@@ -258,9 +296,16 @@ impl Catalog {
             warnings.push(Warning::new(caches.index.path(), e.to_string()));
         }
 
+        caches.load_jobs();
         let (attribution, attribution_warnings) =
             AttributionIndex::build(&self.state_dir, &mut caches.jobs);
         warnings.extend(attribution_warnings);
+        let stats = attribution.job_stats();
+        if stats.parsed > 0 || stats.dropped > 0 {
+            if let Err(e) = caches.save_jobs() {
+                warnings.push(Warning::new(&caches.jobs_file, e.to_string()));
+            }
+        }
         let (custom_names, metadata_warnings) =
             MetadataStore::new(&self.state_dir).custom_names_with_warnings();
         warnings.extend(metadata_warnings);
