@@ -4,7 +4,7 @@
 // ?demo=nofleet (no fleet open).
 import type {
   AdoptableSession, AgentSummary, DirectoryGroup, ImportPlan, ImportProgress, ImportReport,
-  MessagePage, Origin, RunSummary, SessionSummary, Settings, Skip, ToolCall, TranscriptMessage,
+  ImportSkip, MessagePage, Origin, PlannedPlacement, RunSummary, SessionSummary, Settings, ToolCall, TranscriptMessage, UndoItem,
 } from './types';
 import type { PickKind } from './api';
 
@@ -188,10 +188,19 @@ function page(total: number, before: number | null, limit: number): MessagePage 
 }
 
 // ---- import runs ----
+function run(id: string, agoMs: number, o: Partial<RunSummary>): RunSummary {
+  return {
+    runId: id, createdAt: iso(agoMs), target: { kind: 'agent', name: 'team.alpha' }, mode: 'copy', placed: 0, records: 0, skipped: 0,
+    finished: true, cancelled: false, undoState: 'not-undone', undoneAt: null, runDir: `${settings.dataDir}/runs/${id}`,
+    backupDir: `${settings.dataDir}/runs/${id}/backup`, backupBytes: 0, problem: null, ...o,
+  };
+}
 const runs: RunSummary[] = [
-  { runId: '20261128T101500Z-4242', createdAt: iso(86_400_000 * 1.2), target: { kind: 'agent', agent: 'team.alpha' }, mode: 'copy', placed: 12, skipped: 2, undone: false, runDir: `${settings.dataDir}/runs/20261128T101500Z-4242`, backupBytes: 0 },
-  { runId: '20261120T083000Z-1717', createdAt: iso(86_400_000 * 9), target: { kind: 'claudeHome' }, mode: 'move', placed: 3, skipped: 0, undone: true, runDir: `${settings.dataDir}/runs/20261120T083000Z-1717`, backupBytes: 2_400_000 },
+  run('20261128T101500Z-4242', 86_400_000 * 1.2, { placed: 12, records: 12, skipped: 2 }),
+  run('20261124T160200Z-3131', 86_400_000 * 5, { target: { kind: 'agent', name: 'scribe' }, mode: 'link', placed: 4, records: 4, undoState: 'partly-undone', undoneAt: iso(86_400_000 * 4) }),
+  run('20261120T083000Z-1717', 86_400_000 * 9, { target: { kind: 'claudeHome' }, mode: 'move', placed: 3, skipped: 0, undoState: 'undone', undoneAt: iso(86_400_000 * 8), backupBytes: 2_400_000 }),
 ];
+const runItems = new Map<string, PlannedPlacement[]>();
 let cancelRequested = false;
 
 const listeners = new Map<string, Set<(p: unknown) => void>>();
@@ -215,18 +224,26 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function demoApplyImport(plan: ImportPlan, onProgress: (p: ImportProgress) => void): Promise<ImportReport> {
   cancelRequested = false;
-  const placed = [];
+  const placed: ImportReport['placed'] = [];
   const total = plan.placements.length;
+  const id = `${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}Z-${1000 + Math.floor(rnd() * 8999)}`;
   for (let i = 0; i < total; i++) {
     if (cancelRequested) break;
-    onProgress({ done: i, total, current: plan.placements[i].from });
-    await delay(350);
-    placed.push(plan.placements[i]);
+    const p = plan.placements[i];
+    onProgress({ done: i, total, sessionId: p.sessionId });
+    await delay(450);
+    placed.push({ sessionId: p.sessionId, from: p.from, to: p.to, placedAs: plan.mode === 'copy' ? 'copied' : plan.mode === 'move' ? 'moved' : 'hard-linked', record: plan.target.kind === 'agent' ? `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml` : null, warning: p.warning });
+    if (plan.target.kind === 'agent') {
+      sessions.push({ ...(sessions[0] ?? ({} as DemoSession)), sessionId: p.sessionId, origin: 'adopted', agentName: plan.target.name, customName: null, autoName: 'Imported: ' + (p.from.split('/').pop() ?? p.sessionId), mtime: new Date().toISOString() });
+    }
   }
-  onProgress({ done: placed.length, total, current: null });
-  const runId = placed.length ? `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}Z-${Math.floor(rnd() * 9999)}` : null;
-  if (runId) runs.unshift({ runId, createdAt: new Date().toISOString(), target: plan.target, mode: plan.mode, placed: placed.length, skipped: plan.skips.length, undone: false, runDir: `${settings.dataDir}/runs/${runId}`, backupBytes: 0 });
-  return { runId, placed, skipped: plan.skips, cancelled: cancelRequested, backupDir: runId ? `${settings.dataDir}/runs/${runId}/backup` : null };
+  onProgress({ done: placed.length, total, sessionId: '' });
+  const runId = placed.length ? id : null;
+  if (runId) {
+    runs.unshift(run(runId, 0, { target: plan.target, mode: plan.mode, placed: placed.length, records: plan.target.kind === 'agent' ? placed.length : 0, skipped: plan.skipped.length, cancelled: cancelRequested }));
+    runItems.set(runId, plan.placements.slice(0, placed.length));
+  }
+  return { runId, runDir: runId ? `${settings.dataDir}/runs/${runId}` : null, placed, skipped: plan.skipped, cancelled: cancelRequested, dryRun: false };
 }
 
 export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promise<unknown> {
@@ -284,38 +301,43 @@ export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promi
       const list: AdoptableSession[] = sessions
         .filter((s) => !s.agentName && !s.workingDirectory.startsWith('/tmp/'))
         .sort((x, y) => (x.mtime < y.mtime ? 1 : -1))
-        .map((s) => ({ sessionId: s.sessionId, sourceCwd: s.workingDirectory, mtime: s.mtime, autoName: s.autoName, preview: s.preview, sizeBytes: s.sizeBytes }));
+        .map((s) => ({ sessionId: s.sessionId, sourceCwd: s.workingDirectory, mtime: s.mtime, autoName: s.autoName, preview: s.preview, sizeBytes: s.sizeBytes, transcriptPath: s.transcriptPath }));
       return list;
     }
     case 'plan_import': {
       const target = a.target as ImportPlan['target'];
-      const dest = target.kind === 'agent' ? agentDefs.find((x) => x.name === target.agent)?.dir ?? HOME : `${HOME}/src/old`;
+      const dest = target.kind === 'agent' ? agentDefs.find((x) => x.name === target.name)?.dir ?? HOME : `${HOME}/src/old`;
       const destFolder = `${settings.claudeHome}/projects/${dest.replace(/[^A-Za-z0-9]/g, '-')}`;
       const sources = (a.sources as string[]) ?? [];
-      const placements = [];
-      const skips: Skip[] = [];
+      const placements: PlannedPlacement[] = [];
+      const skipped: ImportSkip[] = [];
+      const place = (sessionId: string, from: string) => placements.push({ sessionId, from, to: `${destFolder}/${sessionId}.jsonl`, sourceCwd: `${HOME}/src/old`, recordOnly: false, warning: null });
       for (const src of sources) {
-        const known = sessions.find((s) => s.sessionId === src);
+        const known = sessions.find((s) => s.transcriptPath === src);
         if (known) {
-          placements.push({ sessionId: known.sessionId, from: known.transcriptPath, to: `${destFolder}/${known.sessionId}.jsonl` });
+          if (known.agentName) skipped.push({ sessionId: known.sessionId, path: src, reason: 'already-adopted', detail: `already belongs to ${known.agentName}`, ownedBy: known.agentName });
+          else place(known.sessionId, known.transcriptPath);
           continue;
         }
-        if (!src.endsWith('.jsonl') && /\.[a-z]+$/i.test(src)) {
-          skips.push({ sessionId: null, reason: 'not-a-transcript', detail: 'Not a .jsonl transcript', path: src });
+        if (!src.endsWith('.jsonl') && /\.[a-z0-9]+$/i.test(src)) {
+          skipped.push({ sessionId: src.split('/').pop() ?? src, path: src, reason: 'not-a-transcript', detail: 'not a .jsonl file', ownedBy: null });
           continue;
         }
-        for (let i = 0; i < (src.endsWith('.jsonl') ? 1 : 5); i++) {
+        if (src.endsWith('.jsonl')) {
+          place(uuid(), src);
+          continue;
+        }
+        for (let i = 0; i < 5; i++) {
           const id = uuid();
-          placements.push({ sessionId: id, from: src.endsWith('.jsonl') ? src : `${src}/${id}.jsonl`, to: `${destFolder}/${id}.jsonl` });
+          place(id, `${src}/${id}.jsonl`);
         }
-        if (!src.endsWith('.jsonl')) {
-          skips.push({ sessionId: uuid(), reason: 'sidechain', detail: null, path: `${src}/agent-0a1b.jsonl` });
-          skips.push({ sessionId: uuid(), reason: 'already-adopted', detail: null, ownedBy: 'team.gamma' });
-          skips.push({ sessionId: uuid(), reason: 'destination-exists', detail: null });
-          if (a.mode === 'move') skips.push({ sessionId: uuid(), reason: 'occupied', detail: 'claude (pid 4242) has it open with --resume' });
-        }
+        skipped.push({ sessionId: uuid(), path: `${src}/agent-0a1b.jsonl`, reason: 'sidechain', detail: 'a subagent transcript', ownedBy: null });
+        skipped.push({ sessionId: uuid(), path: `${src}/x.jsonl`, reason: 'already-adopted', detail: 'adopted by team.gamma', ownedBy: 'team.gamma' });
+        skipped.push({ sessionId: uuid(), path: `${src}/y.jsonl`, reason: 'destination-exists', detail: 'a file with this name is already there', ownedBy: null });
+        skipped.push({ sessionId: uuid(), path: `${src}/z.jsonl`, reason: 'attributed-to-run', detail: 'a herdctl job of scribe ran it', ownedBy: 'scribe' });
+        if (a.mode === 'move') skipped.push({ sessionId: uuid(), path: `${src}/w.jsonl`, reason: 'occupied', detail: 'claude (pid 4242) has it open with --resume', ownedBy: null });
       }
-      return { target, mode: a.mode as ImportPlan['mode'], placements, skips, backupDir: `${settings.dataDir}/runs/<new run>/backup` } satisfies ImportPlan;
+      return { target, mode: a.mode as ImportPlan['mode'], placements, skipped, occupancyUnknown: null } satisfies ImportPlan;
     }
     case 'cancel_import':
       cancelRequested = true;
@@ -325,16 +347,33 @@ export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promi
     case 'plan_undo': {
       const r = runs.find((x) => x.runId === a.runId);
       if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
-      const items = [];
-      for (let i = 0; i < r.placed; i++) items.push({ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, action: 'remove' as const });
-      if (r.mode === 'move') items.push({ path: `${HOME}/backup/${uuid()}.jsonl`, action: 'restore' as const });
-      return { runId: r.runId, items };
+      const items = runItems.get(r.runId) ?? Array.from({ length: Number(r.placed) }, () => ({ sessionId: uuid(), from: `${HOME}/backup/x.jsonl`, to: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl` }) as PlannedPlacement);
+      const steps: UndoItem[] = [];
+      for (const p of items) {
+        steps.push({ path: p.to, action: r.mode === 'move' ? 'restored-source' : 'removed', sessionId: p.sessionId });
+        if (r.target?.kind === 'agent') steps.push({ path: `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml`, action: 'record-removed', sessionId: p.sessionId });
+      }
+      return { runId: r.runId, steps, notUndone: [] };
     }
     case 'undo_run': {
       const r = runs.find((x) => x.runId === a.runId);
       if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
-      r.undone = true;
-      return { undone: Array.from({ length: Math.max(0, r.placed - 1) }, () => `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`), notUndone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, reason: 'The file changed after the import (Claude appended to it), so it was left in place.' }] };
+      const placed = runItems.get(r.runId);
+      r.undoState = 'undone';
+      r.undoneAt = new Date().toISOString();
+      if (placed) {
+        for (const p of placed) {
+          const i = sessions.findIndex((x) => x.sessionId === p.sessionId);
+          if (i >= 0) sessions.splice(i, 1);
+        }
+        return { runId: r.runId, undone: placed.map((p) => ({ path: p.to, action: 'removed' as const, sessionId: p.sessionId })), notUndone: [] };
+      }
+      r.undoState = 'partly-undone';
+      return {
+        runId: r.runId,
+        undone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, action: 'removed' as const, sessionId: null }],
+        notUndone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, reason: 'it changed after the import (Claude wrote to it), so it was left in place', sessionId: null }],
+      };
     }
     case 'reveal_path':
       return null;

@@ -5,7 +5,15 @@ import type { AgentSummary, AppError, DirectoryGroup, SessionSummary, Settings, 
 
 export type View = 'fleet' | 'chats' | 'import' | 'history';
 export type Toast = { id: number; text: string; kind: 'info' | 'error'; detail?: string; action?: { label: string; run: () => void } };
-export type WizardStart = { step?: 1 | 2; agent?: string | null; claudeHome?: boolean; paths?: string[]; sessionIds?: string[] };
+export type WizardStart = {
+  step?: 1 | 2;
+  agent?: string | null;
+  claudeHome?: boolean;
+  paths?: string[];
+  sessionIds?: string[];
+  /** Deep links (screenshots, e2e): advance automatically up to this step. */
+  advanceTo?: number;
+};
 
 class AppState {
   view = $state<View>('fleet');

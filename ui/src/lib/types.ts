@@ -21,7 +21,8 @@ import type { SessionSummary } from './bindings/SessionSummary';
 import type { SubagentInfo } from './bindings/SubagentInfo';
 import type { Usage } from './bindings/Usage';
 
-// ---- shell-only types (generated from the shell crate later) ----
+// ---- shell-only types: the shell crate generates Settings/SessionInfo/SessionsChanged/FilesDropped;
+// until those files are in bindings/, these declarations mirror src-tauri/src/{settings,commands,events}.rs ----
 
 export type Settings = {
   claudeHome: string;
@@ -41,71 +42,26 @@ export type SessionInfo = {
 export type SessionsChanged = { folders: string[] };
 export type FilesDropped = { paths: string[]; agent: string | null };
 
-// ---- issue-3 types (placement / import / runs), provisional ----
-
-export type AdoptableSession = {
-  sessionId: string;
-  sourceCwd: string | null;
-  mtime: string;
-  autoName: string | null;
-  preview: string | null;
-  sizeBytes: number;
-};
-
-export type AdoptResult = { sessionId: string; agentName: string; alreadyAdopted?: boolean };
-
-export type ImportTarget = { kind: 'agent'; agent: string } | { kind: 'claudeHome' };
-
-export type PlacementMode = 'copy' | 'move' | 'link';
-
-export type SkipReason =
-  | 'sidechain'
-  | 'already-adopted'
-  | 'destination-exists'
-  | 'attributed-to-run'
-  | 'unreadable'
-  | 'not-a-transcript'
-  | 'occupied'
-  | 'placement-failed'
-  | 'record-failed';
-
-export type Placement = { sessionId: string; from: string; to: string };
-export type Skip = { sessionId: string | null; reason: SkipReason; detail: string | null; ownedBy?: string | null; path?: string | null };
-
-export type ImportPlan = {
-  target: ImportTarget;
-  mode: PlacementMode;
-  placements: Placement[];
-  skips: Skip[];
-  backupDir?: string | null;
-};
-
-export type ImportProgress = { done: number; total: number; current: string | null };
-
-export type ImportReport = {
-  runId: string | null;
-  placed: Placement[];
-  skipped: Skip[];
-  cancelled?: boolean;
-  backupDir?: string | null;
-};
-
-export type RunSummary = {
-  runId: string;
-  createdAt: string;
-  target: ImportTarget;
-  mode: PlacementMode;
-  placed: number;
-  skipped: number;
-  undone: boolean;
-  runDir?: string | null;
-  backupBytes?: number | null;
-};
-
-export type UndoItem = { path: string; action: 'remove' | 'restore'; detail?: string | null };
-export type UndoPlan = { runId: string; items: UndoItem[] };
-export type NotUndone = { path: string; reason: string };
-export type UndoReport = { undone: string[]; notUndone: NotUndone[] };
+// ---- issue-3 types (adoption, placement, import runs, undo) ----
+export type { AdoptableSession } from './bindings/AdoptableSession';
+export type { AdoptResult } from './bindings/AdoptResult';
+export type { ImportPlan } from './bindings/ImportPlan';
+export type { ImportProgress } from './bindings/ImportProgress';
+export type { ImportReport } from './bindings/ImportReport';
+export type { ImportSkip } from './bindings/ImportSkip';
+export type { ImportTarget } from './bindings/ImportTarget';
+export type { NotUndone } from './bindings/NotUndone';
+export type { PlacedAs } from './bindings/PlacedAs';
+export type { PlacedItem } from './bindings/PlacedItem';
+export type { PlacementMode } from './bindings/PlacementMode';
+export type { PlannedPlacement } from './bindings/PlannedPlacement';
+export type { RunSummary } from './bindings/RunSummary';
+export type { SkipReason } from './bindings/SkipReason';
+export type { UndoAction } from './bindings/UndoAction';
+export type { UndoItem } from './bindings/UndoItem';
+export type { UndoPlan } from './bindings/UndoPlan';
+export type { UndoReport } from './bindings/UndoReport';
+export type { UndoState } from './bindings/UndoState';
 
 /** Every failure the UI shows: the engine's `{kind, message}`, or `ui` for failures of the UI itself. */
 export type AppError = { kind: string; message: string };

@@ -1,0 +1,57 @@
+// Plain-words wording for the import wizard and History.
+import type { ImportSkip, ImportTarget, PlacementMode, UndoAction, UndoState } from './types';
+
+export function skipReasonText(s: Pick<ImportSkip, 'reason' | 'ownedBy' | 'detail'>): string {
+  const owner = s.ownedBy ?? null;
+  switch (s.reason) {
+    case 'sidechain':
+      return 'A subagent (sidechain) transcript — it is part of another session, not a chat of its own';
+    case 'already-adopted':
+      return owner ? `Already adopted by ${owner}` : 'Already adopted by this agent';
+    case 'destination-exists':
+      return 'A transcript with this id is already at the destination — Corral never overwrites';
+    case 'attributed-to-run':
+      return owner ? `Owned by agent ${owner} through a herdctl run` : 'Owned by an agent through a herdctl run';
+    case 'occupied':
+      return 'Open in a running claude process — it cannot be moved while in use';
+    case 'unreadable':
+      return 'Could not be read';
+    case 'not-a-transcript':
+      return 'Not a Claude Code transcript';
+    case 'placement-failed':
+      return 'Could not be placed';
+    case 'record-failed':
+      return 'Placed, but the adoption record could not be written';
+    default:
+      return String(s.reason);
+  }
+}
+
+export const MODE_TEXT: Record<PlacementMode, { label: string; sentence: string }> = {
+  copy: { label: 'Copy', sentence: 'Makes a new copy at the destination; your original stays untouched.' },
+  move: { label: 'Move', sentence: 'The transcript disappears from its original folder (a backup is kept); refused for sessions in use.' },
+  link: { label: 'Link', sentence: 'One file shared by both places — whatever is added in one shows in the other.' },
+};
+
+export function targetText(t: ImportTarget | null | undefined): string {
+  if (!t) return 'unknown target';
+  return t.kind === 'agent' ? t.name : 'this Claude home';
+}
+
+export const UNDO_ACTION_TEXT: Record<UndoAction, string> = {
+  removed: 'Remove the imported file',
+  'restored-source': 'Put the moved transcript back where it was',
+  'restored-from-backup': 'Restore the moved transcript from the backup',
+  'record-removed': 'Remove the adoption record',
+  'record-restored': 'Restore the adoption record it replaced',
+  'temp-removed': 'Remove a temporary file left by an interrupted copy',
+  'folder-removed': 'Remove the folder it created (empty again)',
+  'folder-kept': 'Keep the folder it created (other files are in it now)',
+  'already-gone': 'Nothing to do — already gone',
+};
+
+export const UNDO_STATE_TEXT: Record<UndoState, string> = {
+  'not-undone': 'Active',
+  undone: 'Undone',
+  'partly-undone': 'Partly undone',
+};
