@@ -1,0 +1,220 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ImportPlan, ImportProgress, ImportReport, RunSummary, SkipReason } from '../lib/types';
+
+vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
+const api = await import('../lib/api');
+const { app } = await import('../lib/state.svelte');
+const { default: ImportWizard } = await import('../lib/components/ImportWizard.svelte');
+const { default: HistoryView } = await import('../lib/components/HistoryView.svelte');
+const { skipReasonText } = await import('../lib/importtext');
+
+const ALL_REASONS: SkipReason[] = ['sidechain', 'already-adopted', 'destination-exists', 'attributed-to-run', 'unreadable', 'not-a-transcript', 'occupied', 'placement-failed', 'record-failed'];
+
+function plan(mode: ImportPlan['mode'] = 'copy', o: Partial<ImportPlan> = {}): ImportPlan {
+  return {
+    target: { kind: 'agent', name: 'team.alpha' },
+    mode,
+    placements: [
+      { sessionId: 'aaaa1111-0000-4000-a000-000000000001', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', sourceCwd: '/old', recordOnly: false, warning: null },
+      { sessionId: 'bbbb2222-0000-4000-a000-000000000002', from: '/backup/b.jsonl', to: '/h/.claude/projects/-w-alpha/b.jsonl', sourceCwd: '/old', recordOnly: false, warning: 'a claude process may be writing this session' },
+    ],
+    skipped: ALL_REASONS.map((reason, i) => ({ sessionId: `skip-${i}`, path: `/backup/s${i}.jsonl`, reason, detail: `detail ${i}`, ownedBy: reason === 'already-adopted' || reason === 'attributed-to-run' ? 'team.gamma' : null })),
+    occupancyUnknown: null,
+    ...o,
+  };
+}
+
+const next = () => screen.getByTestId('wizard-next') as HTMLButtonElement;
+const step = () => Number(screen.getByTestId('wizard').dataset.step);
+
+describe('import wizard', () => {
+  beforeEach(() => {
+    vi.clearAllMocks();
+    app.settings = { claudeHome: '/h/.claude', claudeHomeExists: true, fleetFile: '/f.yaml', stateDir: '/s', dataDir: '/h/.local/share/corral' };
+    app.agents = [{ name: 'team.alpha', fleetPath: ['team'], workingDirectory: '/w/alpha', docker: false, sessionCount: 3, lastActivityAt: null }];
+    app.groups = [];
+    vi.mocked(api.adoptable).mockResolvedValue([
+      { sessionId: 'cccc3333-0000-4000-a000-000000000003', sourceCwd: '/w/other', mtime: '2026-11-01T00:00:00Z', autoName: 'Adoptable chat', preview: 'hello', sizeBytes: 4096, transcriptPath: '/h/.claude/projects/-w-other/c.jsonl' },
+    ]);
+  });
+
+  it('step 1: Next stays disabled until a target is chosen', async () => {
+    app.wizard = { step: 1 };
+    render(ImportWizard);
+    expect(step()).toBe(1);
+    expect(next().disabled).toBe(true);
+    const options = screen.getAllByTestId('target-option');
+    expect(options).toHaveLength(2); // the agent and "this Claude home"
+    expect(options[1].textContent).toContain('This Claude home');
+    await fireEvent.click(options[0].querySelector('input')!);
+    expect(next().disabled).toBe(false);
+    await fireEvent.click(next());
+    expect(step()).toBe(2);
+  });
+
+  it('step 2: needs at least one source; the adoptable list and dropped paths both count', async () => {
+    app.wizard = { step: 2, agent: 'team.alpha' };
+    render(ImportWizard);
+    expect(next().disabled).toBe(true);
+    await vi.waitFor(() => expect(screen.getByTestId('adoptable-list')).toBeTruthy());
+    expect(api.adoptable).toHaveBeenCalledWith('team.alpha', null, false);
+    await fireEvent.click(screen.getByTestId('adoptable-list').querySelector('input')!);
+    expect(next().disabled).toBe(false);
+    await fireEvent.click(screen.getByTestId('all-folders'));
+    await vi.waitFor(() => expect(api.adoptable).toHaveBeenCalledWith('team.alpha', null, true));
+  });
+
+  it('step 3 previews the dry run: nothing written, every skip reason in plain words', async () => {
+    vi.mocked(api.planImport).mockResolvedValue(plan());
+    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
+    render(ImportWizard);
+    expect(screen.getByTestId('source-list').textContent).toContain('/backup');
+    await fireEvent.click(next());
+    await vi.waitFor(() => expect(screen.getByTestId('plan-table')).toBeTruthy());
+    expect(api.planImport).toHaveBeenCalledWith({ kind: 'agent', name: 'team.alpha' }, ['/backup'], 'copy');
+    expect(screen.getByTestId('nothing-written').textContent).toContain('Nothing has been written yet');
+    const reasons = screen.getAllByTestId('skip-reason').map((r) => r.textContent);
+    expect(reasons).toHaveLength(ALL_REASONS.length);
+    for (const r of ALL_REASONS) expect(reasons.some((t) => t?.includes(skipReasonText({ reason: r, ownedBy: r === 'already-adopted' || r === 'attributed-to-run' ? 'team.gamma' : null, detail: null })))).toBe(true);
+    expect(screen.getByTestId('plan-table').textContent).toContain('a claude process may be writing this session');
+  });
+
+  it('skip reasons read as plain words', () => {
+    const t = (reason: SkipReason, ownedBy: string | null = null) => skipReasonText({ reason, ownedBy, detail: null });
+    expect(t('sidechain')).toMatch(/subagent \(sidechain\)/);
+    expect(t('already-adopted', 'team.gamma')).toBe('Already adopted by team.gamma');
+    expect(t('destination-exists')).toMatch(/already at the destination.*never overwrites/);
+    expect(t('attributed-to-run', 'scribe')).toBe('Owned by agent scribe through a herdctl run');
+    expect(t('occupied')).toMatch(/running claude process/);
+    expect(t('unreadable')).toBe('Could not be read');
+    expect(t('not-a-transcript')).toBe('Not a Claude Code transcript');
+    expect(t('placement-failed')).toBe('Could not be placed');
+    expect(t('record-failed')).toMatch(/adoption record could not be written/);
+  });
+
+  it('a plan with nothing to place cannot go on', async () => {
+    vi.mocked(api.planImport).mockResolvedValue(plan('copy', { placements: [] }));
+    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
+    render(ImportWizard);
+    await fireEvent.click(next());
+    await vi.waitFor(() => expect(screen.getByTestId('plan-table')).toBeTruthy());
+    expect(next().disabled).toBe(true);
+    expect(screen.getByText(/nothing to import/)).toBeTruthy();
+  });
+
+  it('step 4 explains each mode in one sentence; choosing Move re-plans before running', async () => {
+    vi.mocked(api.planImport).mockImplementation(async (_t, _s, m) => plan(m));
+    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
+    render(ImportWizard);
+    await fireEvent.click(next());
+    await vi.waitFor(() => expect(next().disabled).toBe(false));
+    await fireEvent.click(next());
+    expect(step()).toBe(4);
+    const modes = screen.getAllByTestId('mode-option');
+    expect(modes.map((m) => m.textContent)).toEqual([
+      expect.stringContaining('your original stays untouched'),
+      expect.stringContaining('refused for sessions in use'),
+      expect.stringContaining('One file shared by both'),
+    ]);
+    expect((modes[0].querySelector('input') as HTMLInputElement).checked).toBe(true);
+    await fireEvent.click(modes[1].querySelector('input')!);
+    await fireEvent.click(next());
+    expect(step()).toBe(5);
+    await vi.waitFor(() => expect(api.planImport).toHaveBeenLastCalledWith({ kind: 'agent', name: 'team.alpha' }, ['/backup'], 'move'));
+    await vi.waitFor(() => expect(screen.getByTestId('wizard-run').textContent).toContain('Move 2 sessions'));
+    expect(screen.getByTestId('wizard').textContent).toContain('/runs/<this run>/backup/');
+  });
+
+  it('runs with streamed progress, can be cancelled, shows the result and undoes it', async () => {
+    vi.mocked(api.planImport).mockResolvedValue(plan());
+    let release: (r: ImportReport) => void = () => {};
+    vi.mocked(api.applyImport).mockImplementation((p: ImportPlan, onProgress: (x: ImportProgress) => void) => {
+      onProgress({ done: 1, total: 2, sessionId: p.placements[1].sessionId });
+      return new Promise<ImportReport>((r) => (release = r));
+    });
+    vi.mocked(api.planUndo).mockResolvedValue({ runId: 'run-1', steps: [{ path: '/h/.claude/projects/-w-alpha/a.jsonl', action: 'removed', sessionId: 'a' }, { path: '/s/adopted-sessions/a.yaml', action: 'record-removed', sessionId: 'a' }], notUndone: [] });
+    vi.mocked(api.undoRun).mockResolvedValue({ runId: 'run-1', undone: [{ path: '/x', action: 'removed', sessionId: 'a' }], notUndone: [{ path: '/h/.claude/projects/-w-alpha/b.jsonl', reason: 'it changed after the import', sessionId: 'b' }] });
+    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
+    render(ImportWizard);
+    await fireEvent.click(next());
+    await vi.waitFor(() => expect(next().disabled).toBe(false));
+    await fireEvent.click(next());
+    await fireEvent.click(next());
+    await fireEvent.click(screen.getByTestId('wizard-run'));
+    const prog = screen.getByTestId('progress');
+    expect(prog.textContent).toContain('1 of 2 files');
+    expect(prog.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('1');
+    await fireEvent.click(screen.getByTestId('wizard-cancel'));
+    expect(api.cancelImport).toHaveBeenCalled();
+    release({ runId: 'run-1', runDir: '/d/runs/run-1', placed: [{ sessionId: 'a', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', placedAs: 'copied', record: '/s/a.yaml', warning: null }], skipped: plan().skipped, cancelled: true, dryRun: false });
+    await vi.waitFor(() => expect(step()).toBe(6));
+    const result = screen.getByTestId('result');
+    expect(result.textContent).toContain('Import cancelled');
+    expect(result.textContent).toMatch(/1\s*placed,\s*9\s*skipped/);
+    expect(screen.getByTestId('open-in-fleet').textContent).toBe('Open in Fleet view');
+    await fireEvent.click(screen.getByTestId('undo-import'));
+    await vi.waitFor(() => expect(screen.getByTestId('confirm-undo')).toBeTruthy());
+    expect(api.planUndo).toHaveBeenCalledWith('run-1');
+    expect(screen.getByTestId('undo-panel').textContent).toContain('Remove the imported file');
+    expect(api.undoRun).not.toHaveBeenCalled();
+    await fireEvent.click(screen.getByTestId('confirm-undo'));
+    await vi.waitFor(() => expect(screen.getByTestId('undo-report')).toBeTruthy());
+    expect(api.undoRun).toHaveBeenCalledWith('run-1');
+    expect(screen.getByTestId('undo-report').textContent).toContain('it changed after the import');
+  });
+
+  it('"Open in Fleet view" reveals the target agent', async () => {
+    vi.mocked(api.planImport).mockResolvedValue(plan());
+    vi.mocked(api.applyImport).mockResolvedValue({ runId: 'r', runDir: '/d', placed: [{ sessionId: 'a', from: '/a', to: '/b', placedAs: 'copied', record: null, warning: null }], skipped: [], cancelled: false, dryRun: false });
+    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'], advanceTo: 6 };
+    app.view = 'chats';
+    render(ImportWizard);
+    await vi.waitFor(() => expect(step()).toBe(6), { timeout: 4000 });
+    await fireEvent.click(screen.getByTestId('open-in-fleet'));
+    expect(app.view).toBe('fleet');
+    expect(app.focusAgent).toBe('team.alpha');
+    expect(app.wizard).toBeNull();
+  });
+
+  it('dropped paths open at step 2 and list non-transcripts as skipped in the preview', async () => {
+    vi.mocked(api.planImport).mockResolvedValue(plan('copy', { skipped: [{ sessionId: 'notes.txt', path: '/d/notes.txt', reason: 'not-a-transcript', detail: 'not a .jsonl file', ownedBy: null }] }));
+    app.wizard = { step: 2, paths: ['/d/export', '/d/notes.txt'], agent: null };
+    render(ImportWizard);
+    expect(step()).toBe(2);
+    expect(next().disabled).toBe(true); // no target yet
+    await fireEvent.change(screen.getByTestId('target-select'), { target: { value: 'team.alpha' } });
+    expect(next().disabled).toBe(false);
+    await fireEvent.click(next());
+    await vi.waitFor(() => expect(screen.getAllByTestId('skip-row')).toHaveLength(1));
+    expect(screen.getByTestId('skip-row').textContent).toContain('Not a Claude Code transcript');
+  });
+});
+
+describe('History', () => {
+  const run = (o: Partial<RunSummary>): RunSummary => ({
+    runId: 'r', createdAt: '2026-11-20T10:00:00Z', target: { kind: 'agent', name: 'team.alpha' }, mode: 'copy', placed: 3, records: 3, skipped: 1,
+    finished: true, cancelled: false, undoState: 'not-undone', undoneAt: null, runDir: '/d/runs/r', backupDir: '/d/runs/r/backup', backupBytes: 2048, problem: null, ...o,
+  });
+
+  it('lists runs with target, mode, counts, state and backup, and offers Undo only where it applies', async () => {
+    vi.mocked(api.listRuns).mockResolvedValue([run({ runId: 'r1' }), run({ runId: 'r2', undoState: 'undone', mode: 'move', target: { kind: 'claudeHome' } })]);
+    render(HistoryView);
+    await vi.waitFor(() => expect(screen.getAllByTestId('run-row')).toHaveLength(2));
+    const [a, b] = screen.getAllByTestId('run-row');
+    expect(a.textContent).toContain('Copy into team.alpha');
+    expect(a.textContent).toContain('3 placed · 1 skipped');
+    expect(a.textContent).toContain('2.0 KB');
+    expect(b.textContent).toContain('Move into this Claude home');
+    expect(b.textContent).toContain('Undone');
+    expect(screen.getAllByTestId('undo-run')).toHaveLength(1);
+    await fireEvent.click(screen.getByText('Reveal in file manager', { selector: '[data-state="not-undone"] button' }));
+    expect(api.revealPath).toHaveBeenCalledWith('/d/runs/r');
+  });
+
+  it('shows an empty state that leads to the wizard', async () => {
+    vi.mocked(api.listRuns).mockResolvedValue([]);
+    render(HistoryView);
+    await vi.waitFor(() => expect(screen.getByTestId('history-empty')).toBeTruthy());
+  });
+});
