@@ -301,10 +301,10 @@ impl Catalog {
             AttributionIndex::build(&self.state_dir, &mut caches.jobs);
         warnings.extend(attribution_warnings);
         let stats = attribution.job_stats();
-        if stats.parsed > 0 || stats.dropped > 0 {
-            if let Err(e) = caches.save_jobs() {
-                warnings.push(Warning::new(&caches.jobs_file, e.to_string()));
-            }
+        if (stats.parsed > 0 || stats.dropped > 0)
+            && let Err(e) = caches.save_jobs()
+        {
+            warnings.push(Warning::new(&caches.jobs_file, e.to_string()));
         }
         let (custom_names, metadata_warnings) =
             MetadataStore::new(&self.state_dir).custom_names_with_warnings();
