@@ -275,6 +275,7 @@ fn write_copy(from: &Path, to: &Path) -> io::Result<()> {
     let mut input = File::open(from)?;
     let src_meta = input.metadata()?;
     let mut out = OpenOptions::new().write(true).create_new(true).open(to)?;
+    fault_point("copy: file created, bytes not yet written");
     let filled = (|| -> io::Result<()> {
         io::copy(&mut input, &mut out)?;
         let mut times = FileTimes::new();
