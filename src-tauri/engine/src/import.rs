@@ -221,7 +221,7 @@ fn collect(sources: &[PathBuf], out: &mut Vec<Candidate>, skipped: &mut Vec<Impo
             Ok(m) if m.is_dir() => walk(src, 0, out, skipped),
             Ok(_) => consider_file(src, out, skipped),
             Err(e) => {
-                skipped.push(skip(src, file_label(src), SkipReason::Unreadable, e.to_string()))
+                skipped.push(skip(src, file_label(src), SkipReason::Unreadable, e.to_string()));
             }
         }
     }

@@ -585,7 +585,7 @@ pub fn plan_undo(target: &UndoTarget, run_id: &str) -> Result<UndoPlan> {
         match step_summary(&step) {
             Ok((path, action)) => plan.steps.push(UndoItem { path, action, session_id: sid }),
             Err((path, reason)) => {
-                plan.not_undone.push(NotUndone { path, reason, session_id: sid })
+                plan.not_undone.push(NotUndone { path, reason, session_id: sid });
             }
         }
     }
