@@ -38,7 +38,12 @@ pub enum ImportCommand {
     /// home; journaled and undoable.
     Import {
         /// Import into this agent's transcript folder and adopt the sessions.
-        #[arg(long, value_name = "NAME", required_unless_present = "claude_home_target", conflicts_with = "claude_home_target")]
+        #[arg(
+            long,
+            value_name = "NAME",
+            required_unless_present = "claude_home_target",
+            conflicts_with = "claude_home_target"
+        )]
         agent: Option<String>,
         /// Import into the Claude home, each session into the folder of the cwd it records.
         #[arg(long)]
@@ -160,9 +165,18 @@ pub fn render(cmd: &ImportCommand, v: &Value) -> String {
         }
         ImportCommand::Adopt { .. } => {
             if v.get("alreadyAdopted").and_then(Value::as_bool) == Some(true) {
-                out.push(format!("{} was already adopted by {}", s(v, "sessionId"), s(v, "agentName")));
+                out.push(format!(
+                    "{} was already adopted by {}",
+                    s(v, "sessionId"),
+                    s(v, "agentName")
+                ));
             } else {
-                out.push(format!("{} adopted by {} ({})", s(v, "sessionId"), s(v, "agentName"), s(v, "recordPath")));
+                out.push(format!(
+                    "{} adopted by {} ({})",
+                    s(v, "sessionId"),
+                    s(v, "agentName"),
+                    s(v, "recordPath")
+                ));
             }
         }
         ImportCommand::Release { .. } => {
@@ -170,7 +184,11 @@ pub fn render(cmd: &ImportCommand, v: &Value) -> String {
             out.push(if released {
                 format!("released {} (the transcript stays)", s(v, "sessionId"))
             } else {
-                format!("{} has no adoption record by {}; nothing changed", s(v, "sessionId"), s(v, "agent"))
+                format!(
+                    "{} has no adoption record by {}; nothing changed",
+                    s(v, "sessionId"),
+                    s(v, "agent")
+                )
             });
         }
         ImportCommand::Import { .. } => {
@@ -185,7 +203,12 @@ pub fn render(cmd: &ImportCommand, v: &Value) -> String {
                 ));
             }
             for k in list(v, "skipped") {
-                out.push(format!("skipped {}  {}: {}", s(k, "sessionId"), s(k, "reason"), s(k, "detail")));
+                out.push(format!(
+                    "skipped {}  {}: {}",
+                    s(k, "sessionId"),
+                    s(k, "reason"),
+                    s(k, "detail")
+                ));
             }
             match v.get("runId").and_then(Value::as_str) {
                 Some(id) => out.push(format!(
