@@ -1,7 +1,7 @@
 // Plain-words wording for the import wizard and History.
 import type { ImportSkip, ImportTarget, PlacementMode, UndoAction, UndoState } from './types';
 
-export function skipReasonText(s: Pick<ImportSkip, 'reason' | 'ownedBy' | 'detail'>): string {
+export function skipReasonText(s: Pick<ImportSkip, 'reason'> & { ownedBy?: string | null }): string {
   const owner = s.ownedBy ?? null;
   switch (s.reason) {
     case 'sidechain':

@@ -213,3 +213,8 @@ export function folderConcerns(folders: string[], s: Pick<SessionSummary, 'encod
     );
   });
 }
+
+/** Is keyboard focus inside the transcript pane? (F2 then renames the open session, not a list row.) */
+export function inTranscript(): boolean {
+  return typeof document !== 'undefined' && !!document.activeElement?.closest('[data-testid="transcript"]');
+}

@@ -37,6 +37,7 @@ describe('All Chats', () => {
   beforeEach(() => {
     app.names = {};
     app.selected = [];
+    app.view = 'chats';
     app.agents = [{ name: 'team.alpha', fleetPath: ['team'], workingDirectory: '/home/ada/work/alpha', docker: false, sessionCount: 2, lastActivityAt: null }];
     app.settings = { claudeHome: '/home/ada/.claude', claudeHomeExists: true, fleetFile: '/f.yaml', stateDir: '/s', dataDir: '/d' };
   });
@@ -138,5 +139,34 @@ describe('All Chats', () => {
     render(AllChats);
     app.names[groups[1].sessions[2].sessionId] = 'Renamed elsewhere';
     await vi.waitFor(() => expect(screen.getByText('Renamed elsewhere')).toBeTruthy());
+  });
+
+  it('keyboard: arrows move, Enter opens, F2 renames the current row, Esc cancels', async () => {
+    const groups = small();
+    app.groups = groups;
+    app.openId = null;
+    render(AllChats);
+    const wrap = document.querySelector('.list-wrap') as HTMLElement;
+    await fireEvent.keyDown(wrap, { key: 'ArrowDown' });
+    await fireEvent.keyDown(wrap, { key: 'ArrowDown' });
+    await fireEvent.keyDown(wrap, { key: 'Enter' });
+    expect(app.openId).toBe(groups[0].sessions[1].sessionId);
+    app.renameTick++;
+    await vi.waitFor(() => expect(screen.getByTestId('rename-input')).toBeTruthy());
+    const row = screen.getByTestId('rename-input').closest('[data-testid="session-row"]') as HTMLElement;
+    expect(row.dataset.sessionId).toBe(groups[0].sessions[1].sessionId);
+    await fireEvent.keyDown(screen.getByTestId('rename-input'), { key: 'Escape' });
+    expect(screen.queryByTestId('rename-input')).toBeNull();
+    app.renameTick++;
+    await vi.waitFor(() => expect(screen.getByTestId('rename-input')).toBeTruthy());
+    app.open(null);
+  });
+
+  it('"/" focuses the search box', async () => {
+    app.groups = small();
+    app.view = 'chats';
+    render(AllChats);
+    app.searchTick++;
+    await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('search')));
   });
 });

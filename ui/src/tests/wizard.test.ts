@@ -76,12 +76,12 @@ describe('import wizard', () => {
     expect(screen.getByTestId('nothing-written').textContent).toContain('Nothing has been written yet');
     const reasons = screen.getAllByTestId('skip-reason').map((r) => r.textContent);
     expect(reasons).toHaveLength(ALL_REASONS.length);
-    for (const r of ALL_REASONS) expect(reasons.some((t) => t?.includes(skipReasonText({ reason: r, ownedBy: r === 'already-adopted' || r === 'attributed-to-run' ? 'team.gamma' : null, detail: null })))).toBe(true);
+    for (const r of ALL_REASONS) expect(reasons.some((t) => t?.includes(skipReasonText({ reason: r, ownedBy: r === 'already-adopted' || r === 'attributed-to-run' ? 'team.gamma' : null })))).toBe(true);
     expect(screen.getByTestId('plan-table').textContent).toContain('a claude process may be writing this session');
   });
 
   it('skip reasons read as plain words', () => {
-    const t = (reason: SkipReason, ownedBy: string | null = null) => skipReasonText({ reason, ownedBy, detail: null });
+    const t = (reason: SkipReason, ownedBy: string | null = null) => skipReasonText({ reason, ownedBy });
     expect(t('sidechain')).toMatch(/subagent \(sidechain\)/);
     expect(t('already-adopted', 'team.gamma')).toBe('Already adopted by team.gamma');
     expect(t('destination-exists')).toMatch(/already at the destination.*never overwrites/);
