@@ -22,9 +22,8 @@ use std::collections::VecDeque;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
-use super::{ContentRef, Loose, MessageRef, OriginRef, UsageRef, content_of, raw_as};
+use super::{ContentRef, Loose, MapOr, MessageRef, OriginRef};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 use crate::model::Usage;
 
@@ -101,7 +100,7 @@ impl UsageAccumulator {
         id: Option<&str>,
         request_id: Option<&str>,
         model: Option<&str>,
-        usage: Option<&UsageRef<'_>>,
+        usage: Option<&super::UsageRef<'_>>,
     ) -> bool {
         if let Some(m) = model.filter(|m| !m.is_empty() && *m != "<synthetic>") {
             self.model = Some(m.to_owned());
@@ -192,9 +191,9 @@ struct FactLine<'a> {
     #[serde(default, borrow)]
     timestamp: Loose<'a>,
     #[serde(default, borrow)]
-    origin: Option<&'a RawValue>,
+    origin: MapOr<OriginRef<'a>>,
     #[serde(default, borrow)]
-    message: Option<&'a RawValue>,
+    message: MapOr<MessageRef<'a>>,
     #[serde(default, borrow)]
     request_id: Loose<'a>,
     #[serde(default, borrow)]
@@ -283,27 +282,28 @@ impl FactsScanner {
             self.facts.git_branch = Some(b);
         }
         let meta = l.is_meta.is_true();
-        let msg: MessageRef<'_> = raw_as(l.message).unwrap_or_default();
+        let empty = MessageRef::default();
+        let msg = l.message.0.as_ref().unwrap_or(&empty);
         if is_user {
-            let content = content_of(msg.content);
-            let tool_result = super::has_tool_result(&content);
+            let content = &msg.content;
+            let tool_result = super::has_tool_result(content);
             if !meta {
                 self.note_time(&l.timestamp);
             }
             if meta || tool_result {
                 return;
             }
-            let text = super::user_text(&content);
+            let text = super::user_text(content);
             if text.trim().is_empty() {
                 return;
             }
             self.facts.message_count += 1;
-            let origin: OriginRef<'_> = raw_as(l.origin).unwrap_or_default();
+            let kind = l.origin.0.as_ref().and_then(|o| o.kind.as_str());
             if self.facts.preview.is_none()
-                && origin.kind.as_str() != Some("task-notification")
+                && kind != Some("task-notification")
                 && !l.is_compact_summary.is_true()
             {
-                self.facts.preview = first_preview(&content);
+                self.facts.preview = first_preview(content);
                 if self.facts.preview.is_none() && self.command_fallback.is_none() {
                     self.command_fallback = command_of(&text);
                 }
@@ -316,8 +316,8 @@ impl FactsScanner {
             if !meta {
                 self.note_time(&l.timestamp);
             }
-            let usage: Option<UsageRef<'_>> = raw_as(msg.usage);
-            if self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, usage.as_ref()) {
+            let usage = msg.usage.0.as_ref();
+            if self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, usage) {
                 self.facts.message_count += 1;
             }
         }

@@ -36,7 +36,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::facts::UsageAccumulator;
-use super::{BlockRef, ContentRef, Loose, MessageRef, OriginRef, UsageRef, content_of, raw_as};
+use super::{BlockRef, ContentRef, Loose, MapOr, MessageRef, OriginRef, raw_as};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 use crate::model::{MessagePage, Role, SessionTranscript, ToolCall, TranscriptMessage, Usage};
 
@@ -63,17 +63,17 @@ struct MsgLine<'a> {
     #[serde(default, borrow)]
     is_compact_summary: Loose<'a>,
     #[serde(default, borrow)]
-    origin: Option<&'a RawValue>,
+    origin: MapOr<OriginRef<'a>>,
     #[serde(default, borrow)]
-    message: Option<&'a RawValue>,
+    message: MapOr<MessageRef<'a>>,
     #[serde(default, borrow)]
     request_id: Loose<'a>,
     #[serde(default, borrow)]
-    tool_use_result: Option<&'a RawValue>,
+    tool_use_result: MapOr<AgentRef<'a>>,
     #[serde(default, borrow)]
     operation: Loose<'a>,
     #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
+    content: ContentRef<'a>,
 }
 
 #[derive(Deserialize)]
@@ -183,7 +183,7 @@ impl Builder {
     fn queue(&mut self, l: &MsgLine<'_>, offset: u64) {
         match l.operation.as_str() {
             Some("enqueue") => {
-                let text = super::user_text(&content_of(l.content));
+                let text = super::user_text(&l.content);
                 if text.trim().is_empty() {
                     return;
                 }
@@ -207,7 +207,7 @@ impl Builder {
                 }
             }
             Some("remove") => {
-                let text = super::user_text(&content_of(l.content));
+                let text = super::user_text(&l.content);
                 let pos = self
                     .enqueues
                     .iter()
@@ -240,19 +240,22 @@ impl Builder {
         if l.is_meta.is_true() {
             return;
         }
-        let Some(msg) = raw_as::<MessageRef<'_>>(l.message) else { return };
-        let content = content_of(msg.content);
-        if let ContentRef::Blocks(blocks) = &content {
+        let Some(msg) = l.message.0.as_ref() else { return };
+        let content = &msg.content;
+        if let ContentRef::Blocks(blocks) = content {
             for b in blocks.iter().filter(|b| b.ty.as_str() == Some("tool_result")) {
                 self.tool_result(b, l, offset);
             }
         }
-        let text = super::user_text(&content);
+        let text = super::user_text(content);
         if text.trim().is_empty() {
             return;
         }
-        let origin: OriginRef<'_> = raw_as(l.origin).unwrap_or_default();
-        let origin_kind = owned(&origin.kind)
+        let origin_kind = l
+            .origin
+            .0
+            .as_ref()
+            .and_then(|o| owned(&o.kind))
             .or_else(|| l.is_compact_summary.is_true().then(|| "compact-summary".to_owned()));
         self.push(TranscriptMessage {
             role: Role::User,
@@ -272,7 +275,7 @@ impl Builder {
         let mut output = super::tools::result_text(value.as_ref());
         let truncated = super::clip(&mut output, OUTPUT_CLIP_BYTES);
         let is_error = b.is_error.is_true();
-        let agent = raw_as::<AgentRef<'_>>(l.tool_use_result).and_then(|a| owned(&a.agent_id));
+        let agent = l.tool_use_result.0.as_ref().and_then(|a| owned(&a.agent_id));
         let result_ms = ts_ms(l.timestamp.as_str());
         let timestamp = owned(&l.timestamp);
         if let Some(slot) = id.and_then(|i| self.tools.get(i)) {
@@ -323,13 +326,12 @@ impl Builder {
     }
 
     fn assistant(&mut self, l: &MsgLine<'_>, offset: u64) {
-        let Some(msg) = raw_as::<MessageRef<'_>>(l.message) else { return };
+        let Some(msg) = l.message.0.as_ref() else { return };
         let model = msg.model.as_str();
         if model == Some("<synthetic>") {
             return;
         }
-        let usage: Option<UsageRef<'_>> = raw_as(msg.usage);
-        self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, usage.as_ref());
+        self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, msg.usage.0.as_ref());
         let new_message = |l: &MsgLine<'_>| TranscriptMessage {
             role: Role::Assistant,
             content: String::new(),
@@ -351,21 +353,22 @@ impl Builder {
             },
             None => self.push(new_message(l)),
         };
-        let content = content_of(msg.content);
-        let blocks: Vec<BlockRef<'_>> = match content {
+        let text_block;
+        let blocks: &[BlockRef<'_>] = match &msg.content {
             ContentRef::Blocks(b) => b,
             ContentRef::Text(t) => {
-                vec![BlockRef {
+                text_block = [BlockRef {
                     ty: Loose::Str("text".into()),
-                    text: Loose::Str(t),
+                    text: Loose::Str(t.clone()),
                     ..Default::default()
-                }]
+                }];
+                &text_block
             }
-            ContentRef::None => Vec::new(),
+            ContentRef::None => &[],
         };
         let line_uuid = owned(&l.uuid);
         let several = blocks.len() > 1;
-        for b in &blocks {
+        for b in blocks {
             match b.ty.as_str() {
                 Some("text") => {
                     let Some(t) = b.text.as_str() else { continue };
@@ -537,7 +540,7 @@ struct UserProbe<'a> {
     #[serde(default, borrow)]
     is_meta: Loose<'a>,
     #[serde(default, borrow)]
-    message: Option<&'a RawValue>,
+    message: MapOr<MessageRef<'a>>,
 }
 
 /// First offsets of user messages in `[from, until)` whose text is one of `wanted`.
@@ -571,8 +574,8 @@ fn later_user_texts(
         {
             continue;
         }
-        let Some(msg) = raw_as::<MessageRef<'_>>(u.message) else { continue };
-        let text = super::user_text(&content_of(msg.content));
+        let Some(msg) = u.message.0.as_ref() else { continue };
+        let text = super::user_text(&msg.content);
         let text = text.trim();
         if wanted.iter().any(|(_, w)| w == text) && !found.contains_key(text) {
             found.insert(text.to_owned(), line.offset);
@@ -704,7 +707,7 @@ struct ProbeLine<'a> {
     #[serde(default, borrow)]
     is_meta: Loose<'a>,
     #[serde(default, borrow)]
-    message: Option<&'a RawValue>,
+    message: MapOr<ContentProbe<'a>>,
     #[serde(default, borrow)]
     operation: Loose<'a>,
 }
@@ -714,7 +717,7 @@ struct ContentProbe<'a> {
     #[serde(default, borrow)]
     id: Loose<'a>,
     #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
+    content: ContentRef<'a>,
 }
 
 /// What one line contributes when paging backwards.
@@ -748,16 +751,12 @@ fn probe(bytes: &[u8], file_sidechain: bool) -> Probe {
             if p.is_sidechain.as_bool().unwrap_or(false) != file_sidechain || p.is_meta.is_true() {
                 return none;
             }
-            let msg = raw_as::<ContentProbe<'_>>(p.message);
+            let msg = p.message.0;
             if t == "assistant" {
                 let id = msg.and_then(|m| m.id.as_str().map(str::to_owned));
                 return Probe { candidate: true, boundary: false, assistant_id: id };
             }
-            let content = msg.and_then(|c| c.content);
-            let tool_result = content.is_some_and(|c| {
-                c.get().starts_with('[')
-                    && memchr::memmem::find(c.get().as_bytes(), b"\"tool_result\"").is_some()
-            });
+            let tool_result = msg.is_some_and(|m| super::has_tool_result(&m.content));
             Probe { candidate: true, boundary: !tool_result, assistant_id: None }
         }
         _ => none,

@@ -119,6 +119,63 @@ pub(crate) fn raw_as<'a, T: Deserialize<'a>>(raw: Option<&'a RawValue>) -> Optio
     raw.and_then(|r| serde_json::from_str::<T>(r.get()).ok())
 }
 
+/// An object parsed as `T` in the same pass; any other JSON value (or absence) is `None`, so an
+/// odd shape never fails the enclosing line.
+#[derive(Debug)]
+pub(crate) struct MapOr<T>(pub Option<T>);
+
+impl<T> Default for MapOr<T> {
+    fn default() -> Self {
+        Self(None)
+    }
+}
+
+struct MapOrVisitor<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for MapOrVisitor<T> {
+    type Value = MapOr<T>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        T::deserialize(de::value::MapAccessDeserializer::new(map)).map(|t| MapOr(Some(t)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(MapOr(None))
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(MapOr(None))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(MapOr(None))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(MapOr(None))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(MapOr(None))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(MapOr(None))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(MapOr(None))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(MapOr(None))
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for MapOr<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(MapOrVisitor(std::marker::PhantomData))
+    }
+}
+
 /// `{"kind": …}` of a user line's `origin`.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct OriginRef<'a> {
@@ -138,11 +195,11 @@ pub(crate) struct UsageRef<'a> {
     #[serde(default, borrow)]
     pub cache_read_input_tokens: Loose<'a>,
     #[serde(default, borrow)]
-    pub cache_creation: Option<&'a RawValue>,
+    pub cache_creation: MapOr<CacheCreationRef<'a>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
-struct CacheCreationRef<'a> {
+pub(crate) struct CacheCreationRef<'a> {
     #[serde(default, borrow)]
     ephemeral_5m_input_tokens: Loose<'a>,
     #[serde(default, borrow)]
@@ -153,7 +210,7 @@ impl UsageRef<'_> {
     /// Context size: input + cache creation (max of flat and nested) + cache read.
     pub(crate) fn context_tokens(&self) -> u64 {
         let flat = self.cache_creation_input_tokens.as_u64();
-        let nested = raw_as::<CacheCreationRef<'_>>(self.cache_creation).map_or(0, |c| {
+        let nested = self.cache_creation.0.as_ref().map_or(0, |c| {
             c.ephemeral_5m_input_tokens
                 .as_u64()
                 .saturating_add(c.ephemeral_1h_input_tokens.as_u64())
@@ -173,9 +230,9 @@ pub(crate) struct MessageRef<'a> {
     #[serde(default, borrow)]
     pub model: Loose<'a>,
     #[serde(default, borrow)]
-    pub content: Option<&'a RawValue>,
+    pub content: ContentRef<'a>,
     #[serde(default, borrow)]
-    pub usage: Option<&'a RawValue>,
+    pub usage: MapOr<UsageRef<'a>>,
 }
 
 /// One content block (text, thinking, tool_use, tool_result, image, …), every field optional.
@@ -201,35 +258,71 @@ pub(crate) struct BlockRef<'a> {
     pub is_error: Loose<'a>,
 }
 
-/// `message.content`: a string, or an array of blocks.
+/// `message.content` (or a queue-operation's `content`): a string, or an array of blocks
+/// (non-object items dropped); anything else is `None`.
+#[derive(Debug, Default)]
 pub(crate) enum ContentRef<'a> {
     Text(Cow<'a, str>),
     Blocks(Vec<BlockRef<'a>>),
+    #[default]
     None,
 }
 
-pub(crate) fn content_of<'a>(raw: Option<&'a RawValue>) -> ContentRef<'a> {
-    let Some(raw) = raw else { return ContentRef::None };
-    match raw.get().as_bytes().first() {
-        Some(b'"') => match serde_json::from_str::<Loose<'a>>(raw.get()) {
-            Ok(Loose::Str(s)) => ContentRef::Text(s),
-            _ => ContentRef::None,
-        },
-        Some(b'[') => match serde_json::from_str::<Vec<Lenient<BlockRef<'a>>>>(raw.get()) {
-            Ok(v) => ContentRef::Blocks(v.into_iter().filter_map(|b| b.0).collect()),
-            Err(_) => ContentRef::None,
-        },
-        _ => ContentRef::None,
+struct ContentVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for ContentVisitor<'a> {
+    type Value = ContentRef<'a>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("message content")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(ContentRef::Text(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(ContentRef::Text(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(ContentRef::Text(Cow::Owned(v)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut blocks = Vec::new();
+        while let Some(b) = seq.next_element::<MapOr<BlockRef<'a>>>()? {
+            if let Some(b) = b.0 {
+                blocks.push(b);
+            }
+        }
+        Ok(ContentRef::Blocks(blocks))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(ContentRef::None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(ContentRef::None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(ContentRef::None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(ContentRef::None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(ContentRef::None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(ContentRef::None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(ContentRef::None)
     }
 }
 
-/// Deserializes `T`, or `None` if the value does not fit (without failing the outer parse).
-pub(crate) struct Lenient<T>(pub Option<T>);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
+impl<'de: 'a, 'a> Deserialize<'de> for ContentRef<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw: &'de RawValue = Deserialize::deserialize(d)?;
-        Ok(Lenient(serde_json::from_str::<T>(raw.get()).ok()))
+        d.deserialize_any(ContentVisitor(std::marker::PhantomData))
     }
 }
 
