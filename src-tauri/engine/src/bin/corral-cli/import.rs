@@ -129,9 +129,12 @@ pub fn run(catalog: &Catalog, cmd: &ImportCommand, json: bool) -> Result<(), Err
     } else {
         render(cmd, &value)
     };
-    #[allow(clippy::print_stdout)]
-    {
-        println!("{text}");
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let mut out = std::io::stdout().lock();
+    match std::io::Write::write_all(&mut out, format!("{text}\n").as_bytes()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(Error::io("cannot write to stdout", e)),
     }
     Ok(())
 }
