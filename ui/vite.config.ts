@@ -6,7 +6,7 @@ import { svelteTesting } from '@testing-library/svelte/vite';
 export default defineConfig({
   plugins: [svelte(), svelteTesting()],
   clearScreen: false,
-  server: { port: 1420, strictPort: true },
+  server: { port: 5173, strictPort: true }, // devUrl in src-tauri/tauri.conf.json
   preview: { port: 4173, strictPort: false },
   build: { outDir: 'dist', target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 800 },
   test: {

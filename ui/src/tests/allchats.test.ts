@@ -129,8 +129,9 @@ describe('All Chats', () => {
     app.groups = [];
     render(AllChats);
     const empty = screen.getByTestId('empty-state');
-    expect(empty.textContent).toContain('No Claude Code sessions found');
+    expect(empty.textContent).toContain('No Claude Code sessions found in /home/ada/.claude');
     expect(empty.textContent).toContain('pick another Claude home');
+    expect(empty.querySelector('button')?.textContent).toBe('Choose Claude home…');
   });
 
   it('a rename shows in the list at once (shared name state)', async () => {
