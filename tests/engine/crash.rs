@@ -5,7 +5,7 @@
 //!
 //! Needs the `fault-points` feature (`cargo test --features fault-points` or `--all-features`);
 //! without it the fault points compile to nothing and this module is left out.
-#![cfg(feature = "fault-points")]
+#![cfg(all(unix, feature = "fault-points"))]
 #![allow(
     clippy::print_stdout,
     clippy::unused_self,

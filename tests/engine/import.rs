@@ -232,6 +232,7 @@ const MODES: [PlacementMode; 3] = [PlacementMode::Copy, PlacementMode::Link, Pla
 const STATES: [DestState; 4] =
     [DestState::Fresh, DestState::Existing, DestState::DanglingSymlink, DestState::CrossDevice];
 
+#[cfg(unix)]
 /// Every mode × destination state × {dry run, real}: nothing is ever overwritten, a dry run
 /// writes nothing at all, and the placed bytes equal the source.
 #[test]
@@ -452,6 +453,7 @@ fn move_skips_occupied_sessions_and_copy_only_warns() {
     assert_eq!(plan.occupancy_unknown.as_deref(), Some("no /proc"));
 }
 
+#[cfg(unix)]
 /// A destination that appears between plan and apply is never overwritten.
 #[test]
 fn race_destination_appears_between_plan_and_apply() {

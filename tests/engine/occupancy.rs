@@ -106,6 +106,7 @@ fn a_rewritten_process_title_counts_as_folder_wide() {
     assert!(s.check(S1, Some("/w"), None).is_some());
 }
 
+#[cfg(unix)]
 fn fake_proc(root: &Path, pid: u32, args: &[&str], cwd: Option<&Path>) {
     let d = root.join(pid.to_string());
     fs::create_dir_all(&d).unwrap();
@@ -121,6 +122,7 @@ fn fake_proc(root: &Path, pid: u32, args: &[&str], cwd: Option<&Path>) {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_fake_proc_tree_is_read_like_proc() {
     let tmp = tempfile::tempdir().unwrap();

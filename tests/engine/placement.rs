@@ -1,5 +1,6 @@
 //! Placing one file: exclusive creation in every mode, mtimes kept, cross-device paths (injected
 //! EXDEV and, when available, a real second filesystem).
+#![cfg(unix)]
 #![allow(
     clippy::print_stdout,
     clippy::unused_self,

@@ -157,6 +157,7 @@ fn undo_does_not_trust_a_tampered_journal() {
     assert!(u.not_undone.len() >= 3, "{u:?}");
 }
 
+#[cfg(unix)]
 #[test]
 fn a_dangling_or_foreign_symlink_at_a_destination_is_not_removed() {
     let w = populated();

@@ -613,6 +613,18 @@ pub fn undo(target: &UndoTarget, run_id: &str, now: DateTime<Utc>) -> Result<Und
     Ok(report)
 }
 
+/// [`plan_undo`] against a catalog's Claude home, state dir and data dir.
+pub fn plan_undo_in(catalog: &Catalog, run_id: &str) -> Result<UndoPlan> {
+    plan_undo(&UndoTarget::of(catalog), run_id)
+}
+
+/// [`undo`] against a catalog's stores; drops the catalog's cached listings afterwards.
+pub fn undo_in(catalog: &Catalog, run_id: &str, now: DateTime<Utc>) -> Result<UndoReport> {
+    let report = undo(&UndoTarget::of(catalog), run_id, now);
+    catalog.invalidate(&[]);
+    report
+}
+
 type Decided = Vec<(Option<String>, Step)>;
 
 fn decide(target: &UndoTarget, run_id: &str) -> Result<(PathBuf, RunJournal, Decided)> {
