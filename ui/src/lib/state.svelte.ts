@@ -41,6 +41,8 @@ class AppState {
   selected = $state<string[]>([]);
 
   wizard = $state<WizardStart | null>(null);
+  /** The agent row under a drag in progress (drop target highlight). */
+  dropAgent = $state<string | null>(null);
   /** Agent to reveal in the Fleet view (set by "agent" links elsewhere). */
   focusAgent = $state<string | null>(null);
   /** Bumped by `/` and Ctrl/Cmd+F: the visible view focuses its search box. */
