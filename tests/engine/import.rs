@@ -639,3 +639,37 @@ fn the_plan_and_report_serialize_in_the_documented_shape() {
     let dry = plan.dry_run_report();
     assert_eq!(serde_json::to_value(&dry).unwrap()["runId"], serde_json::Value::Null);
 }
+
+/// Real transcripts from the shared corpus: every file is either placed or skipped with a
+/// reason, and a move into the Claude home is undone to the identical tree.
+#[test]
+fn corpus_import_move_and_undo_round_trip() {
+    let Some(corpus) = crate::support::corpus() else { return };
+    let w = World::new();
+    let src = w.export.join("corpus");
+    crate::support::copy_tree(&corpus, &src);
+    // Files inside a session's own folder (`<sid>/subagents/…`) belong to that session and are
+    // not candidates; every other file is placed or skipped with a reason.
+    let all = tree(&src);
+    let companion = |rel: &str| {
+        let p = Path::new(rel);
+        p.ancestors().skip(1).any(|a| {
+            a.file_name().is_some_and(|n| n == "subagents")
+                || all.contains_key(&format!("{}.jsonl", a.display()))
+        })
+    };
+    let files = all.iter().filter(|(rel, n)| matches!(n, Node::File(_)) && !companion(rel)).count();
+    let before = w.user_tree();
+    let plan = w.plan(&ImportTarget::ClaudeHome, std::slice::from_ref(&src), PlacementMode::Move);
+    assert_eq!(plan.placements.len() + plan.skipped.len(), files, "{:?}", plan.skipped);
+    assert!(!plan.placements.is_empty(), "{:?}", plan.skipped);
+    assert!(plan.skipped.iter().any(|s| s.reason == SkipReason::NotATranscript), "SOURCES.md");
+    let report = w.apply(&plan, &RealFs);
+    assert_eq!(report.placed.len(), plan.placements.len(), "{:?}", report.skipped);
+    let run = report.run_id.unwrap();
+    let u =
+        corral_engine::runs::undo(&corral_engine::runs::UndoTarget::of(&w.catalog()), &run, now())
+            .unwrap();
+    assert!(u.not_undone.is_empty(), "{:?}", u.not_undone);
+    assert_eq!(w.user_tree(), before);
+}
