@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Screenshots of every view, light and dark, from the demo backend (no Tauri needed).
+# Usage: npm run build && scripts/screenshots.sh [OUT_DIR]   (needs `chromium`; Debian: apt-get install chromium)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-../target/ui-screenshots}
+mkdir -p "$out"
+port=4179
+npx vite preview --port $port --strictPort >/dev/null 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do curl -sf "http://localhost:$port/" >/dev/null && break; sleep 0.2; done
+base="http://localhost:$port"
+shots=(
+  "fleet|/#view=fleet&expand=team.alpha"
+  "all-chats|/#view=chats&open=7f3c2a10"
+  "all-chats-10k|/?demo=scale#view=chats"
+  "no-claude-home|/?demo=empty#view=chats"
+  "no-fleet|/?demo=nofleet#view=fleet"
+  "import|/#view=import"
+  "history|/#view=history"
+  "drop-overlay|/#view=fleet&overlay=1&agent=team.alpha"
+  "wizard-1-where|/#view=fleet&wizard=1"
+  "wizard-2-what|/#view=fleet&wizard=2&agent=team.alpha&paths=/home/ada/backup/projects/-home-ada-src-old,/home/ada/Downloads/notes.txt"
+  "wizard-3-preview|/#view=fleet&wizard=3&agent=team.alpha&paths=/home/ada/backup/projects/-home-ada-src-old,/home/ada/Downloads/notes.txt"
+  "wizard-4-how|/#view=fleet&wizard=4&agent=team.alpha&paths=/home/ada/backup/projects/-home-ada-src-old"
+  "wizard-5-confirm|/#view=fleet&wizard=5&agent=team.alpha&paths=/home/ada/backup/projects/-home-ada-src-old"
+  "wizard-6-result|/#view=fleet&wizard=6&agent=team.alpha&paths=/home/ada/backup/projects/-home-ada-src-old"
+)
+for s in "${shots[@]}"; do
+  name=${s%%|*}
+  url=$base${s#*|}
+  for scheme in light dark; do
+    extra=()
+    [ $scheme = dark ] && extra=(--force-dark-mode --blink-settings=preferredColorScheme=0)
+    timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
+      --disable-sync --no-first-run --user-data-dir="$(mktemp -d)" "${extra[@]}" --virtual-time-budget=5000 \
+      --screenshot="$out/$name-$scheme.png" --window-size=1200,800 "$url" >/dev/null 2>&1 || echo "failed: $name ($scheme)"
+  done
+done
+echo "screenshots in $out"
