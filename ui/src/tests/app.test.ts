@@ -1,0 +1,77 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { group, session } from './fixtures';
+import type { FilesDropped, SessionsChanged, Settings } from '../lib/types';
+
+vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
+const api = await import('../lib/api');
+const { app } = await import('../lib/state.svelte');
+const { default: App } = await import('../App.svelte');
+
+const settings = (o: Partial<Settings> = {}): Settings => ({ claudeHome: '/home/ada/.claude', claudeHomeExists: true, fleetFile: null, stateDir: '/s', dataDir: '/d', ...o });
+
+describe('the app shell', () => {
+  let dropped: ((p: FilesDropped) => void) | null;
+  let changed: ((p: SessionsChanged) => void) | null;
+  beforeEach(() => {
+    vi.clearAllMocks();
+    dropped = null;
+    changed = null;
+    app.wizard = null;
+    app.view = 'fleet';
+    app.open(null);
+    vi.mocked(api.getSettings).mockResolvedValue(settings());
+    vi.mocked(api.listSessions).mockResolvedValue({ groups: [group('/home/ada/src/a', [session({ workingDirectory: '/home/ada/src/a' })])], warnings: [] });
+    vi.mocked(api.onFilesDropped).mockImplementation(async (cb) => ((dropped = cb), () => {}));
+    vi.mocked(api.onSessionsChanged).mockImplementation(async (cb) => ((changed = cb), () => {}));
+  });
+
+  it('has the four places and shows the open Claude home and fleet', async () => {
+    render(App);
+    for (const id of ['nav-fleet', 'nav-all-chats', 'nav-import', 'nav-history']) expect(screen.getByTestId(id)).toBeTruthy();
+    await vi.waitFor(() => expect(screen.getByTestId('claude-home').textContent).toContain('~/.claude'));
+    expect(screen.getByTestId('fleet-file').textContent).toContain('open herdctl.yaml');
+    await fireEvent.click(screen.getByTestId('nav-all-chats'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
+  });
+
+  it('first run without a Claude home says so and offers to pick one', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings({ claudeHome: '/home/ada/.claude', claudeHomeExists: false }));
+    vi.mocked(api.pickPaths).mockResolvedValue(['/mnt/backup/.claude']);
+    vi.mocked(api.setSettings).mockResolvedValue(settings({ claudeHome: '/mnt/backup/.claude' }));
+    render(App);
+    await vi.waitFor(() => expect(screen.getByTestId('no-claude-home').textContent).toContain('No Claude home at ~/.claude'));
+    await fireEvent.click(screen.getByText('Choose Claude home…'));
+    await vi.waitFor(() => expect(api.setSettings).toHaveBeenCalledWith({ claudeHome: '/mnt/backup/.claude' }));
+  });
+
+  it('files dropped on the window open the wizard at step 2 with those paths', async () => {
+    render(App);
+    await vi.waitFor(() => expect(dropped).not.toBeNull());
+    dropped!({ paths: ['/tmp/export/-home-x', '/tmp/notes.txt'], agent: null });
+    await vi.waitFor(() => expect(screen.getByTestId('wizard').dataset.step).toBe('2'));
+    expect(screen.getByTestId('source-list').textContent).toContain('/tmp/export/-home-x');
+    expect(screen.getByTestId('source-list').textContent).toContain('/tmp/notes.txt');
+  });
+
+  it('sessions-changed refreshes the listing', async () => {
+    render(App);
+    await vi.waitFor(() => expect(changed).not.toBeNull());
+    const before = vi.mocked(api.listSessions).mock.calls.length;
+    changed!({ folders: ['/home/ada/.claude/projects/-home-ada-src-a'] });
+    await vi.waitFor(() => expect(vi.mocked(api.listSessions).mock.calls.length).toBe(before + 1));
+  });
+
+  it('Escape closes the open transcript; "/" jumps to the search box', async () => {
+    render(App);
+    await fireEvent.click(screen.getByTestId('nav-all-chats'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
+    vi.mocked(api.sessionMessages).mockResolvedValue({ messages: [], earlierCursor: null, sizeBytes: 0 });
+    await fireEvent.click(screen.getByTestId('session-row'));
+    await vi.waitFor(() => expect(screen.getByTestId('transcript')).toBeTruthy());
+    await fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByTestId('transcript')).toBeNull();
+    await fireEvent.keyDown(document.body, { key: '/' });
+    await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('search')));
+  });
+});
