@@ -219,6 +219,22 @@ fn perf_scan() {
     let Ok(path) = std::env::var("CORRAL_PERF_FILE") else { return };
     let path = std::path::PathBuf::from(path);
     let t = std::time::Instant::now();
+    let file = std::fs::File::open(&path).unwrap();
+    let mut r = LineReader::new(BufReader::with_capacity(256 * 1024, file), 0);
+    let (mut lines, mut relevant) = (0u64, 0u64);
+    while let Some(l) = r.next_line().unwrap() {
+        lines += 1;
+        if jsonl::quick_shape(l.bytes) == LineShape::ObjectLike
+            && jsonl::has_type_in(
+                l.bytes,
+                &["user", "assistant", "summary", "custom-title", "ai-title"],
+            )
+        {
+            relevant += 1;
+        }
+    }
+    println!("framing + pre-filter {:?}: {lines} lines, {relevant} parsed", t.elapsed());
+    let t = std::time::Instant::now();
     let out = facts::scan_file(&path, None).unwrap();
     let scan = t.elapsed();
     let t = std::time::Instant::now();
