@@ -20,6 +20,8 @@ describe('the app shell', () => {
     app.wizard = null;
     app.view = 'fleet';
     app.open(null);
+    app.groups = null; // the state is a singleton: start each test from a fresh load
+    app.agents = null;
     vi.mocked(api.getSettings).mockResolvedValue(settings());
     vi.mocked(api.listSessions).mockResolvedValue({ groups: [group('/home/ada/src/a', [session({ workingDirectory: '/home/ada/src/a' })])], warnings: [] });
     vi.mocked(api.onFilesDropped).mockImplementation(async (cb) => ((dropped = cb), () => {}));
@@ -68,6 +70,7 @@ describe('the app shell', () => {
     await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
     vi.mocked(api.sessionMessages).mockResolvedValue({ messages: [], earlierCursor: null, sizeBytes: 0 });
     await fireEvent.click(screen.getByTestId('session-row'));
+    expect(app.openId).not.toBeNull();
     await vi.waitFor(() => expect(screen.getByTestId('transcript')).toBeTruthy());
     await fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(screen.queryByTestId('transcript')).toBeNull();
