@@ -1,5 +1,11 @@
 //! Transcript reading: facts, viewer messages, pages, tools, subagents (fixtures/transcripts).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::print_stdout)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::panic
+)]
 
 use std::fs;
 use std::io::Write;
@@ -430,14 +436,15 @@ fn enqueue_repeated_by_a_later_user_line_is_shown_once() {
 #[test]
 fn orphan_results_multi_tool_lines_tool_references_and_clipping() {
     let big = "x".repeat(300 * 1024);
+    let last = format!(
+        r#"{{"type":"user","isSidechain":false,"uuid":"r2","timestamp":"2026-01-01T00:00:00.500Z","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_b","content":[{{"type":"text","text":"{big}"}}]}}]}}}}"#
+    );
     let text = format!(
         "{}\n{}\n{}\n{}\n",
         r#"{"type":"user","isSidechain":false,"uuid":"orphan-line","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_gone","content":"late result","is_error":true}]}}"#,
         r#"{"type":"assistant","isSidechain":false,"uuid":"multi","timestamp":"2026-01-01T00:00:01.000Z","message":{"id":"m1","model":"x","role":"assistant","content":[{"type":"text","text":"Two tools."},{"type":"tool_use","id":"toolu_a","name":"ToolSearch","input":{"query":"github"}},{"type":"tool_use","id":"toolu_b","name":"mcp__github__get_pr","input":{"number":4,"owner":"acme"}}]}}"#,
         r#"{"type":"user","isSidechain":false,"uuid":"r1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a","content":[{"type":"tool_reference","tool_name":"mcp__github__get_pr"},{"type":"tool_reference","tool_name":"mcp__github__list"}]}]}}"#,
-        format!(
-            r#"{{"type":"user","isSidechain":false,"uuid":"r2","timestamp":"2026-01-01T00:00:00.500Z","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_b","content":[{{"type":"text","text":"{big}"}}]}}]}}}}"#
-        )
+        last
     );
     let (_d, path) = temp_file(text.as_bytes());
     let m = read(&path);
