@@ -20,7 +20,10 @@ fn encoding_matches_herdctl_vectors() {
         ("/a/b-c", "-a-b-c"),
         ("/a-b/c", "-a-b-c"),
         ("/a/b/c", "-a-b-c"),
-        ("/Users/dain/workspace/danieldemmel.me-next", "-Users-dain-workspace-danieldemmel-me-next"),
+        (
+            "/Users/dain/workspace/danieldemmel.me-next",
+            "-Users-dain-workspace-danieldemmel-me-next",
+        ),
         // An astral character is two UTF-16 units, so two '-' (a per-char port would give one).
         ("/home/u/😀/café", "-home-u----caf-"),
     ] {
@@ -61,7 +64,9 @@ fn session_ids() {
     for ok in ["0f3c2a1b-1111-4111-8111-111111111111", "abc", "A-1"] {
         assert!(validate_session_id(ok).is_ok(), "{ok}");
     }
-    for bad in ["", "../../etc/passwd", "a/b", "a\\b", "a.b", "a b", "..", "a\0b", "ü", &"a".repeat(200)] {
+    for bad in
+        ["", "../../etc/passwd", "a/b", "a\\b", "a.b", "a b", "..", "a\0b", "ü", &"a".repeat(200)]
+    {
         assert!(validate_session_id(bad).is_err(), "{bad:?}");
     }
 }
