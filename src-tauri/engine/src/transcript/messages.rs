@@ -651,13 +651,14 @@ struct BackLines {
     /// Bytes `[buf_start, buf_start + buf.len())`, ending at a line boundary, not yet emitted.
     buf: Vec<u8>,
     buf_start: u64,
+    max_line: usize,
 }
 
 const BACK_BLOCK: usize = 256 * 1024;
 
 impl BackLines {
     fn new(file: File, end: u64) -> Self {
-        Self { file, buf: Vec::new(), buf_start: end }
+        Self { file, buf: Vec::new(), buf_start: end, max_line: jsonl::MAX_LINE_BYTES }
     }
 
     /// The previous line: `(offset, bytes without '\n')`.
@@ -677,6 +678,9 @@ impl BackLines {
                 let line = std::mem::take(&mut self.buf);
                 return Ok(Some((0, strip_nl(line))));
             }
+            if self.buf.len() > self.max_line {
+                return self.skip_long_line().map(Some);
+            }
             let want = BACK_BLOCK.max(self.buf.len());
             let n = usize::try_from(self.buf_start).unwrap_or(usize::MAX).min(want);
             let from = self.buf_start - n as u64;
@@ -687,6 +691,28 @@ impl BackLines {
             self.buf = block;
             self.buf_start = from;
         }
+    }
+}
+
+impl BackLines {
+    /// Drops the over-long line being assembled and finds its start without holding it;
+    /// returns it as an empty line (the forward reader skips and counts it).
+    fn skip_long_line(&mut self) -> std::io::Result<(u64, Vec<u8>)> {
+        self.buf = Vec::new();
+        let mut block = vec![0u8; BACK_BLOCK];
+        while self.buf_start > 0 {
+            let n = usize::try_from(self.buf_start).unwrap_or(usize::MAX).min(BACK_BLOCK);
+            let from = self.buf_start - n as u64;
+            let chunk = block.get_mut(..n).unwrap_or_default();
+            self.file.seek(SeekFrom::Start(from))?;
+            self.file.read_exact(chunk)?;
+            self.buf_start = from;
+            if let Some(i) = memchr::memrchr(b'\n', chunk) {
+                self.buf = chunk.get(..=i).unwrap_or_default().to_vec();
+                return Ok((from + i as u64 + 1, Vec::new()));
+            }
+        }
+        Ok((0, Vec::new()))
     }
 }
 
@@ -839,5 +865,44 @@ fn line_start_at_or_before(file: &mut File, pos: u64, allow_tail: bool) -> std::
             return Ok(0);
         }
         cur = from;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn back_lines_skip_over_long_lines_without_holding_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let long = "x".repeat(3 * BACK_BLOCK + 17);
+        std::fs::write(&path, format!("a\n{long}\nbb\n\nc\n")).unwrap();
+        let size = std::fs::metadata(&path).unwrap().len();
+        let mut back = BackLines::new(File::open(&path).unwrap(), size);
+        back.max_line = BACK_BLOCK;
+        let mut got = Vec::new();
+        while let Some((o, l)) = back.prev().unwrap() {
+            got.push((o, String::from_utf8(l).unwrap()));
+        }
+        let long_at = 2u64;
+        let bb_at = long_at + long.len() as u64 + 1;
+        assert_eq!(
+            got,
+            vec![
+                (bb_at + 4, "c".to_owned()),
+                (bb_at + 3, String::new()),
+                (bb_at, "bb".to_owned()),
+                (long_at, String::new()),
+                (0, "a".to_owned()),
+            ]
+        );
+        let mut back = BackLines::new(File::open(&path).unwrap(), size);
+        let mut n = 0;
+        while let Some((_, l)) = back.prev().unwrap() {
+            n += usize::from(l.len() == long.len());
+        }
+        assert_eq!(n, 1, "under the default cap the long line is returned whole");
     }
 }
