@@ -70,4 +70,15 @@ describe('inline rename', () => {
     setup({ customName: null, autoName: null, preview: null });
     expect(screen.getByTestId('session-name').textContent).toBe('Untitled session');
   });
+
+  it('the context menu offers the row actions and Rename starts editing', async () => {
+    setup();
+    await fireEvent.contextMenu(screen.getByTestId('session-row'));
+    const menu = screen.getByTestId('context-menu');
+    const labels = [...menu.querySelectorAll('button')].map((b) => b.textContent);
+    expect(labels).toEqual(expect.arrayContaining([expect.stringContaining('Rename'), expect.stringContaining('Copy resume command'), expect.stringContaining('Adopt into agent')]));
+    await fireEvent.click([...menu.querySelectorAll('button')].find((b) => b.textContent?.includes('Rename'))!);
+    expect(screen.queryByTestId('context-menu')).toBeNull();
+    expect(screen.getByTestId('rename-input')).toBeTruthy();
+  });
 });
