@@ -40,7 +40,8 @@ pub const PREVIEW_CHARS: usize = 100;
 pub struct TranscriptFacts {
     /// At least one user or assistant message (otherwise the file is not a session).
     pub has_messages: bool,
-    /// Decided by the first line that carries `isSidechain`.
+    /// Decided by the first user/assistant line that carries `isSidechain` (line 1 is often a
+    /// bookkeeping record). Lines whose flag differs from the file's are then ignored.
     pub is_sidechain: bool,
     /// First `cwd` recorded on a user/assistant line.
     pub cwd: Option<String>,
@@ -54,14 +55,18 @@ pub struct TranscriptFacts {
     /// User + assistant messages (streamed chunks of one `message.id` count once; meta,
     /// sidechain and synthetic lines excluded).
     pub message_count: u64,
-    /// First real user prompt, cleaned, 100 chars + `…`.
+    /// First real user prompt, cleaned, 100 chars + `…` (meta lines, command wrappers and
+    /// other `<tag>` text, interrupt markers, task notifications, tool results and compaction
+    /// summaries are skipped); when the session holds no such prompt, its first slash command
+    /// (`/init`, `/model opus`).
     pub preview: Option<String>,
     /// Last non-empty value of each title type (`customTitle: ""` clears).
     pub custom_title: Option<String>,
     pub ai_title: Option<String>,
     pub summary: Option<String>,
     pub usage: Usage,
-    /// Lines that could not be parsed.
+    /// Lines that could not be parsed: over-long lines, non-object lines, and user/assistant/title
+    /// lines that stayed invalid after repair (other record types are not parsed for listing).
     pub skipped_lines: u64,
 }
 
