@@ -651,3 +651,19 @@ fn one_endless_turn_is_paged_between_responses() {
         assert_eq!(all_pages(&path, limit), whole, "limit {limit}");
     }
 }
+
+#[test]
+fn json_encoded_string_inputs_are_decoded_for_summaries() {
+    let text = concat!(
+        r#"{"type":"assistant","isSidechain":false,"uuid":"a1","timestamp":"2026-01-01T00:00:00.000Z","message":{"id":"m1","model":"x","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":"{\"command\":\"ls -la\"}"},{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":42}}]}}"#,
+        "\n"
+    );
+    let (_d, path) = temp_file(text.as_bytes());
+    let m = read(&path);
+    assert_eq!(m.len(), 2);
+    let bash = m[0].tool_call.as_ref().unwrap();
+    assert_eq!(bash.input_summary.as_deref(), Some("ls -la"));
+    assert!(bash.input.as_deref().unwrap().contains("\"command\": \"ls -la\""));
+    let read = m[1].tool_call.as_ref().unwrap();
+    assert_eq!(read.input_summary, None, "a non-string file_path gives no summary");
+}

@@ -432,7 +432,14 @@ impl Builder {
     ) {
         let name = b.name.as_str().unwrap_or("unknown").to_owned();
         let id = b.id.as_str();
-        let input: serde_json::Value = raw_as(b.input).unwrap_or(serde_json::Value::Null);
+        let mut input: serde_json::Value = raw_as(b.input).unwrap_or(serde_json::Value::Null);
+        // Before 2.1.92 inputs could be recorded JSON-encoded as one string.
+        if let serde_json::Value::String(encoded) = &input
+            && encoded.trim_start().starts_with('{')
+            && let Ok(decoded @ serde_json::Value::Object(_)) = serde_json::from_str(encoded)
+        {
+            input = decoded;
+        }
         let mut pretty =
             if input.is_null() { None } else { serde_json::to_string_pretty(&input).ok() };
         if let Some(p) = pretty.as_mut()
