@@ -65,6 +65,12 @@ describe('All Chats', () => {
     const marks = [...document.querySelectorAll('mark')].map((m) => m.textContent?.toLowerCase());
     expect(marks).toContain('deploy');
     expect(screen.getByTestId('result-count').textContent).toContain('2 sessions match');
+    // matches found only in the preview show the matching snippet under the name
+    await fireEvent.input(screen.getByTestId('search'), { target: { value: 'preview text' } });
+    expect(screen.getAllByTestId('session-row')).toHaveLength(4);
+    const snips = screen.getAllByTestId('match-snippet');
+    expect(snips).toHaveLength(4);
+    expect(snips[0].querySelector('mark')?.textContent).toBe('Preview');
     await fireEvent.input(screen.getByTestId('search'), { target: { value: 'corral ui' } });
     expect(screen.getAllByTestId('session-row')).toHaveLength(1);
     await fireEvent.input(screen.getByTestId('search'), { target: { value: 'zzz-nothing' } });
