@@ -310,3 +310,34 @@ fn herdctl_fixtures_titles_and_bugs_fixed() {
     let m = messages::read_transcript(&p, "s", "/w").unwrap().messages;
     assert!(m.iter().all(|x| x.content != "No response requested."));
 }
+
+/// Manual look at the viewer output: `CORRAL_PEEK=<corpus-relative path> cargo test corpus_peek
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn corpus_peek() {
+    let Some(root) = crate::support::corpus() else { return };
+    let Ok(rel) = std::env::var("CORRAL_PEEK") else { return };
+    let t = messages::read_transcript(&root.join(rel), "s", "/w").unwrap();
+    for m in &t.messages {
+        let label = match &m.tool_call {
+            Some(c) => format!(
+                "{} {} {:?} pending={} err={} out={:?} sub={:?}",
+                c.emoji,
+                c.tool_name,
+                c.input_summary,
+                c.pending,
+                c.is_error,
+                c.output.chars().take(40).collect::<String>(),
+                c.subagent_id
+            ),
+            None => m.content.chars().take(90).collect::<String>().replace('\n', " "),
+        };
+        println!(
+            "{:?} {:?} th={:?} | {label}",
+            m.role,
+            m.origin_kind,
+            m.thinking.as_ref().map(String::len)
+        );
+    }
+}

@@ -68,13 +68,36 @@ pub fn input_summary(tool_name: &str, input: &serde_json::Value) -> Option<Strin
             first_field(input, &["bash_id", "shell_id"]).map(str::to_owned)
         }
         "ToolSearch" => str_field(input, "query").map(str::to_owned),
-        "AskUserQuestion" => input
-            .get("questions")
-            .and_then(Value::as_array)
-            .and_then(|q| q.first())
-            .and_then(|q| str_field(q, "question"))
+        "AskUserQuestion" => str_field(input, "question")
+            .or_else(|| {
+                input
+                    .get("questions")
+                    .and_then(Value::as_array)
+                    .and_then(|q| q.first())
+                    .and_then(|q| str_field(q, "question"))
+            })
             .map(|q| one_line(q, 120)),
-        "ExitPlanMode" => str_field(input, "plan").map(|p| one_line(p, 120)),
+        "ExitPlanMode" | "exit_plan_mode" => str_field(input, "plan").map(|p| one_line(p, 120)),
+        "TaskCreate" => {
+            first_field(input, &["subject", "title", "description"]).map(|s| one_line(s, 120))
+        }
+        "TaskUpdate" => {
+            let id = first_field(input, &["taskId", "task_id", "id"])?;
+            Some(match str_field(input, "status") {
+                Some(status) => format!("#{id} → {status}"),
+                None => format!("#{id}"),
+            })
+        }
+        "TaskGet" | "TaskOutput" | "TaskStop" => {
+            first_field(input, &["taskId", "task_id", "id"]).map(|id| format!("#{id}"))
+        }
+        "SendMessage" => {
+            let to = first_field(input, &["to", "recipient"])?;
+            Some(match first_field(input, &["summary", "message"]) {
+                Some(m) => format!("→ {to}: {}", one_line(m, 100)),
+                None => format!("→ {to}"),
+            })
+        }
         name if name.starts_with("mcp__") => first_field(
             input,
             &["query", "url", "file_path", "path", "name", "title", "id", "command", "pattern"],
@@ -94,6 +117,8 @@ pub fn emoji(tool_name: &str) -> &'static str {
         "Read" | "NotebookRead" => "📄",
         "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => "✏️",
         "Glob" | "Grep" | "LS" | "ToolSearch" => "🔍",
+        "TaskCreate" | "TaskUpdate" | "TaskList" | "TaskGet" => "📋",
+        "SendMessage" => "✉️",
         "WebFetch" | "WebSearch" => "🌐",
         "Task" | "Agent" => "🤖",
         "TodoWrite" => "📝",
@@ -157,6 +182,20 @@ mod tests {
         assert_eq!(input_summary("Read", &json!({"file_path": 3})), None);
         assert_eq!(input_summary("WebSearch", &json!({"query": "q"})).as_deref(), Some("q"));
         assert_eq!(input_summary("Unknown", &json!({"x": "y"})), None);
+        let update = json!({"taskId": "1", "status": "in_progress", "owner": "alice"});
+        assert_eq!(input_summary("TaskUpdate", &update).as_deref(), Some("#1 → in_progress"));
+        let msg = json!({"to": "alice", "summary": "round 2", "message": "go"});
+        assert_eq!(input_summary("SendMessage", &msg).as_deref(), Some("→ alice: round 2"));
+        let todos = json!({"todos": [{"content": "a", "status": "done"}, {"content": "b", "status": "in_progress", "activeForm": "Doing b"}]});
+        assert_eq!(input_summary("TodoWrite", &todos).as_deref(), Some("2 todos — Doing b"));
+        assert_eq!(
+            input_summary("Task", &json!({"description": "Explore", "prompt": "x"})).as_deref(),
+            Some("Explore")
+        );
+        assert_eq!(
+            input_summary("AskUserQuestion", &json!({"question": "Which?"})).as_deref(),
+            Some("Which?")
+        );
     }
 
     #[test]
