@@ -7,6 +7,7 @@ vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
 const { app } = await import('../lib/state.svelte');
 const { default: TranscriptView } = await import('../lib/components/TranscriptView.svelte');
+const { default: MessageList } = await import('../lib/components/MessageList.svelte');
 
 function msg(i: number, o: Partial<TranscriptMessage> = {}): TranscriptMessage {
   return { role: i % 2 ? 'assistant' : 'user', content: `message ${i}`, uuid: `u${i}`, timestamp: null, thinking: null, toolCall: null, originKind: null, offset: i * 100, ...o };
@@ -92,5 +93,23 @@ describe('transcript viewer', () => {
     render(TranscriptView, { session: s });
     await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toContain('could not read this transcript'));
     expect(screen.getByRole('alert').textContent).toContain('invalid UTF-8');
+  });
+
+  it('never holds the whole transcript: far back, the newest messages are dropped and can be reloaded', async () => {
+    const big = Array.from({ length: 5000 }, (_, i) => msg(i));
+    const fetchPage = vi.fn((before: number | null, limit: number) => pager(() => big)('x', before, limit));
+    render(MessageList, { fetchPage, maxKept: 250 });
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100));
+    for (let i = 0; i < 3; i++) {
+      await fireEvent.click(screen.getByText('Load earlier messages'));
+      await vi.waitFor(() => expect(fetchPage).toHaveBeenCalledTimes(i + 2));
+    }
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(250));
+    const ids = screen.getAllByTestId('message').map((m) => m.dataset.uuid);
+    expect(ids[0]).toBe('u4600');
+    expect(ids.at(-1)).toBe('u4849');
+    await fireEvent.click(screen.getByTestId('jump-latest'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('message').at(-1)?.dataset.uuid).toBe('u4999'));
+    expect(screen.getAllByTestId('message')).toHaveLength(100);
   });
 });
