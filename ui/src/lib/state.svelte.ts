@@ -22,7 +22,7 @@ class AppState {
 
   agents = $state.raw<AgentSummary[] | null>(null);
   agentsError = $state<AppError | null>(null);
-  agentSessions = $state<Record<string, SessionSummary[] | undefined>>({});
+  agentSessions = $state.raw<Record<string, SessionSummary[] | undefined>>({});
   agentSessionErrors = $state<Record<string, AppError | undefined>>({});
 
   groups = $state.raw<DirectoryGroup[] | null>(null);
@@ -92,9 +92,21 @@ class AppState {
     }
   }
 
-  async loadAgentSessions(agent: string): Promise<void> {
+  private inflight = new Map<string, Promise<void>>();
+
+  /** Loads an agent's sessions; concurrent calls for the same agent share one request. */
+  loadAgentSessions(agent: string): Promise<void> {
+    const running = this.inflight.get(agent);
+    if (running) return running;
+    const p = this.fetchAgentSessions(agent).finally(() => this.inflight.delete(agent));
+    this.inflight.set(agent, p);
+    return p;
+  }
+
+  private async fetchAgentSessions(agent: string): Promise<void> {
     try {
-      this.agentSessions[agent] = await api.agentSessions(agent);
+      const list = await api.agentSessions(agent);
+      this.agentSessions = { ...this.agentSessions, [agent]: list };
       this.agentSessionErrors[agent] = undefined;
     } catch (e) {
       this.agentSessionErrors[agent] = api.toAppError(e);
@@ -157,7 +169,7 @@ class AppState {
       if (ok) {
         this.toast(`Released from ${agent}. The transcript is still on disk and now shows in All Chats.`);
         const list = this.agentSessions[agent];
-        if (list) this.agentSessions[agent] = list.filter((x) => x.sessionId !== s.sessionId);
+        if (list) this.agentSessions = { ...this.agentSessions, [agent]: list.filter((x) => x.sessionId !== s.sessionId) };
       } else {
         this.toast(`${agent} did not hold an adoption record for this session; nothing changed.`);
       }
