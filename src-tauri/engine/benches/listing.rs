@@ -590,7 +590,12 @@ fn parent() -> R<()> {
 
     // --- main corpus ---
     let spec = SyntheticSpec::new(SEED, s.sessions, s.size);
-    let name = format!("s{}-{}-seed{SEED}", s.sessions, size_label(s.size));
+    let name = format!(
+        "s{}-{}-seed{SEED}-v{}",
+        s.sessions,
+        size_label(s.size),
+        synthetic::GENERATOR_VERSION
+    );
     let main = corpus(&s.dir, &name, &spec, true)?;
     let all_files = transcripts(&main.claude.join("projects"));
     let all_bytes: u64 =
@@ -748,8 +753,12 @@ fn parent() -> R<()> {
     page_spec.huge_file_bytes = s.page_size;
     page_spec.long_line_bytes = 0;
     page_spec.jobs = 0;
-    let page =
-        corpus(&s.dir, &format!("page-{}-seed{SEED}", size_label(s.page_size)), &page_spec, false)?;
+    let page = corpus(
+        &s.dir,
+        &format!("page-{}-seed{SEED}-v{}", size_label(s.page_size), synthetic::GENERATOR_VERSION),
+        &page_spec,
+        false,
+    )?;
     let page_file =
         page.report.special.first().map(|x| x.path.clone()).ok_or("no page transcript")?;
     let page_bytes = fs::metadata(&page_file)?.len();
@@ -779,7 +788,8 @@ fn parent() -> R<()> {
     // --- 5. the large corpus ---
     if let Some((ls, lsize)) = s.large {
         let spec = SyntheticSpec::new(SEED, ls, lsize);
-        let name = format!("s{ls}-{}-seed{SEED}", size_label(lsize));
+        let name =
+            format!("s{ls}-{}-seed{SEED}-v{}", size_label(lsize), synthetic::GENERATOR_VERSION);
         let large = corpus(&s.dir, &name, &spec, true)?;
         let files = transcripts(&large.claude.join("projects"));
         let lbytes: u64 = files.iter().filter_map(|p| fs::metadata(p).ok()).map(|m| m.len()).sum();

@@ -24,6 +24,9 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::paths::encode_path;
 
+/// Bumped whenever the generator's output for a given spec changes (cached corpora are keyed by it).
+pub const GENERATOR_VERSION: u32 = 2;
+
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * 1024;
 
@@ -1478,8 +1481,17 @@ impl<'a, W: Write> TranscriptWriter<'a, W> {
             self.now_ms = self.now_ms.max(end_ms);
             agent_summary = self.filler.slice(&mut self.rng, 400).to_vec();
             agent_id = id;
-        } else if call.name == "Bash" && self.ctx.era == Era::Mid && self.rng.chance(50) {
-            self.bash_progress(&call.id)?;
+        } else if self.ctx.era == Era::Mid {
+            // 2.1.17–2.1.42 wrote progress lines around every tool call (up to 72% of the lines
+            // of a real file): PreToolUse hooks, streamed Bash output.
+            if self.rng.chance(70) {
+                self.hook_progress("PreToolUse")?;
+            }
+            if call.name == "Bash" {
+                for _ in 0..self.rng.range(1, 6) {
+                    self.bash_progress(&call.id)?;
+                }
+            }
         }
         self.tick(100, 20_000);
         let is_error = call.name == "Bash" && self.rng.chance(5);
