@@ -381,3 +381,31 @@ export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promi
       throw { kind: 'invalid-input', message: `Demo backend does not know ${cmd}` };
   }
 }
+
+// ?demo=scale&probe=1 — a timing probe for the All Chats search at scale: types queries into the
+// search box and logs how long each takes to filter and paint (read with chromium --enable-logging).
+if (typeof location !== 'undefined' && new URLSearchParams(location.search).get('probe')) {
+  setTimeout(async () => {
+    const input = document.querySelector<HTMLInputElement>('[data-testid="search"]');
+    if (!input) return console.log('probe: no search box');
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(null)));
+    for (const q of ['p', 'pr', 'pro', 'project-09', 'project-0999', 'fix', 'fix flaky', '']) {
+      const t0 = performance.now();
+      input.value = q;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+      const rows = document.querySelectorAll('[data-testid="session-row"]').length;
+      console.log(`probe: "${q}" ${(performance.now() - t0).toFixed(1)} ms, ${rows} rows in DOM, ${document.querySelector('[data-testid="result-count"]')?.textContent?.trim()}`);
+    }
+    const list = document.querySelector<HTMLElement>('[data-testid="virtual-list"]');
+    if (list) {
+      const t0 = performance.now();
+      for (let i = 0; i < 50; i++) {
+        list.scrollTop += 900;
+        list.dispatchEvent(new Event('scroll'));
+        await frame();
+      }
+      console.log(`probe: 50 scroll steps ${((performance.now() - t0) / 50).toFixed(1)} ms/frame, ${document.querySelectorAll('[data-testid="session-row"]').length} rows in DOM`);
+    }
+  }, 2500);
+}
