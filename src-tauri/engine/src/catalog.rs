@@ -485,10 +485,8 @@ impl Catalog {
     /// The whole transcript of a session.
     pub fn transcript(&self, session_id: &str) -> Result<SessionTranscript> {
         let (t, _) = self.locate(session_id)?;
-        let mut out = messages::read_transcript(&t.path, &t.session_id, &t.working_directory())
-            .map_err(|e| Error::io_at("read", &t.path, e))?;
-        out.subagents = subagents::list_subagents(&t.path, &t.session_id);
-        Ok(out)
+        messages::read_transcript(&t.path, &t.session_id, &t.working_directory())
+            .map_err(|e| Error::io_at("read", &t.path, e))
     }
 
     /// A page of a session's messages ending before byte offset `before` (newest page: `None`).
