@@ -256,7 +256,7 @@ impl RunWriter {
     }
 
     pub fn save(&self) -> Result<()> {
-        let bytes = serde_json::to_vec_pretty(&self.journal)
+        let bytes = serde_json::to_vec(&self.journal)
             .map_err(|e| Error::InvalidInput(format!("cannot serialize the run journal: {e}")))?;
         write_atomic(&self.dir.join(JOURNAL_FILE), &bytes)
     }
@@ -269,7 +269,9 @@ impl RunWriter {
         Ok(self.journal.entries.len().saturating_sub(1))
     }
 
-    /// Updates an entry's state and saves.
+    /// Updates an entry's state in memory; it is saved with the next entry or at the end. (Only
+    /// what is about to be created must be on disk first; undo trusts the filesystem for the
+    /// rest.)
     pub fn set(
         &mut self,
         index: usize,
@@ -286,8 +288,7 @@ impl RunWriter {
                 e.detail = detail;
             }
         }
-        self.save()?;
-        fault_point("run: journal entry updated");
+        fault_point("run: journal entry updated (in memory)");
         Ok(())
     }
 }
