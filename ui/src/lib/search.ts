@@ -89,8 +89,20 @@ export function highlightParts(text: string, terms: string[]): { t: string; m: b
   return parts;
 }
 
-/** Sorts groups newest first by their newest session. */
+/** Sorts groups newest first by their newest session (stable: equal groups keep the engine's order). */
 export function newestFirst(groups: DirectoryGroup[]): DirectoryGroup[] {
-  const newest = (g: DirectoryGroup) => g.sessions.reduce((m, s) => (s.mtime > m ? s.mtime : m), '');
-  return [...groups].sort((a, b) => (newest(b) < newest(a) ? -1 : newest(b) > newest(a) ? 1 : 0));
+  const newest = new Map<DirectoryGroup, string>();
+  for (const g of groups) {
+    let m = '';
+    for (const s of g.sessions) {
+      const t = s.lastMessageAt ?? s.mtime;
+      if (t > m) m = t;
+    }
+    newest.set(g, m);
+  }
+  return [...groups].sort((a, b) => {
+    const x = newest.get(a) ?? '';
+    const y = newest.get(b) ?? '';
+    return x < y ? 1 : x > y ? -1 : 0;
+  });
 }

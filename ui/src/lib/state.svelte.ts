@@ -1,6 +1,7 @@
 // Application state shared by every view (Svelte 5 runes). Data comes only through api.ts.
 import * as api from './api';
 import { setHomeDir } from './format';
+import { newestFirst } from './search';
 import type { AgentSummary, AppError, DirectoryGroup, SessionSummary, Settings, Warning } from './types';
 
 export type View = 'fleet' | 'chats' | 'import' | 'history';
@@ -83,7 +84,7 @@ class AppState {
   async loadListing(): Promise<void> {
     try {
       const l = await api.listSessions(this.includeTemp);
-      this.groups = l.groups;
+      this.groups = newestFirst(l.groups);
       this.warnings = l.warnings;
       this.listingError = null;
     } catch (e) {

@@ -87,6 +87,13 @@ describe('All Chats', () => {
     expect(screen.getAllByTestId('session-row')).toHaveLength(3);
   });
 
+  it('groups are ordered newest first', async () => {
+    const { newestFirst } = await import('../lib/search');
+    const old = group('/old', [session({ workingDirectory: '/old', mtime: '2026-01-01T00:00:00Z', lastMessageAt: null })]);
+    const fresh = group('/fresh', [session({ workingDirectory: '/fresh', mtime: '2026-01-01T00:00:00Z', lastMessageAt: '2026-06-01T00:00:00Z' })]);
+    expect(newestFirst([old, fresh]).map((g) => g.workingDirectory)).toEqual(['/fresh', '/old']);
+  });
+
   it('search matches session ids, agents and origin labels', () => {
     const groups = small();
     const index = buildIndex(groups, {});

@@ -144,6 +144,7 @@ describe('import wizard', () => {
     await fireEvent.click(screen.getByTestId('wizard-run'));
     const prog = screen.getByTestId('progress');
     expect(prog.textContent).toContain('1 of 2 files');
+    expect(screen.getByTestId('progress-current').textContent).toBe('/backup/b.jsonl');
     expect(prog.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('1');
     await fireEvent.click(screen.getByTestId('wizard-cancel'));
     expect(api.cancelImport).toHaveBeenCalled();
