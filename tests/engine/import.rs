@@ -276,11 +276,7 @@ fn every_mode_every_destination_state_dry_and_real() {
                             report.run_id, None,
                             "{ctx}: a run that places nothing leaves no run"
                         );
-                        assert!(
-                            !w.data.join("runs").exists()
-                                || fs::read_dir(w.data.join("runs")).unwrap().next().is_none(),
-                            "{ctx}"
-                        );
+                        assert!(!w.data.exists(), "{ctx}: no run, no data dir");
                         assert_eq!(w.user_tree(), before_user, "{ctx}: something changed");
                     }
                     DestState::Fresh | DestState::CrossDevice => {
@@ -672,4 +668,34 @@ fn corpus_import_move_and_undo_round_trip() {
             .unwrap();
     assert!(u.not_undone.is_empty(), "{:?}", u.not_undone);
     assert_eq!(w.user_tree(), before);
+}
+
+#[test]
+fn re_adopting_a_session_already_in_place_leaves_no_run() {
+    let w = World::new();
+    let src = w.session(&w.alpha_folder(), &sid(1), ALPHA_WD, false);
+    let plan = w.plan(&alpha(), std::slice::from_ref(&src), PlacementMode::Copy);
+    assert!(plan.placements[0].record_only);
+    // alpha adopts it meanwhile: the record the run would write is already there.
+    corral_engine::adoption::adopt(&w.catalog(), "alpha", &sid(1), now()).unwrap();
+    let before = tree(&w.root);
+    let report = w.apply(&plan, &RealFs);
+    assert_eq!(report.run_id, None, "{report:?}");
+    assert_eq!(tree(&w.root), before);
+}
+
+#[test]
+fn a_run_whose_only_destination_was_taken_meanwhile_leaves_nothing_behind() {
+    for mode in MODES {
+        let w = World::new();
+        let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+        let plan = w.plan(&alpha(), std::slice::from_ref(&src), mode);
+        fs::create_dir_all(w.alpha_folder()).unwrap();
+        fs::write(w.alpha_folder().join(format!("{}.jsonl", sid(1))), b"theirs").unwrap();
+        let before = tree(&w.root);
+        let report = w.apply(&plan, &RealFs);
+        assert_eq!(report.run_id, None, "{mode:?}");
+        assert_eq!(reasons(&report.skipped), vec![(sid(1), SkipReason::DestinationExists)]);
+        assert_eq!(tree(&w.root), before, "{mode:?}: no run folder, no data dir, nothing");
+    }
 }

@@ -671,10 +671,14 @@ pub fn apply_with(
         catalog.invalidate(&[]);
     }
     if let Some(mut w) = run {
-        let untouched = w.journal.entries.iter().all(|e| e.state == EntryState::Skipped);
+        // Nothing was created when every entry found its destination taken, or only noted a
+        // transcript already in place whose record was already there.
+        let untouched =
+            w.journal.entries.iter().all(|e| {
+                e.state == EntryState::Skipped || e.placed_as == Some(PlacedAs::RecordOnly)
+            });
         if untouched {
-            // Nothing was created: a run directory would be litter that looks like a run.
-            let _ = fs::remove_dir_all(&w.dir);
+            w.discard();
         } else {
             w.journal.skipped = report.skipped.clone();
             w.journal.finished_at = Some(iso(Utc::now().max(now)));

@@ -196,6 +196,8 @@ pub fn check_backup_root(data_dir: &Path, claude_home: &Path, state_dir: &Path) 
 pub(crate) struct RunWriter {
     pub dir: PathBuf,
     pub journal: RunJournal,
+    /// Folders above the run directory that this run created (deepest first).
+    created_parents: Vec<PathBuf>,
 }
 
 impl RunWriter {
@@ -209,6 +211,11 @@ impl RunWriter {
         target: ImportTarget,
         mode: PlacementMode,
     ) -> Result<Self> {
+        let created_parents: Vec<PathBuf> = root
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && fs::symlink_metadata(a).is_err())
+            .map(Path::to_path_buf)
+            .collect();
         fs::create_dir_all(root).map_err(|e| Error::io_at("create folder", root, e))?;
         let pid = std::process::id();
         let base = format!("{}-{pid}", now.format("%Y%m%dT%H%M%SZ"));
@@ -245,10 +252,21 @@ impl RunWriter {
             undone_at: None,
             undo_incomplete: 0,
         };
-        let w = Self { dir, journal };
+        let w = Self { dir, journal, created_parents };
         w.save()?;
         fault_point("run: folder and journal created");
         Ok(w)
+    }
+
+    /// Removes the run directory of a run that created nothing (and the folders above it that it
+    /// created, when they are empty): such a run would be litter that looks like a run.
+    pub fn discard(self) {
+        let _ = fs::remove_dir_all(&self.dir);
+        for p in &self.created_parents {
+            if fs::remove_dir(p).is_err() {
+                break;
+            }
+        }
     }
 
     pub fn backup_dir(&self) -> PathBuf {
