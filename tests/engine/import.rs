@@ -214,6 +214,17 @@ pub fn tree(root: &Path) -> Tree {
     out
 }
 
+/// The files of a backup folder: (relative path, bytes).
+pub fn backup_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    tree(dir)
+        .into_iter()
+        .filter_map(|(k, n)| match n {
+            Node::File(b) => Some((k, b)),
+            _ => None,
+        })
+        .collect()
+}
+
 pub fn reasons(r: &[import::ImportSkip]) -> Vec<(String, SkipReason)> {
     r.iter().map(|s| (s.session_id.clone(), s.reason)).collect()
 }
@@ -294,10 +305,11 @@ fn every_mode_every_destination_state_dry_and_real() {
                         assert_eq!(src.exists(), mode != PlacementMode::Move, "{ctx}");
                         let run = report.run_id.clone().expect("a run id");
                         let backup = w.data.join("runs").join(&run).join("backup");
-                        let backups: Vec<_> = fs::read_dir(&backup).unwrap().flatten().collect();
+                        let backups = backup_files(&backup);
                         if mode == PlacementMode::Move {
                             assert_eq!(backups.len(), 1, "{ctx}: a move backs up its source");
-                            assert_eq!(fs::read(backups[0].path()).unwrap(), original, "{ctx}");
+                            assert_eq!(backups[0].0, format!("00000/{id}.jsonl"), "{ctx}");
+                            assert_eq!(backups[0].1, original, "{ctx}");
                         } else {
                             assert!(backups.is_empty(), "{ctx}: copy/link destroy nothing");
                         }
@@ -516,13 +528,9 @@ fn an_adoption_record_replaced_by_the_run_is_backed_up() {
     let report = w.apply(&plan, &RealFs);
     assert_eq!(report.placed.len(), 1, "{:?}", report.skipped);
     let run = report.run_id.unwrap();
-    let backups: Vec<PathBuf> = fs::read_dir(w.data.join("runs").join(&run).join("backup"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
+    let backups = backup_files(&w.data.join("runs").join(&run).join("backup"));
     assert_eq!(backups.len(), 1);
-    assert_eq!(fs::read(&backups[0]).unwrap(), old);
+    assert_eq!(backups[0], (format!("00000/{}.yaml", sid(1)), old));
 }
 
 #[test]
@@ -698,4 +706,28 @@ fn a_run_whose_only_destination_was_taken_meanwhile_leaves_nothing_behind() {
         assert_eq!(reasons(&report.skipped), vec![(sid(1), SkipReason::DestinationExists)]);
         assert_eq!(tree(&w.root), before, "{mode:?}: no run folder, no data dir, nothing");
     }
+}
+
+#[test]
+fn backups_and_herdctl_state_are_only_ever_copied_from() {
+    let w = World::new();
+    let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+    let report = w.apply(&w.plan(&ImportTarget::ClaudeHome, &[src], PlacementMode::Move), &RealFs);
+    let backup = w.data.join("runs").join(report.run_id.unwrap()).join("backup");
+    let docker = w.session(&w.state.join("docker-sessions"), &sid(2), "/home/u/docker", false);
+    for mode in [PlacementMode::Move, PlacementMode::Link] {
+        let plan = w.plan(&alpha(), &[backup.clone(), docker.clone()], mode);
+        assert!(plan.placements.is_empty(), "{mode:?}: {:?}", plan.placements);
+        assert!(
+            plan.skipped.iter().all(|s| s.reason == SkipReason::PlacementFailed),
+            "{:?}",
+            plan.skipped
+        );
+    }
+    let plan = w.plan(&alpha(), &[backup.clone(), docker.clone()], PlacementMode::Copy);
+    // sid(1) from the backup (under its own id) and sid(2) from the docker folder.
+    let mut ids: Vec<String> = plan.placements.iter().map(|p| p.session_id.clone()).collect();
+    ids.sort();
+    assert_eq!(ids, vec![sid(1), sid(2)], "{:?}", plan.skipped);
+    assert_eq!(reasons(&plan.skipped), vec![]);
 }

@@ -310,6 +310,10 @@ pub fn plan_import(
     collect(sources, &mut candidates, &mut plan.skipped);
     // A throwaway cache: planning must not write the persisted one.
     let (index, _warnings) = AttributionIndex::build(catalog.state_dir(), &mut JobCache::default());
+    let protected = [
+        (crate::runs::runs_root(catalog.data_dir()), "Corral's backups"),
+        (catalog.state_dir().to_path_buf(), "the herdctl state dir"),
+    ];
     let mut seen_sources = HashSet::new();
     let mut taken = HashSet::new();
     for c in candidates {
@@ -448,6 +452,22 @@ pub fn plan_import(
                     sid,
                     SkipReason::PlacementFailed,
                     "a symbolic link cannot be moved safely; use copy or link",
+                ));
+                continue;
+            }
+            // A backup must stay intact: moving it away or hard-linking it (later writes would
+            // change the backup too) is refused; a copy is fine. The same holds for herdctl's
+            // own state (docker transcripts).
+            if mode != PlacementMode::Copy
+                && let Some(what) = protected.iter().find_map(|(dir, what)| {
+                    crate::paths::is_same_or_inside(&real, dir).then_some(*what)
+                })
+            {
+                plan.skipped.push(skip(
+                    path,
+                    sid,
+                    SkipReason::PlacementFailed,
+                    format!("it lies in {what}, which {} would alter; use copy", mode.as_str()),
                 ));
                 continue;
             }
@@ -758,7 +778,9 @@ fn place_one(
         crate::atomic_write::sync_dir(projects);
         w.set(idx, EntryState::Done, None, None)?;
     }
-    let backup = (mode == PlacementMode::Move).then(|| format!("{i:05}-{sid}.jsonl"));
+    // Each backup keeps its own file name (`backup/<n>/<sid>.jsonl`), so a backup folder can
+    // itself be imported again and every session keeps its id.
+    let backup = (mode == PlacementMode::Move).then(|| format!("{i:05}/{sid}.jsonl"));
     let idx = w.push(entry(
         EntryKind::File,
         p,
@@ -769,8 +791,15 @@ fn place_one(
     ))?;
     if let Some(name) = &backup {
         let bk = w.backup_dir().join(name);
-        match copy_new(&real_from, &bk) {
-            Ok(true) => crate::atomic_write::sync_dir(&w.backup_dir()),
+        let made =
+            bk.parent().map_or(Ok(()), fs::create_dir_all).and_then(|()| copy_new(&real_from, &bk));
+        match made {
+            Ok(true) => {
+                if let Some(parent) = bk.parent() {
+                    crate::atomic_write::sync_dir(parent);
+                }
+                crate::atomic_write::sync_dir(&w.backup_dir());
+            }
             Ok(false) => {
                 w.set(idx, EntryState::Failed, None, Some("backup name taken".into()))?;
                 return Ok(fail(
@@ -861,8 +890,17 @@ fn write_record(
         if parsed.as_ref().is_some_and(|r| r.agent_name == agent && r.session_id == sid) {
             return Ok(Ok(None));
         }
-        let name = format!("{i:05}-{sid}.yaml");
+        let name = format!("{i:05}/{sid}.yaml");
         let bk = w.backup_dir().join(&name);
+        if let Some(parent) = bk.parent()
+            && let Err(e) = fs::create_dir_all(parent)
+        {
+            return Ok(fail(
+                SkipReason::RecordFailed,
+                format!("cannot back up the old record: {e}"),
+                None,
+            ));
+        }
         match crate::atomic_write::create_exclusive(&bk, bytes) {
             Ok(true) => crate::atomic_write::sync_dir(&w.backup_dir()),
             Ok(false) => {

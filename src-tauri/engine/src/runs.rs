@@ -743,9 +743,10 @@ impl Ctx<'_> {
 
     fn backup_file(&self, entry: &JournalEntry) -> Option<PathBuf> {
         let name = entry.backup.as_deref()?;
-        // A bare file name inside backup/, nothing else.
+        // `<n>/<file>` (or a bare file name) inside backup/, nothing else.
         let p = Path::new(name);
-        (p.components().count() == 1 && p.file_name().is_some()).then(|| self.backup.join(name))
+        let plain = p.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+        (plain && (1..=2).contains(&p.components().count())).then(|| self.backup.join(name))
     }
 
     fn created_by_run(&self, meta: &fs::Metadata) -> bool {
