@@ -1,0 +1,26 @@
+//! TypeScript bindings for every type that crosses IPC (engine and shell), written by ts-rs into
+//! `ui/src/lib/bindings/`. A test regenerates them into a temp dir and fails on any difference.
+
+use std::path::Path;
+
+use ts_rs::{Config, ExportError, TS};
+
+/// Writes every IPC type (and what it references) as `<Type>.ts` into `dir`.
+pub fn export_all(dir: &Path) -> Result<(), ExportError> {
+    let cfg = Config::new().with_out_dir(dir);
+    // Engine types.
+    corral_engine::Listing::export_all(&cfg)?;
+    corral_engine::ErrorPayload::export_all(&cfg)?;
+    corral_engine::model::AgentSummary::export_all(&cfg)?;
+    corral_engine::model::SessionSummary::export_all(&cfg)?;
+    corral_engine::model::DirectoryGroup::export_all(&cfg)?;
+    corral_engine::model::MessagePage::export_all(&cfg)?;
+    corral_engine::model::SessionTranscript::export_all(&cfg)?;
+    corral_engine::model::Attribution::export_all(&cfg)?;
+    // Shell types.
+    crate::settings::Settings::export_all(&cfg)?;
+    crate::commands::SessionInfo::export_all(&cfg)?;
+    crate::events::SessionsChanged::export_all(&cfg)?;
+    crate::events::FilesDropped::export_all(&cfg)?;
+    Ok(())
+}

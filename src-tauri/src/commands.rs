@@ -1,0 +1,248 @@
+//! The IPC commands (see notes/ipc.md). Each one validates its arguments, then hands the work to
+//! the engine on a blocking thread. Errors cross IPC as `{kind, message}` only.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use corral_engine::model::{AgentSummary, MessagePage, SessionSummary, SubagentInfo, Usage};
+use corral_engine::transcript::messages::read_page;
+use corral_engine::transcript::subagents::list_subagents;
+use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing};
+use serde::Serialize;
+use tauri::State;
+use tauri::ipc::{InvokeBody, Request};
+use ts_rs::TS;
+
+use crate::reveal;
+use crate::settings::{Settings, SettingsPatch};
+use crate::state::{AppState, invalid};
+
+type Reply<T> = Result<T, ErrorPayload>;
+
+/// Most messages one page may ask for.
+pub const MAX_PAGE: u32 = 2000;
+/// Longest custom name accepted, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
+/// Longest agent name accepted.
+const MAX_AGENT_CHARS: usize = 256;
+
+/// What the viewer's header shows about one session.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionInfo {
+    pub summary: SessionSummary,
+    pub usage: Usage,
+    pub subagents: Vec<SubagentInfo>,
+    /// A shell command that resumes the session where it was recorded.
+    pub resume_command: String,
+}
+
+/// Runs `work` on a blocking thread with the open catalog.
+async fn with_catalog<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&Catalog) -> Result<T, corral_engine::Error> + Send + 'static,
+) -> Reply<T> {
+    let catalog = state.catalog()?;
+    blocking(move || work(&catalog).map_err(|e| e.payload())).await
+}
+
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Reply<T> + Send + 'static) -> Reply<T> {
+    tauri::async_runtime::spawn_blocking(work).await.map_err(|e| ErrorPayload {
+        kind: ErrorKind::Io,
+        message: format!("background task failed: {e}"),
+    })?
+}
+
+#[tauri::command]
+pub async fn get_settings(state: State<'_, AppState>) -> Reply<Settings> {
+    state.settings()
+}
+
+/// Arguments `{claudeHome?: string | null, fleetFile?: string | null}`: absent = unchanged,
+/// `claudeHome: null` = back to the default, `fleetFile: null` = close the fleet.
+#[tauri::command]
+pub async fn set_settings(state: State<'_, AppState>, request: Request<'_>) -> Reply<Settings> {
+    let args = match request.body() {
+        InvokeBody::Json(v) => v.clone(),
+        InvokeBody::Raw(_) => return Err(invalid("set_settings expects JSON arguments")),
+    };
+    let patch = SettingsPatch::from_args(&args).map_err(|e| e.payload())?;
+    let state = state.inner().clone();
+    blocking(move || state.update(&patch)).await
+}
+
+#[tauri::command]
+pub async fn list_agents(state: State<'_, AppState>) -> Reply<Vec<AgentSummary>> {
+    let catalog = state.fleet_catalog()?;
+    blocking(move || catalog.agents().map_err(|e| e.payload())).await
+}
+
+#[tauri::command]
+pub async fn list_sessions(state: State<'_, AppState>, include_temp: bool) -> Reply<Listing> {
+    with_catalog(&state, move |c| c.all_sessions(ListOptions { limit: None, include_temp })).await
+}
+
+#[tauri::command]
+pub async fn agent_sessions(
+    state: State<'_, AppState>,
+    agent: String,
+) -> Reply<Vec<SessionSummary>> {
+    check_agent(&agent)?;
+    let catalog = state.fleet_catalog()?;
+    blocking(move || {
+        catalog.agent_sessions(&agent, ListOptions::default()).map_err(|e| e.payload())
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn session_info(state: State<'_, AppState>, session_id: String) -> Reply<SessionInfo> {
+    check_session_id(&session_id)?;
+    let claude_home_is_default = state.settings().ok().map(|s| s.claude_home);
+    with_catalog(&state, move |c| {
+        let summary = c.session(&session_id)?;
+        let transcript = c.transcript(&session_id)?;
+        let home = claude_home_is_default.filter(|h| !is_default_home(Path::new(h)));
+        let resume_command = resume_command(&summary, home.as_deref());
+        Ok(SessionInfo {
+            summary,
+            usage: transcript.usage,
+            subagents: transcript.subagents,
+            resume_command,
+        })
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn session_messages(
+    state: State<'_, AppState>,
+    session_id: String,
+    before: Option<u64>,
+    limit: u32,
+) -> Reply<MessagePage> {
+    check_session_id(&session_id)?;
+    let limit = check_limit(limit)?;
+    with_catalog(&state, move |c| c.messages_page(&session_id, before, limit)).await
+}
+
+#[tauri::command]
+pub async fn subagent_messages(
+    state: State<'_, AppState>,
+    session_id: String,
+    agent_id: String,
+    before: Option<u64>,
+    limit: u32,
+) -> Reply<MessagePage> {
+    check_session_id(&session_id)?;
+    check_agent_id(&agent_id)?;
+    let limit = check_limit(limit)?;
+    let catalog: Arc<Catalog> = state.catalog()?;
+    blocking(move || {
+        let summary = catalog.session(&session_id).map_err(|e| e.payload())?;
+        // The subagent's file comes from the engine's own listing, never from the argument.
+        let sub = list_subagents(Path::new(&summary.transcript_path), &session_id)
+            .into_iter()
+            .find(|s| s.agent_id == agent_id)
+            .ok_or_else(|| ErrorPayload {
+                kind: ErrorKind::NotFound,
+                message: format!("session {session_id} has no subagent {agent_id}"),
+            })?;
+        read_page(Path::new(&sub.transcript_path), before, limit).map_err(|e| {
+            corral_engine::Error::io_at("read", Path::new(&sub.transcript_path), e).payload()
+        })
+    })
+    .await
+}
+
+/// `name` null or empty (after trimming) clears the custom name.
+#[tauri::command]
+pub async fn rename_session(
+    state: State<'_, AppState>,
+    session_id: String,
+    name: Option<String>,
+) -> Reply<SessionSummary> {
+    check_session_id(&session_id)?;
+    let name = check_name(name)?;
+    with_catalog(&state, move |c| c.rename(&session_id, name.as_deref())).await
+}
+
+/// Opens a folder of an import run in the file manager. Only paths inside `<data dir>/runs/`.
+#[tauri::command]
+pub async fn reveal_path(state: State<'_, AppState>, path: String) -> Reply<()> {
+    let data_dir = state.settings()?.data_dir;
+    let opener = state.opener();
+    blocking(move || {
+        let folder = reveal::allowed_folder(Path::new(&data_dir), &path)?;
+        opener(&folder).map_err(|e| corral_engine::Error::io_at("open", &folder, e).payload())
+    })
+    .await
+}
+
+// ---- argument checks (before anything touches the disk) ----
+
+pub fn check_session_id(id: &str) -> Reply<()> {
+    corral_engine::paths::validate_session_id(id).map(|_| ()).map_err(|e| e.payload())
+}
+
+fn check_agent(agent: &str) -> Reply<()> {
+    if agent.trim().is_empty() {
+        return Err(invalid("agent must not be empty"));
+    }
+    if agent.chars().count() > MAX_AGENT_CHARS || agent.chars().any(char::is_control) {
+        return Err(invalid(format!("invalid agent name {agent:?}")));
+    }
+    Ok(())
+}
+
+fn check_agent_id(id: &str) -> Reply<()> {
+    let ok = !id.is_empty()
+        && id.len() <= 128
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if ok { Ok(()) } else { Err(invalid(format!("invalid subagent id {id:?}"))) }
+}
+
+fn check_limit(limit: u32) -> Reply<usize> {
+    if limit == 0 || limit > MAX_PAGE {
+        return Err(invalid(format!("limit must be between 1 and {MAX_PAGE}, got {limit}")));
+    }
+    usize::try_from(limit).map_err(|_| invalid("limit is too large"))
+}
+
+fn check_name(name: Option<String>) -> Reply<Option<String>> {
+    let Some(name) = name else { return Ok(None) };
+    let trimmed = name.trim();
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    if trimmed.chars().count() > MAX_NAME_CHARS {
+        return Err(invalid(format!("a name may have at most {MAX_NAME_CHARS} characters")));
+    }
+    if trimmed.chars().any(char::is_control) {
+        return Err(invalid("a name may not contain line breaks or control characters"));
+    }
+    Ok(Some(trimmed.to_owned()))
+}
+
+fn is_default_home(home: &Path) -> bool {
+    dirs::home_dir().is_some_and(|h| h.join(".claude") == home)
+}
+
+/// `cd '<dir>' && claude --resume <id>`, with `CLAUDE_CONFIG_DIR` when the home is not the default.
+pub fn resume_command(summary: &SessionSummary, claude_home: Option<&str>) -> String {
+    let env =
+        claude_home.map(|h| format!("CLAUDE_CONFIG_DIR={} ", shell_quote(h))).unwrap_or_default();
+    format!(
+        "cd {} && {env}claude --resume {}",
+        shell_quote(&summary.working_directory),
+        summary.session_id
+    )
+}
+
+/// POSIX single-quoting: safe to paste whatever the path contains.
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%".contains(&b)) {
+        return s.to_owned();
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
+}

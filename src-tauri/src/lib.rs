@@ -1,0 +1,83 @@
+//! # corral (the desktop shell)
+//!
+//! A thin Tauri 2 layer over `corral-engine`: typed IPC commands, settings, live updates from a
+//! filesystem watcher, and drag-and-drop. Everything that reads or writes sessions is the
+//! engine's; this crate validates what the UI sends and moves work off the main thread.
+
+pub mod bindings;
+pub mod commands;
+pub mod events;
+pub mod reveal;
+pub mod settings;
+pub mod state;
+pub mod watcher;
+
+#[cfg(test)]
+mod tests;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use tauri::{AppHandle, DragDropEvent, Emitter, Runtime, WindowEvent};
+
+use crate::events::{FILES_DROPPED, FilesDropped, SESSIONS_CHANGED, SessionsChanged};
+use crate::settings::LaunchEnv;
+use crate::state::AppState;
+
+/// The command table, shared by the app and the command tests.
+pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+    tauri::generate_handler![
+        commands::get_settings,
+        commands::set_settings,
+        commands::list_agents,
+        commands::list_sessions,
+        commands::agent_sessions,
+        commands::session_info,
+        commands::session_messages,
+        commands::subagent_messages,
+        commands::rename_session,
+        commands::reveal_path,
+    ]
+}
+
+/// Wires a builder (real or mock) with the state, the commands, live updates and drag-and-drop.
+pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
+    let for_setup = state.clone();
+    builder
+        .manage(state)
+        .invoke_handler(handlers())
+        .setup(move |app| {
+            start_live_updates(&for_setup, app.handle().clone());
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
+                let paths = paths.iter().map(|p| p.display().to_string()).collect();
+                let _ = window.emit(FILES_DROPPED, FilesDropped { paths, agent: None });
+            }
+        })
+}
+
+/// Sends `sessions-changed` through `handle` and starts the watcher (called once the app exists).
+pub fn start_live_updates<R: Runtime>(state: &AppState, handle: AppHandle<R>) {
+    state.set_notifier(Arc::new(move |changed: SessionsChanged| {
+        let _ = handle.emit(SESSIONS_CHANGED, changed);
+    }));
+    state.restart_watcher();
+}
+
+/// Runs the desktop app.
+pub fn run() -> ExitCode {
+    let state = AppState::launch(LaunchEnv::from_process(), Arc::new(reveal::open_in_file_manager));
+    let builder = configure(tauri::Builder::default(), state).plugin(tauri_plugin_dialog::init());
+    match builder.run(tauri::generate_context!()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            #[allow(clippy::print_stderr, reason = "the app failed to start; there is no window")]
+            {
+                eprintln!("corral: {e}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}

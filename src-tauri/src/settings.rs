@@ -1,0 +1,200 @@
+//! Where Corral looks: the Claude home, the fleet file and its own data dir.
+//!
+//! Three layers, last wins: built-in defaults (`$CLAUDE_CONFIG_DIR` or `~/.claude`, no fleet,
+//! `$CORRAL_DATA_DIR` or `<platform data dir>/corral`), the saved settings file
+//! (`<config dir>/corral/settings.json`), and the launch environment (`CLAUDE_CONFIG_DIR`,
+//! `CORRAL_DATA_DIR`, `CORRAL_FLEET`), which overrides the saved values for one run — that is how
+//! tests and scripts point the app at a fixture. A choice made in the app (`set_settings`) is
+//! saved and applies at once.
+
+use std::path::{Path, PathBuf};
+
+use corral_engine::atomic_write::write_atomic;
+use corral_engine::{Error, Result};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Largest settings file read (it holds three paths).
+const MAX_SETTINGS_BYTES: u64 = 64 * 1024;
+
+/// The settings as the UI sees them (`get_settings`, `set_settings`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    pub claude_home: String,
+    /// False on a first run without Claude Code: the UI says so and offers to pick a folder.
+    pub claude_home_exists: bool,
+    pub fleet_file: Option<String>,
+    /// Where herdctl's state (jobs, session metadata, adoptions) is read and written.
+    pub state_dir: String,
+    pub data_dir: String,
+}
+
+/// What is saved on disk. Absent values mean "use the default".
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SavedSettings {
+    pub claude_home: Option<PathBuf>,
+    pub fleet_file: Option<PathBuf>,
+    pub data_dir: Option<PathBuf>,
+}
+
+/// The process environment that matters, captured once at start (tests build it by hand).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchEnv {
+    pub claude_config_dir: Option<PathBuf>,
+    pub corral_data_dir: Option<PathBuf>,
+    pub corral_fleet: Option<PathBuf>,
+    pub home_dir: Option<PathBuf>,
+    pub platform_data_dir: Option<PathBuf>,
+    /// `<config dir>/corral/settings.json`; `None` when the platform has no config dir.
+    pub settings_file: Option<PathBuf>,
+}
+
+impl LaunchEnv {
+    pub fn from_process() -> Self {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        Self {
+            claude_config_dir: var("CLAUDE_CONFIG_DIR"),
+            corral_data_dir: var("CORRAL_DATA_DIR"),
+            corral_fleet: var("CORRAL_FLEET"),
+            home_dir: dirs::home_dir(),
+            platform_data_dir: dirs::data_dir(),
+            settings_file: dirs::config_dir().map(|d| d.join("corral").join("settings.json")),
+        }
+    }
+
+    /// The Claude home when nothing was chosen: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub fn default_claude_home(&self) -> Result<PathBuf> {
+        if let Some(dir) = &self.claude_config_dir {
+            return Ok(dir.clone());
+        }
+        self.home_dir.as_ref().map(|h| h.join(".claude")).ok_or_else(|| {
+            Error::InvalidInput("cannot find the home folder to locate ~/.claude".into())
+        })
+    }
+
+    fn default_data_dir(&self) -> Result<PathBuf> {
+        if let Some(dir) = &self.corral_data_dir {
+            return Ok(dir.clone());
+        }
+        self.platform_data_dir
+            .as_ref()
+            .map(|d| d.join("corral"))
+            .ok_or_else(|| Error::InvalidInput("cannot find a data folder for Corral".into()))
+    }
+}
+
+/// The paths in force for this run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Effective {
+    pub claude_home: PathBuf,
+    pub fleet_file: Option<PathBuf>,
+    pub data_dir: PathBuf,
+}
+
+impl Effective {
+    /// Start-up resolution: environment › saved › default.
+    pub fn at_launch(env: &LaunchEnv, saved: &SavedSettings) -> Result<Self> {
+        let claude_home = match (&env.claude_config_dir, &saved.claude_home) {
+            (Some(dir), _) | (None, Some(dir)) => dir.clone(),
+            (None, None) => env.default_claude_home()?,
+        };
+        let data_dir = match (&env.corral_data_dir, &saved.data_dir) {
+            (Some(dir), _) | (None, Some(dir)) => dir.clone(),
+            (None, None) => env.default_data_dir()?,
+        };
+        let fleet_file = env.corral_fleet.clone().or_else(|| saved.fleet_file.clone());
+        Ok(Self { claude_home, fleet_file, data_dir })
+    }
+}
+
+/// A change requested by the UI. For each field: absent = unchanged; for `claude_home`,
+/// `null` = back to the default; for `fleet_file`, `null` = close the fleet.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SettingsPatch {
+    pub claude_home: Option<Option<PathBuf>>,
+    pub fleet_file: Option<Option<PathBuf>>,
+}
+
+impl SettingsPatch {
+    /// Reads the raw IPC arguments object, keeping "absent" and `null` apart (plain command
+    /// arguments cannot).
+    pub fn from_args(args: &serde_json::Value) -> Result<Self> {
+        let obj = args.as_object().ok_or_else(|| {
+            Error::InvalidInput("set_settings expects an object of arguments".into())
+        })?;
+        let field = |key: &str| -> Result<Option<Option<PathBuf>>> {
+            match obj.get(key) {
+                None => Ok(None),
+                Some(serde_json::Value::Null) => Ok(Some(None)),
+                Some(serde_json::Value::String(s)) => Ok(Some(Some(checked_path(key, s)?))),
+                Some(_) => Err(Error::InvalidInput(format!("{key} must be a string or null"))),
+            }
+        };
+        Ok(Self { claude_home: field("claudeHome")?, fleet_file: field("fleetFile")? })
+    }
+
+    /// Applies the patch to what is in force now, giving what would be in force next.
+    pub fn apply(&self, env: &LaunchEnv, now: &Effective) -> Result<Effective> {
+        let mut next = now.clone();
+        match &self.claude_home {
+            None => {}
+            Some(Some(dir)) => next.claude_home = dir.clone(),
+            Some(None) => next.claude_home = env.default_claude_home()?,
+        }
+        if let Some(fleet) = &self.fleet_file {
+            next.fleet_file = fleet.clone();
+        }
+        Ok(next)
+    }
+
+    /// Records the patch in the saved settings.
+    pub fn save_into(&self, saved: &mut SavedSettings) {
+        if let Some(home) = &self.claude_home {
+            saved.claude_home = home.clone();
+        }
+        if let Some(fleet) = &self.fleet_file {
+            saved.fleet_file = fleet.clone();
+        }
+    }
+}
+
+/// A path from the UI: non-empty, absolute, without NUL bytes.
+fn checked_path(key: &str, value: &str) -> Result<PathBuf> {
+    if value.trim().is_empty() {
+        return Err(Error::InvalidInput(format!("{key} must not be empty")));
+    }
+    if value.contains('\0') {
+        return Err(Error::InvalidInput(format!("{key} must not contain NUL bytes")));
+    }
+    let path = PathBuf::from(value);
+    if !path.is_absolute() {
+        return Err(Error::InvalidInput(format!("{key} must be an absolute path, got {value:?}")));
+    }
+    Ok(path)
+}
+
+/// Reads the saved settings; a missing file gives the defaults. An unreadable or malformed file
+/// is reported and left untouched (the caller falls back to defaults for this run).
+pub fn load(file: &Path) -> Result<SavedSettings> {
+    let meta = match std::fs::metadata(file) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(SavedSettings::default()),
+        Err(e) => return Err(Error::io_at("read", file, e)),
+    };
+    if meta.len() > MAX_SETTINGS_BYTES {
+        return Err(Error::Unreadable { path: file.to_path_buf(), reason: "too large".into() });
+    }
+    let bytes = std::fs::read(file).map_err(|e| Error::io_at("read", file, e))?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Error::Unreadable { path: file.to_path_buf(), reason: e.to_string() })
+}
+
+/// Saves the settings atomically (temp file + rename).
+pub fn save(file: &Path, saved: &SavedSettings) -> Result<()> {
+    let mut bytes = serde_json::to_vec_pretty(saved)
+        .map_err(|e| Error::InvalidInput(format!("cannot serialize settings: {e}")))?;
+    bytes.push(b'\n');
+    write_atomic(file, &bytes)
+}

@@ -1,0 +1,231 @@
+//! The shell's managed state: the open catalog, the settings in force, and the watcher.
+//!
+//! `AppState` is a cheap handle (an `Arc`), so commands clone it into blocking tasks. The catalog
+//! sits behind an `RwLock` and is swapped whole when the settings change; readers clone the
+//! `Arc<Catalog>` out and never hold the lock while working.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, RwLock, Weak};
+
+use corral_engine::{Catalog, CatalogConfig, Error, ErrorKind, ErrorPayload};
+
+use crate::events::SessionsChanged;
+use crate::settings::{self, Effective, LaunchEnv, SavedSettings, Settings, SettingsPatch};
+use crate::watcher::{Changes, FolderWatcher};
+
+/// Sends `sessions-changed` to the UI (set once the app exists).
+pub type Notifier = Arc<dyn Fn(SessionsChanged) + Send + Sync>;
+
+/// Opens a folder in the platform file manager (replaced in tests).
+pub type Opener = Arc<dyn Fn(&Path) -> std::io::Result<()> + Send + Sync>;
+
+#[derive(Clone)]
+pub struct AppState(Arc<Shared>);
+
+struct Shared {
+    env: LaunchEnv,
+    opened: RwLock<Opened>,
+    /// Serializes settings changes (open, save, swap, re-arm).
+    saved: Mutex<SavedSettings>,
+    watcher: Mutex<Option<FolderWatcher>>,
+    notifier: Mutex<Option<Notifier>>,
+    opener: Opener,
+    /// Set by `cancel_import`; checked by the import between files.
+    import_cancel: Arc<AtomicBool>,
+}
+
+struct Opened {
+    effective: Effective,
+    catalog: Result<Arc<Catalog>, ErrorPayload>,
+    /// The configured fleet could not be loaded; the catalog was opened without it.
+    fleet_error: Option<ErrorPayload>,
+}
+
+/// Maps any engine error to what crosses IPC.
+pub fn payload(e: &Error) -> ErrorPayload {
+    e.payload()
+}
+
+pub fn invalid(message: impl Into<String>) -> ErrorPayload {
+    ErrorPayload { kind: ErrorKind::InvalidInput, message: message.into() }
+}
+
+impl AppState {
+    /// Resolves the settings (environment › saved file › defaults) and opens the catalog. Never
+    /// fails: problems surface through the commands (a broken fleet through `list_agents`).
+    pub fn launch(env: LaunchEnv, opener: Opener) -> Self {
+        let saved = env
+            .settings_file
+            .as_deref()
+            .map(settings::load)
+            .transpose()
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let opened = match Effective::at_launch(&env, &saved) {
+            Ok(effective) => open_lenient(effective),
+            Err(e) => Opened {
+                effective: Effective {
+                    claude_home: PathBuf::new(),
+                    fleet_file: None,
+                    data_dir: PathBuf::new(),
+                },
+                catalog: Err(e.payload()),
+                fleet_error: None,
+            },
+        };
+        Self(Arc::new(Shared {
+            env,
+            opened: RwLock::new(opened),
+            saved: Mutex::new(saved),
+            watcher: Mutex::new(None),
+            notifier: Mutex::new(None),
+            opener,
+            import_cancel: Arc::new(AtomicBool::new(false)),
+        }))
+    }
+
+    pub fn catalog(&self) -> Result<Arc<Catalog>, ErrorPayload> {
+        let opened = self.0.opened.read().map_err(|_| poisoned())?;
+        opened.catalog.clone()
+    }
+
+    /// The catalog for fleet views: fails with the fleet's load error when it could not be read.
+    pub fn fleet_catalog(&self) -> Result<Arc<Catalog>, ErrorPayload> {
+        let opened = self.0.opened.read().map_err(|_| poisoned())?;
+        if let Some(e) = &opened.fleet_error {
+            return Err(e.clone());
+        }
+        opened.catalog.clone()
+    }
+
+    pub fn settings(&self) -> Result<Settings, ErrorPayload> {
+        let opened = self.0.opened.read().map_err(|_| poisoned())?;
+        Ok(describe(&opened))
+    }
+
+    pub fn opener(&self) -> Opener {
+        self.0.opener.clone()
+    }
+
+    pub fn import_cancel(&self) -> Arc<AtomicBool> {
+        self.0.import_cancel.clone()
+    }
+
+    /// Applies a settings change: the new catalog is opened first, then the settings file is
+    /// saved, and only then does the change take effect. Any failure leaves everything as it was.
+    pub fn update(&self, patch: &SettingsPatch) -> Result<Settings, ErrorPayload> {
+        let mut saved = self.0.saved.lock().map_err(|_| poisoned())?;
+        let current = self.0.opened.read().map_err(|_| poisoned())?.effective.clone();
+        let next = patch.apply(&self.0.env, &current).map_err(|e| e.payload())?;
+        let catalog = Catalog::open(config_for(&next)).map_err(|e| e.payload())?;
+        let mut next_saved = saved.clone();
+        patch.save_into(&mut next_saved);
+        if let Some(file) = &self.0.env.settings_file {
+            settings::save(file, &next_saved).map_err(|e| e.payload())?;
+        }
+        *saved = next_saved;
+        let described = {
+            let mut opened = self.0.opened.write().map_err(|_| poisoned())?;
+            *opened = Opened { effective: next, catalog: Ok(Arc::new(catalog)), fleet_error: None };
+            describe(&opened)
+        };
+        drop(saved);
+        self.restart_watcher();
+        Ok(described)
+    }
+
+    /// Installs the UI notifier (once the app exists) and starts watching.
+    pub fn set_notifier(&self, notifier: Notifier) {
+        if let Ok(mut slot) = self.0.notifier.lock() {
+            *slot = Some(notifier);
+        }
+    }
+
+    /// (Re)starts the watcher on the folders of the settings in force.
+    pub fn restart_watcher(&self) {
+        let Ok(mut slot) = self.0.watcher.lock() else { return };
+        *slot = None; // stops the old watcher first
+        let Ok(catalog) = self.catalog() else { return };
+        let projects = corral_engine::paths::projects_dir(catalog.claude_home());
+        let state_dir = catalog.state_dir().to_path_buf();
+        let weak = Arc::downgrade(&self.0);
+        let roots = (projects.clone(), state_dir.clone());
+        *slot = FolderWatcher::start(projects, state_dir, move |changes| {
+            on_change(&weak, &roots.0, &roots.1, &changes);
+        })
+        .ok();
+    }
+
+    /// True while a watcher is running (tests).
+    pub fn is_watching(&self) -> bool {
+        self.0.watcher.lock().is_ok_and(|w| w.is_some())
+    }
+}
+
+fn on_change(weak: &Weak<Shared>, projects: &Path, state_dir: &Path, changes: &Changes) {
+    let Some(shared) = weak.upgrade() else { return };
+    let state = AppState(shared);
+    let folders: Vec<PathBuf> = changes.folders.iter().cloned().collect();
+    if let Ok(catalog) = state.catalog() {
+        if changes.everything || changes.state_changed {
+            catalog.invalidate(&[]);
+        } else {
+            catalog.invalidate(&folders);
+        }
+    }
+    let mut names: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
+    if changes.everything {
+        names.push(projects.display().to_string());
+    }
+    if changes.state_changed || changes.everything {
+        names.push(state_dir.display().to_string());
+    }
+    let notifier = state.0.notifier.lock().ok().and_then(|n| n.clone());
+    if let Some(notify) = notifier {
+        notify(SessionsChanged { folders: names });
+    }
+}
+
+fn config_for(effective: &Effective) -> CatalogConfig {
+    CatalogConfig {
+        claude_home: effective.claude_home.clone(),
+        fleet_file: effective.fleet_file.clone(),
+        state_dir: None,
+        data_dir: effective.data_dir.clone(),
+    }
+}
+
+/// Opens the catalog; a fleet that cannot be loaded is remembered and the catalog opened without
+/// it, so All Chats still works while the Fleet view shows the error.
+fn open_lenient(effective: Effective) -> Opened {
+    match Catalog::open(config_for(&effective)) {
+        Ok(c) => Opened { effective, catalog: Ok(Arc::new(c)), fleet_error: None },
+        Err(fleet_err) => {
+            let without = Effective { fleet_file: None, ..effective.clone() };
+            let catalog =
+                Catalog::open(config_for(&without)).map(Arc::new).map_err(|e| e.payload());
+            Opened { effective, catalog, fleet_error: Some(fleet_err.payload()) }
+        }
+    }
+}
+
+fn describe(opened: &Opened) -> Settings {
+    let e = &opened.effective;
+    let state_dir = match &opened.catalog {
+        Ok(c) => c.state_dir().to_path_buf(),
+        Err(_) => e.data_dir.join("state"),
+    };
+    Settings {
+        claude_home: e.claude_home.display().to_string(),
+        claude_home_exists: e.claude_home.is_dir(),
+        fleet_file: e.fleet_file.as_ref().map(|f| f.display().to_string()),
+        state_dir: state_dir.display().to_string(),
+        data_dir: e.data_dir.display().to_string(),
+    }
+}
+
+fn poisoned() -> ErrorPayload {
+    ErrorPayload { kind: ErrorKind::Io, message: "internal state is unavailable".into() }
+}

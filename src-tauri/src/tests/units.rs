@@ -1,0 +1,73 @@
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use crate::commands::shell_quote;
+use crate::settings::{Effective, LaunchEnv, SavedSettings, SettingsPatch};
+
+#[test]
+fn shell_quote_keeps_plain_paths_and_quotes_the_rest() {
+    assert_eq!(shell_quote("/home/dev/webshop"), "/home/dev/webshop");
+    assert_eq!(shell_quote("/home/dev/my app"), "'/home/dev/my app'");
+    assert_eq!(shell_quote("/x/it's"), r"'/x/it'\''s'");
+    assert_eq!(shell_quote("/x/$(rm -rf ~)"), "'/x/$(rm -rf ~)'");
+    assert_eq!(shell_quote(""), "''");
+}
+
+#[test]
+fn settings_patch_tells_absent_from_null() {
+    let p = SettingsPatch::from_args(&json!({})).unwrap();
+    assert_eq!(p, SettingsPatch::default());
+    let p = SettingsPatch::from_args(&json!({"fleetFile": null})).unwrap();
+    assert_eq!(p.fleet_file, Some(None));
+    assert_eq!(p.claude_home, None);
+    let p = SettingsPatch::from_args(&json!({"claudeHome": "/h/.claude"})).unwrap();
+    assert_eq!(p.claude_home, Some(Some(PathBuf::from("/h/.claude"))));
+    assert!(SettingsPatch::from_args(&json!("x")).is_err());
+    assert!(SettingsPatch::from_args(&json!({"claudeHome": "a\u{0}b"})).is_err());
+}
+
+#[test]
+fn the_launch_environment_overrides_saved_settings() {
+    let saved = SavedSettings {
+        claude_home: Some("/saved/claude".into()),
+        fleet_file: Some("/saved/herdctl.yaml".into()),
+        data_dir: Some("/saved/data".into()),
+    };
+    let env = LaunchEnv {
+        claude_config_dir: Some("/env/claude".into()),
+        corral_fleet: Some("/env/herdctl.yaml".into()),
+        home_dir: Some("/home/u".into()),
+        ..LaunchEnv::default()
+    };
+    let e = Effective::at_launch(&env, &saved).unwrap();
+    assert_eq!(e.claude_home, PathBuf::from("/env/claude"));
+    assert_eq!(e.fleet_file, Some(PathBuf::from("/env/herdctl.yaml")));
+    assert_eq!(e.data_dir, PathBuf::from("/saved/data"));
+    // Without environment: saved values; without those: defaults.
+    let bare = LaunchEnv {
+        home_dir: Some("/home/u".into()),
+        platform_data_dir: Some("/home/u/.local/share".into()),
+        ..LaunchEnv::default()
+    };
+    let e = Effective::at_launch(&bare, &saved).unwrap();
+    assert_eq!(e.claude_home, PathBuf::from("/saved/claude"));
+    let e = Effective::at_launch(&bare, &SavedSettings::default()).unwrap();
+    assert_eq!(e.claude_home, PathBuf::from("/home/u/.claude"));
+    assert_eq!(e.fleet_file, None);
+    assert_eq!(e.data_dir, PathBuf::from("/home/u/.local/share/corral"));
+}
+
+#[test]
+fn a_corrupt_settings_file_is_reported_and_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    std::fs::write(&file, "{not json").unwrap();
+    let err = crate::settings::load(&file).unwrap_err();
+    assert_eq!(err.kind(), corral_engine::ErrorKind::Corrupt);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{not json");
+    assert_eq!(
+        crate::settings::load(&tmp.path().join("absent.json")).unwrap(),
+        SavedSettings::default()
+    );
+}

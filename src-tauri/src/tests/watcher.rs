@@ -1,0 +1,116 @@
+use std::io::Write;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tauri::Listener;
+
+use super::support::*;
+use crate::events::SESSIONS_CHANGED;
+
+/// Collects `sessions-changed` payloads.
+fn listen(h: &Harness) -> mpsc::Receiver<Value> {
+    let (tx, rx) = mpsc::channel();
+    h.app.listen_any(SESSIONS_CHANGED, move |event| {
+        let _ = tx.send(serde_json::from_str::<Value>(event.payload()).unwrap());
+    });
+    rx
+}
+
+/// Waits for an event whose folders satisfy `pred`.
+fn wait_for(rx: &mpsc::Receiver<Value>, pred: impl Fn(&[String]) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let ev = rx.recv_timeout(left).expect("no matching sessions-changed event within 10 s");
+        let folders: Vec<String> = ev["folders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap().to_owned())
+            .collect();
+        if pred(&folders) {
+            return ev;
+        }
+    }
+}
+
+fn append_line(path: &std::path::Path, line: &str) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    writeln!(f, "{line}").unwrap();
+}
+
+#[test]
+fn appending_to_a_transcript_emits_its_folder_and_refreshes_the_listing() {
+    let h = harness(true);
+    assert!(h.state.is_watching());
+    let rx = listen(&h);
+    let before = h.ok("session_messages", json!({"sessionId": CART, "before": null, "limit": 500}));
+    let folder = h.home().join("projects/-home-dev-webshop");
+    let line = json!({"parentUuid": null, "isSidechain": false, "userType": "external",
+        "cwd": "/home/dev/webshop", "sessionId": CART, "version": "2.1.114", "type": "user",
+        "message": {"role": "user", "content": "One more thing: dark mode"},
+        "uuid": "b2b2b2b2-live-0000-4000-8000-000000000099", "timestamp": "2026-11-20T10:30:00.000Z"});
+    append_line(&folder.join(format!("{CART}.jsonl")), &line.to_string());
+    let expected = folder.display().to_string();
+    let ev = wait_for(&rx, |f| f.contains(&expected));
+    // Only the folder that changed is reported.
+    assert_eq!(ev["folders"], json!([expected]), "{ev}");
+    let after = h.ok("session_messages", json!({"sessionId": CART, "before": null, "limit": 500}));
+    assert!(after["sizeBytes"].as_u64() > before["sizeBytes"].as_u64());
+    let last = after["messages"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["content"], json!("One more thing: dark mode"));
+}
+
+#[test]
+fn a_rename_reports_the_state_dir() {
+    let h = harness(true);
+    let rx = listen(&h);
+    h.ok("rename_session", json!({"sessionId": ALPHA_JOB, "name": "Renamed"}));
+    let state_dir = h.fleet_dir().join(".herdctl").display().to_string();
+    wait_for(&rx, |f| f.contains(&state_dir));
+}
+
+#[test]
+fn reads_do_not_trigger_events() {
+    let h = harness(true);
+    let rx = listen(&h);
+    for _ in 0..3 {
+        h.ok("list_sessions", json!({"includeTemp": true}));
+        h.ok("session_info", json!({"sessionId": CART}));
+    }
+    assert!(rx.recv_timeout(Duration::from_millis(800)).is_err(), "reading caused an event");
+}
+
+#[test]
+fn a_projects_folder_created_after_start_is_picked_up() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("late/claude");
+    let env = crate::settings::LaunchEnv {
+        claude_config_dir: Some(home.clone()),
+        corral_data_dir: Some(tmp.path().join("data")),
+        corral_fleet: None,
+        home_dir: Some(tmp.path().join("home")),
+        platform_data_dir: None,
+        settings_file: None,
+    };
+    let h = harness_with(tmp, env);
+    assert_eq!(h.ok("get_settings", json!({}))["claudeHomeExists"], json!(false));
+    let rx = listen(&h);
+    // The home appears, then its projects folder, then a transcript: each step re-arms.
+    std::fs::create_dir_all(&home).unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    std::fs::create_dir_all(home.join("projects")).unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    let folder = home.join("projects/-home-dev-late");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(
+        fixture_root().join(format!("claude/projects/-home-dev-webshop/{CART}.jsonl")),
+        folder.join(format!("{CART}.jsonl")),
+    )
+    .unwrap();
+    let expected = folder.display().to_string();
+    wait_for(&rx, |f| f.contains(&expected));
+    let listing = h.ok("list_sessions", json!({"includeTemp": false}));
+    assert_eq!(listing_ids(&listing), vec![CART.to_owned()]);
+}
