@@ -1,6 +1,6 @@
 // A small, safe Markdown renderer. Every character of the source is HTML-escaped FIRST; only then
 // are a limited set of constructs (code blocks, inline code, headings, lists, quotes, emphasis,
-// links, rules, tables as text) turned into tags that this module writes itself. No attribute value
+// links, rules, tables) turned into tags that this module writes itself. No attribute value
 // ever comes from the source except link URLs, which must be http(s) and are escaped. The result
 // can therefore never contain a <script>, an event handler or any tag the source supplied.
 
@@ -89,6 +89,24 @@ export function renderMarkdown(src: string): string {
     }
     if (/^\s*$/.test(line)) {
       flushAll();
+      continue;
+    }
+    // GFM table: a header row, a |---| separator, then rows.
+    if (/^\s*\|.*\|\s*$/.test(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(lines[i + 1])) {
+      flushAll();
+      const cells = (l: string) => l.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => inline(escapeHtml(c.trim())));
+      const head = cells(line);
+      const rows: string[][] = [];
+      i += 2;
+      while (i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i])) {
+        rows.push(cells(lines[i]));
+        i++;
+      }
+      i--;
+      out.push(
+        `<div class="md-table"><table><thead><tr>${head.map((c) => `<th>${c}</th>`).join('')}</tr></thead>` +
+          `<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`,
+      );
       continue;
     }
     const h = /^(#{1,6})\s+(.*)$/.exec(line);

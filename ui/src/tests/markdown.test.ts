@@ -52,4 +52,14 @@ describe('Markdown rendering is safe', () => {
     expect(container.querySelector('blockquote')?.textContent).toBe('quoted');
     expect(container.querySelector('a')?.getAttribute('href')).toBe('https://example.com');
   });
+
+  it('renders GFM tables, escaping cell content', () => {
+    const { container } = render(Markdown, { text: '| Tool | Result |\n|---|:---:|\n| `Bash` | <img src=x onerror=alert(1)> |\n| Read | **ok** |\n\nafter' });
+    expect(container.querySelectorAll('th')).toHaveLength(2);
+    expect(container.querySelectorAll('tbody tr')).toHaveLength(2);
+    expect(container.querySelector('td code')?.textContent).toBe('Bash');
+    expect(container.querySelector('img')).toBeNull();
+    expect(container.querySelectorAll('td')[1].textContent).toBe('<img src=x onerror=alert(1)>');
+    expect(container.querySelector('p')?.textContent).toBe('after');
+  });
 });
