@@ -731,3 +731,19 @@ fn backups_and_herdctl_state_are_only_ever_copied_from() {
     assert_eq!(ids, vec![sid(1), sid(2)], "{:?}", plan.skipped);
     assert_eq!(reasons(&plan.skipped), vec![]);
 }
+
+#[test]
+fn a_trailing_slash_on_the_agent_working_directory_changes_nothing() {
+    let w = World::new();
+    fs::write(
+        w.fleet_file.parent().unwrap().join("agents/alpha.yaml"),
+        format!("name: alpha\nworking_directory: {ALPHA_WD}/\n"),
+    )
+    .unwrap();
+    let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+    let plan = w.plan(&alpha(), &[src], PlacementMode::Copy);
+    assert_eq!(
+        plan.placements[0].to,
+        w.alpha_folder().join(format!("{}.jsonl", sid(1))).display().to_string()
+    );
+}

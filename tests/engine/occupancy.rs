@@ -154,3 +154,24 @@ fn the_real_process_table_is_readable_and_lists_this_process() {
     // Capturing it never panics, whatever runs on this machine.
     let _ = OccupancySnapshot::capture(&SystemProcesses);
 }
+
+proptest::proptest! {
+    /// Any command line, name and cwd: capturing and checking never panics, and a process that
+    /// names a session with `--resume <id>` always holds it.
+    #[test]
+    fn any_process_table_is_handled(
+        cmd in proptest::collection::vec("[-a-z=./ 0-9]{0,12}", 0..6),
+        name in "[a-zA-Z.]{0,8}",
+        cwd in proptest::option::of("/[a-z/]{0,10}"),
+    ) {
+        let p = ProcessInfo { pid: 1, name, cmd: cmd.clone(), cwd: cwd.clone().map(PathBuf::from) };
+        let s = OccupancySnapshot::capture(&FixedProcesses(Ok(vec![p])));
+        let _ = s.check(S1, cwd.as_deref(), None);
+        let mut with_resume = vec!["claude".to_owned()];
+        with_resume.extend(cmd.into_iter().filter(|a| !a.starts_with('-') && !a.contains("--")));
+        with_resume.extend(["--resume".to_owned(), S1.to_owned()]);
+        let p = ProcessInfo { pid: 2, name: "claude".into(), cmd: with_resume, cwd: None };
+        let s = OccupancySnapshot::capture(&FixedProcesses(Ok(vec![p])));
+        proptest::prop_assert!(s.check(S1, None, None).is_some());
+    }
+}

@@ -90,7 +90,7 @@ fn candidate_folders(
             ))
         })?,
     };
-    Ok(vec![projects.join(encode_path(&wd.to_string_lossy()))])
+    Ok(vec![projects.join(encode_path(&crate::import::cwd_text(&wd)))])
 }
 
 /// Unattributed, non-sidechain sessions `agent` could adopt, newest first. Sessions with any

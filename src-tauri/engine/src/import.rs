@@ -185,7 +185,14 @@ pub(crate) fn agent_folder(catalog: &Catalog, agent: &str) -> Result<PathBuf> {
     let wd = a.working_directory.as_ref().ok_or_else(|| {
         Error::InvalidInput(format!("agent {agent:?} has no working directory to import into"))
     })?;
-    Ok(projects_dir(catalog.claude_home()).join(encode_path(&wd.to_string_lossy())))
+    Ok(projects_dir(catalog.claude_home()).join(encode_path(&cwd_text(wd))))
+}
+
+/// A working directory as Claude Code records it: no trailing separator (except a bare root).
+pub(crate) fn cwd_text(wd: &Path) -> String {
+    let s = wd.to_string_lossy();
+    let t = s.trim_end_matches(['/', '\\']);
+    if t.is_empty() { s.into_owned() } else { t.to_owned() }
 }
 
 /// A file found among the sources.
