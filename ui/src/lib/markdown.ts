@@ -44,7 +44,7 @@ export function renderMarkdown(src: string): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const out: string[] = [];
   let para: string[] = [];
-  let list: { ordered: boolean; items: string[] } | null = null;
+  let list: { ordered: boolean; items: { text: string; depth: number }[] } | null = null;
   let quote: string[] = [];
 
   const flushPara = () => {
@@ -54,7 +54,7 @@ export function renderMarkdown(src: string): string {
   const flushList = () => {
     if (list) {
       const tag = list.ordered ? 'ol' : 'ul';
-      out.push(`<${tag}>${list.items.map((i) => `<li>${inline(escapeHtml(i))}</li>`).join('')}</${tag}>`);
+      out.push(`<${tag}>${list.items.map((i) => `<li${i.depth ? ` class="d${i.depth}"` : ''}>${inline(escapeHtml(i.text))}</li>`).join('')}</${tag}>`);
     }
     list = null;
   };
@@ -138,11 +138,12 @@ export function renderMarkdown(src: string): string {
         flushList();
         list = { ordered, items: [] };
       }
-      list.items.push((ul ?? ol)![1]);
+      const indent = /^\s*/.exec(line)?.[0].replace(/\t/g, '    ').length ?? 0;
+      list.items.push({ text: (ul ?? ol)![1], depth: Math.min(3, Math.floor(indent / 2)) });
       continue;
     }
     if (list && /^\s{2,}\S/.test(line)) {
-      list.items[list.items.length - 1] += ' ' + line.trim();
+      list.items[list.items.length - 1].text += ' ' + line.trim();
       continue;
     }
     flushList();

@@ -62,4 +62,10 @@ describe('Markdown rendering is safe', () => {
     expect(container.querySelectorAll('td')[1].textContent).toBe('<img src=x onerror=alert(1)>');
     expect(container.querySelector('p')?.textContent).toBe('after');
   });
+
+  it('indents nested list items', () => {
+    const { container } = render(Markdown, { text: '- top\n  - nested\n    - deeper\n- back' });
+    const items = [...container.querySelectorAll('li')];
+    expect(items.map((li) => li.className)).toEqual(['', 'd1', 'd2', '']);
+  });
 });

@@ -81,4 +81,14 @@ describe('inline rename', () => {
     expect(screen.queryByTestId('context-menu')).toBeNull();
     expect(screen.getByTestId('rename-input')).toBeTruthy();
   });
+
+  it('a live refresh while typing does not reset the typed name', async () => {
+    const s = session({ autoName: 'Auto' });
+    const { rerender } = render(SessionRow, { session: s, onopen: () => {} });
+    await fireEvent.click(screen.getByTestId('rename-button'));
+    const input = screen.getByTestId('rename-input') as HTMLInputElement;
+    await fireEvent.input(input, { target: { value: 'Half-typed' } });
+    await rerender({ session: { ...s, messageCount: s.messageCount + 5 }, onopen: () => {} });
+    expect((screen.getByTestId('rename-input') as HTMLInputElement).value).toBe('Half-typed');
+  });
 });
