@@ -17,6 +17,16 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::model::MessagePage::export_all(&cfg)?;
     corral_engine::model::SessionTranscript::export_all(&cfg)?;
     corral_engine::model::Attribution::export_all(&cfg)?;
+    corral_engine::adoption::AdoptableSession::export_all(&cfg)?;
+    corral_engine::adoption::AdoptResult::export_all(&cfg)?;
+    corral_engine::import::ImportTarget::export_all(&cfg)?;
+    corral_engine::import::ImportPlan::export_all(&cfg)?;
+    corral_engine::import::ImportReport::export_all(&cfg)?;
+    corral_engine::import::ImportProgress::export_all(&cfg)?;
+    corral_engine::placement::PlacementMode::export_all(&cfg)?;
+    corral_engine::runs::RunSummary::export_all(&cfg)?;
+    corral_engine::runs::UndoPlan::export_all(&cfg)?;
+    corral_engine::runs::UndoReport::export_all(&cfg)?;
     // Shell types.
     crate::settings::Settings::export_all(&cfg)?;
     crate::commands::SessionInfo::export_all(&cfg)?;

@@ -1,8 +1,18 @@
 //! The IPC commands (see notes/ipc.md). Each one validates its arguments, then hands the work to
 //! the engine on a blocking thread. Errors cross IPC as `{kind, message}` only.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use chrono::Utc;
+use corral_engine::adoption::{self, AdoptResult, AdoptableSession};
+use corral_engine::import::{
+    self, ApplyOptions, ImportPlan, ImportProgress, ImportReport, ImportTarget,
+};
+use corral_engine::occupancy::{OccupancySnapshot, SystemProcesses};
+use corral_engine::placement::PlacementMode;
+use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
 use corral_engine::model::{AgentSummary, MessagePage, SessionSummary, SubagentInfo, Usage};
 use corral_engine::transcript::messages::read_page;
@@ -10,7 +20,7 @@ use corral_engine::transcript::subagents::list_subagents;
 use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing};
 use serde::Serialize;
 use tauri::State;
-use tauri::ipc::{InvokeBody, Request};
+use tauri::ipc::{Channel, InvokeBody, Request};
 use ts_rs::TS;
 
 use crate::reveal;
@@ -245,4 +255,133 @@ pub fn shell_quote(s: &str) -> String {
         return s.to_owned();
     }
     format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+// ---- adoption, import and undo (issue 3's engine functions) ----
+
+/// Most sources one import may name (files or folders; folders are expanded by the engine).
+const MAX_SOURCES: usize = 10_000;
+
+#[tauri::command]
+pub async fn adoptable(
+    state: State<'_, AppState>,
+    agent: String,
+    from: Option<String>,
+    all_folders: bool,
+) -> Reply<Vec<AdoptableSession>> {
+    check_agent(&agent)?;
+    let from = from.map(|f| check_abs_path("from", &f)).transpose()?;
+    let catalog = state.fleet_catalog()?;
+    blocking(move || {
+        adoption::adoptable(&catalog, &agent, from.as_deref(), all_folders).map_err(|e| e.payload())
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn adopt(
+    state: State<'_, AppState>,
+    agent: String,
+    session_id: String,
+) -> Reply<AdoptResult> {
+    check_agent(&agent)?;
+    check_session_id(&session_id)?;
+    let catalog = state.fleet_catalog()?;
+    blocking(move || {
+        adoption::adopt(&catalog, &agent, &session_id, Utc::now()).map_err(|e| e.payload())
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn release(state: State<'_, AppState>, agent: String, session_id: String) -> Reply<bool> {
+    check_agent(&agent)?;
+    check_session_id(&session_id)?;
+    let catalog = state.fleet_catalog()?;
+    blocking(move || adoption::release(&catalog, &agent, &session_id).map_err(|e| e.payload()))
+        .await
+}
+
+#[tauri::command]
+pub async fn plan_import(
+    state: State<'_, AppState>,
+    target: ImportTarget,
+    sources: Vec<String>,
+    mode: PlacementMode,
+) -> Reply<ImportPlan> {
+    if let ImportTarget::Agent { name } = &target {
+        check_agent(name)?;
+    }
+    let sources = check_sources(&sources)?;
+    with_catalog(&state, move |c| {
+        let occupancy = OccupancySnapshot::capture(&SystemProcesses);
+        import::plan_import(c, &target, &sources, mode, &occupancy)
+    })
+    .await
+}
+
+/// Applies a plan (re-validated by the engine: a plan may come from anywhere), sending an
+/// `ImportProgress` before each file. `cancel_import` stops it between files.
+#[tauri::command]
+pub async fn apply_import(
+    state: State<'_, AppState>,
+    plan: ImportPlan,
+    on_progress: Channel<ImportProgress>,
+) -> Reply<ImportReport> {
+    let cancel = state.import_cancel();
+    cancel.store(false, Ordering::SeqCst);
+    with_catalog(&state, move |c| {
+        let occupancy = OccupancySnapshot::capture(&SystemProcesses);
+        let opts = ApplyOptions { occupancy: Some(&occupancy), ..ApplyOptions::default() };
+        import::apply_with(c, &plan, Utc::now(), &opts, &mut |progress| {
+            let _ = on_progress.send(progress);
+            !cancel.load(Ordering::SeqCst)
+        })
+    })
+    .await
+}
+
+#[tauri::command]
+pub async fn cancel_import(state: State<'_, AppState>) -> Reply<()> {
+    state.import_cancel().store(true, Ordering::SeqCst);
+    Ok(())
+}
+
+#[tauri::command]
+pub async fn list_runs(state: State<'_, AppState>) -> Reply<Vec<RunSummary>> {
+    with_catalog(&state, |c| runs::runs(c.data_dir())).await
+}
+
+#[tauri::command]
+pub async fn plan_undo(state: State<'_, AppState>, run_id: String) -> Reply<UndoPlan> {
+    check_run_id(&run_id)?;
+    with_catalog(&state, move |c| runs::plan_undo_in(c, &run_id)).await
+}
+
+#[tauri::command]
+pub async fn undo_run(state: State<'_, AppState>, run_id: String) -> Reply<UndoReport> {
+    check_run_id(&run_id)?;
+    with_catalog(&state, move |c| runs::undo_in(c, &run_id, Utc::now())).await
+}
+
+fn check_run_id(run_id: &str) -> Reply<()> {
+    runs::validate_run_id(run_id).map(|_| ()).map_err(|e| e.payload())
+}
+
+fn check_abs_path(what: &str, value: &str) -> Reply<PathBuf> {
+    let path = PathBuf::from(value);
+    if value.is_empty() || value.contains('\0') || !path.is_absolute() {
+        return Err(invalid(format!("{what} must be an absolute path, got {value:?}")));
+    }
+    Ok(path)
+}
+
+fn check_sources(sources: &[String]) -> Reply<Vec<PathBuf>> {
+    if sources.is_empty() {
+        return Err(invalid("choose at least one transcript or folder to import"));
+    }
+    if sources.len() > MAX_SOURCES {
+        return Err(invalid(format!("at most {MAX_SOURCES} sources per import")));
+    }
+    sources.iter().map(|s| check_abs_path("each source", s)).collect()
 }

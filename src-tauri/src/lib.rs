@@ -37,6 +37,15 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::subagent_messages,
         commands::rename_session,
         commands::reveal_path,
+        commands::adoptable,
+        commands::adopt,
+        commands::release,
+        commands::plan_import,
+        commands::apply_import,
+        commands::cancel_import,
+        commands::list_runs,
+        commands::plan_undo,
+        commands::undo_run,
     ]
 }
 

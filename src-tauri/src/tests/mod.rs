@@ -10,6 +10,7 @@
 
 mod bindings;
 mod commands;
+mod import;
 mod support;
 mod units;
 mod watcher;
