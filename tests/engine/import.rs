@@ -337,6 +337,9 @@ fn planning_writes_nothing_for_any_kind_of_source() {
     w.session(&bucket, &sid(2), "/home/u/scratch", true);
     fs::write(bucket.join("notes.txt"), "hello").unwrap();
     fs::write(bucket.join(".DS_Store"), "x").unwrap();
+    fs::create_dir_all(w.export.join(".git/objects")).unwrap();
+    fs::write(w.export.join(".git/objects/ab"), "x").unwrap();
+    fs::write(w.export.join(".git/HEAD"), "x").unwrap();
     let single = w.session(&w.root.join("loose"), &sid(3), "/home/u/elsewhere", false);
     let before = tree(&w.root);
     for target in [alpha(), ImportTarget::ClaudeHome] {
@@ -347,6 +350,8 @@ fn planning_writes_nothing_for_any_kind_of_source() {
             assert!(r.contains(&(sid(2), SkipReason::Sidechain)), "{r:?}");
             assert!(r.contains(&("notes.txt".into(), SkipReason::NotATranscript)), "{r:?}");
             assert!(r.contains(&(".DS_Store".into(), SkipReason::NotATranscript)), "{r:?}");
+            assert!(r.contains(&(".git".into(), SkipReason::NotATranscript)), "{r:?}");
+            assert!(!r.iter().any(|(s, _)| s == "HEAD" || s == "ab"), "{r:?}");
             // The subagent folder of a session is part of that session, not a candidate.
             assert!(!r.iter().any(|(s, _)| s.starts_with("agent-")), "{r:?}");
         }

@@ -270,6 +270,16 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<Candidate>, skipped: &mut Vec<Im
             if name == "subagents" || names.contains(&format!("{name}.jsonl")) {
                 continue;
             }
+            // `.git`, `.Trash`, …: one line for the folder rather than one per file in it.
+            if name.starts_with('.') {
+                skipped.push(skip(
+                    &path,
+                    name,
+                    SkipReason::NotATranscript,
+                    "a hidden folder; not searched",
+                ));
+                continue;
+            }
             if depth + 1 < MAX_DEPTH {
                 walk(&path, depth + 1, out, skipped);
             } else {
