@@ -50,9 +50,8 @@ fn import_apply_list_and_undo_through_ipc() {
     let outside = h.tmp.path().join("downloads");
     std::fs::create_dir_all(&outside).unwrap();
     let sid = "e5e5e5e5-0000-4000-8000-000000000001";
-    let src = fixture_root().join(format!(
-        "claude/projects/-home-dev-notes/c3c3c3c3-0000-4000-8000-000000000001.jsonl"
-    ));
+    let src = fixture_root()
+        .join("claude/projects/-home-dev-notes/c3c3c3c3-0000-4000-8000-000000000001.jsonl");
     let text =
         std::fs::read_to_string(src).unwrap().replace("c3c3c3c3-0000-4000-8000-000000000001", sid);
     std::fs::write(outside.join(format!("{sid}.jsonl")), text).unwrap();
