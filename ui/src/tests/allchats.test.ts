@@ -183,4 +183,12 @@ describe('All Chats', () => {
     app.searchTick++;
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('search')));
   });
+
+  it('survives the same session id in two folders (a copy made by an import)', () => {
+    const a = session({ workingDirectory: '/a' });
+    const copy = { ...a, workingDirectory: '/b', encodedPath: '-b', transcriptPath: '/h/.claude/projects/-b/x.jsonl', origin: 'adopted' as const, agentName: 'team.alpha' };
+    app.groups = [group('/a', [a]), group('/b', [copy])];
+    render(AllChats);
+    expect(screen.getAllByTestId('session-row')).toHaveLength(2);
+  });
 });
