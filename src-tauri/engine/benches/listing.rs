@@ -629,8 +629,11 @@ fn listing_numbers(
 }
 
 fn parent() -> R<()> {
-    let s = settings()?;
+    let mut s = settings()?;
     fs::create_dir_all(&s.dir)?;
+    // Plain absolute paths (no `..`), so the paths in reports and index names read well.
+    s.dir = fs::canonicalize(&s.dir)?;
+    s.target = fs::canonicalize(&s.target)?;
     let mut rows: Vec<Row> = Vec::new();
     let mut raw = json!({});
 
