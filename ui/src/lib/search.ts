@@ -9,7 +9,7 @@ export function buildIndex(groups: DirectoryGroup[], names: Record<string, strin
   const out: IndexedSession[] = [];
   for (const group of groups) {
     for (const s of group.sessions) {
-      const custom = s.sessionId in names ? names[s.sessionId] : s.customName;
+      const custom = Object.prototype.hasOwnProperty.call(names, s.sessionId) ? names[s.sessionId] : s.customName;
       const origin = ORIGIN_INFO[s.origin];
       out.push({
         session: s,

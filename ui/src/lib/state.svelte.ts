@@ -137,12 +137,12 @@ class AppState {
   }
 
   customName(s: SessionSummary): string | null {
-    return s.sessionId in this.names ? this.names[s.sessionId] : s.customName;
+    return Object.prototype.hasOwnProperty.call(this.names, s.sessionId) ? this.names[s.sessionId] : s.customName;
   }
 
   /** The summary with any rename made in this run applied. */
   withName(s: SessionSummary): SessionSummary {
-    return s.sessionId in this.names ? { ...s, customName: this.names[s.sessionId] } : s;
+    return Object.prototype.hasOwnProperty.call(this.names, s.sessionId) ? { ...s, customName: this.names[s.sessionId] } : s;
   }
 
   /** Optimistic rename: shows the new name everywhere at once, rolls back if the engine refuses. */
@@ -169,7 +169,7 @@ class AppState {
       const ok = await api.release(agent, s.sessionId);
       if (ok) {
         this.toast(`Released from ${agent}. The transcript is still on disk and now shows in All Chats.`);
-        const list = this.agentSessions[agent];
+        const list = own(this.agentSessions, agent);
         if (list) this.agentSessions = { ...this.agentSessions, [agent]: list.filter((x) => x.sessionId !== s.sessionId) };
       } else {
         this.toast(`${agent} did not hold an adoption record for this session; nothing changed.`);
@@ -212,6 +212,11 @@ class AppState {
 }
 
 export const app = new AppState();
+
+/** `rec[key]` for own keys only — an agent named `constructor` must not read Object.prototype. */
+export function own<T>(rec: Record<string, T>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(rec, key) ? rec[key] : undefined;
+}
 
 /** Does a sessions-changed folder list concern this session? Folders may be absolute or encoded names. */
 export function folderConcerns(folders: string[], s: Pick<SessionSummary, 'encodedPath' | 'transcriptPath' | 'workingDirectory'>): boolean {

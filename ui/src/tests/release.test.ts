@@ -79,4 +79,14 @@ describe('Fleet view: grouping and release', () => {
     render(FleetView);
     expect(screen.getByTestId('no-fleet').textContent).toContain('herdctl.yaml');
   });
+
+  it('an agent named like an Object property ("constructor") works like any other', async () => {
+    app.agents = [{ name: 'constructor', fleetPath: [], workingDirectory: '/w/c', docker: false, sessionCount: 1, lastActivityAt: null }];
+    app.agentSessions = {};
+    localStorage.setItem('corral:fleet:expanded', JSON.stringify({ 'agent:constructor': true }));
+    vi.mocked(api.agentSessions).mockResolvedValue([native]);
+    render(FleetView);
+    await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
+    expect(api.agentSessions).toHaveBeenCalledWith('constructor');
+  });
 });
