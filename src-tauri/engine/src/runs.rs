@@ -37,8 +37,9 @@ pub const STARTED_FILE: &str = "started";
 /// The backup folder inside a run directory.
 pub const BACKUP_DIR: &str = "backup";
 
-/// Aborts the process at numbered points inside `apply` when the crate is built with the
-/// `fault-points` feature and `CORRAL_FAULT_AT=<n>` is set: the n-th point reached aborts.
+/// Kills the process (SIGKILL; abort elsewhere) at numbered points inside `apply` when the crate
+/// is built with the `fault-points` feature and `CORRAL_FAULT_AT=<n>` is set: the n-th point
+/// reached kills it.
 /// Without the feature this compiles to nothing.
 #[cfg(feature = "fault-points")]
 pub fn fault_point(label: &str) {
@@ -52,6 +53,12 @@ pub fn fault_point(label: &str) {
             });
     }
     if std::env::var("CORRAL_FAULT_AT").ok().and_then(|v| v.parse::<u64>().ok()) == Some(n) {
+        // SIGKILL, like a power cut or an OOM kill: no destructor, no flush, nothing. (Unsafe
+        // code is forbidden, so the signal comes from `kill`; abort is the fallback.)
+        #[cfg(unix)]
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &std::process::id().to_string()])
+            .status();
         std::process::abort();
     }
 }
