@@ -471,3 +471,58 @@ fn generated_fleet_loads_and_its_agents_work_in_generated_folders() {
     }
     assert_eq!(claimed, r.job_claimed_sessions);
 }
+
+#[test]
+fn catalog_lists_every_generated_session_and_attributes_job_claims() {
+    let (tmp, r) = gen_tiny(17);
+    let catalog = corral_engine::Catalog::open(corral_engine::CatalogConfig {
+        claude_home: tmp.path().join("claude"),
+        fleet_file: r.fleet_file.clone(),
+        state_dir: None,
+        data_dir: tmp.path().join("corral-data"),
+    })
+    .unwrap();
+    let listing = catalog
+        .all_sessions(corral_engine::ListOptions { limit: None, include_temp: true })
+        .unwrap();
+    let listed: HashMap<String, corral_engine::model::SessionSummary> = listing
+        .groups
+        .iter()
+        .flat_map(|g| g.sessions.iter().cloned())
+        .map(|s| (s.session_id.clone(), s))
+        .collect();
+    // Everything but the empty, summary-only and sidechain-only files is a session.
+    let not_sessions: BTreeSet<&str> = r
+        .special
+        .iter()
+        .filter(|s| matches!(s.kind.as_str(), "empty" | "summary-only" | "sidechain-only"))
+        .map(|s| s.session_id.as_str())
+        .collect();
+    assert_eq!(not_sessions.len(), 3);
+    assert_eq!(listed.len(), r.sessions - not_sessions.len());
+    for id in &not_sessions {
+        assert!(!listed.contains_key(*id), "{id} should not be listed");
+    }
+    // A job record outranks everything: each claimed session shows the job's agent.
+    let mut checked = 0;
+    for job in files_named(&tmp.path().join("fleet/.herdctl/jobs"), &|p| {
+        p.extension().is_some_and(|e| e == "yaml")
+    }) {
+        let v: serde_json::Value =
+            serde_saphyr::from_str(&std::fs::read_to_string(&job).unwrap()).unwrap();
+        if let Some(sid) = v["session_id"].as_str()
+            && let Some(s) = listed.get(sid)
+        {
+            assert_eq!(s.agent_name.as_deref(), v["agent"].as_str(), "session {sid}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, r.job_claimed_sessions);
+    assert!(checked > 0);
+    // Sizes and message times come from the files.
+    let newest = r.newest_session.as_ref().unwrap();
+    let s = &listed[&newest.session_id];
+    assert_eq!(s.size_bytes, newest.bytes);
+    let last = chrono::DateTime::parse_from_rfc3339(s.last_message_at.as_deref().unwrap()).unwrap();
+    assert_eq!(last.timestamp_millis(), newest.last_message_ms);
+}
