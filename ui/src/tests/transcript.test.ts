@@ -112,4 +112,18 @@ describe('transcript viewer', () => {
     await vi.waitFor(() => expect(screen.getAllByTestId('message').at(-1)?.dataset.uuid).toBe('u4999'));
     expect(screen.getAllByTestId('message')).toHaveLength(100);
   });
+
+  it('opens a subagent run from its tool call and comes back to the same place', async () => {
+    messages = [msg(0), msg(1, { role: 'tool', content: '', uuid: 'task', toolCall: toolCall({ toolName: 'Task', subagentId: 'agent-7' }) })];
+    vi.mocked(api.subagentMessages).mockResolvedValue({ messages: [msg(0, { uuid: 'sub-0', content: 'inside the subagent' })], earlierCursor: null, sizeBytes: 10 });
+    render(TranscriptView, { session: s });
+    await vi.waitFor(() => expect(screen.getByTestId('open-subagent')).toBeTruthy());
+    await fireEvent.click(screen.getByTestId('open-subagent'));
+    await vi.waitFor(() => expect(screen.getByText('inside the subagent')).toBeTruthy());
+    expect(api.subagentMessages).toHaveBeenCalledWith(s.sessionId, 'agent-7', null, 100);
+    const calls = vi.mocked(api.sessionMessages).mock.calls.length;
+    await fireEvent.click(screen.getByTestId('subagent-back'));
+    expect(screen.queryByText('inside the subagent')).toBeNull();
+    expect(vi.mocked(api.sessionMessages).mock.calls.length).toBe(calls); // not reloaded
+  });
 });
