@@ -21,7 +21,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
-use corral_engine::import::{ApplyOptions, ImportPlan, apply_with};
+use corral_engine::import::{ApplyOptions, ImportPlan, ImportTarget, apply_with};
 use corral_engine::placement::{PlacementFs, PlacementMode, RealFs, SimulatedCrossDevice};
 use corral_engine::runs::{self, UndoTarget};
 use corral_engine::{Catalog, CatalogConfig};
@@ -71,7 +71,7 @@ fn all_contents(roots: &[PathBuf]) -> HashSet<Vec<u8>> {
     out
 }
 
-fn scenario(mode: PlacementMode, cross_device: bool) -> usize {
+fn scenario(mode: PlacementMode, cross_device: bool, target: &ImportTarget) -> usize {
     let mut crashes = 0;
     for k in 1..400u32 {
         let w = World::new();
@@ -80,7 +80,7 @@ fn scenario(mode: PlacementMode, cross_device: bool) -> usize {
             sources
                 .push(fs::read(w.session(&w.export, &sid(n), "/home/u/scratch", false)).unwrap());
         }
-        let plan = w.plan(&alpha(), &[w.export.clone()], mode);
+        let plan = w.plan(target, &[w.export.clone()], mode);
         assert_eq!(plan.placements.len(), 3, "{:?}", plan.skipped);
         // beta adopts session 2 meanwhile: the run replaces that record (and backs it up).
         w.adoption_record(&sid(2), "beta");
@@ -101,7 +101,7 @@ fn scenario(mode: PlacementMode, cross_device: bool) -> usize {
             .env("RUST_BACKTRACE", "0")
             .output()
             .unwrap();
-        let ctx = format!("{mode:?} cross={cross_device} crash at point {k}");
+        let ctx = format!("{target:?} {mode:?} cross={cross_device} crash at point {k}");
         let finished = status.status.success();
         if !finished {
             use std::os::unix::process::ExitStatusExt;
@@ -146,19 +146,20 @@ fn scenario(mode: PlacementMode, cross_device: bool) -> usize {
             return crashes;
         }
     }
-    panic!("{mode:?} cross={cross_device}: the import never finished");
+    panic!("{target:?} {mode:?} cross={cross_device}: the import never finished");
 }
 
 #[test]
 fn crash_at_every_fault_point_then_undo() {
-    for (mode, cross) in [
-        (PlacementMode::Move, false),
-        (PlacementMode::Move, true),
-        (PlacementMode::Copy, false),
-        (PlacementMode::Link, true),
+    for (mode, cross, target) in [
+        (PlacementMode::Move, false, alpha()),
+        (PlacementMode::Move, true, alpha()),
+        (PlacementMode::Copy, false, alpha()),
+        (PlacementMode::Link, true, alpha()),
+        (PlacementMode::Move, true, ImportTarget::ClaudeHome),
     ] {
-        let crashes = scenario(mode, cross);
-        println!("{mode:?} cross={cross}: crashed and undone at {crashes} fault points");
+        let crashes = scenario(mode, cross, &target);
+        println!("{target:?} {mode:?} cross={cross}: crashed and undone at {crashes} fault points");
         // Three transcripts and a replaced record pass through many points.
         assert!(crashes >= 15, "{mode:?} cross={cross}: only {crashes} fault points were reached");
     }
