@@ -230,6 +230,11 @@ fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
+/// The fastest run: on a busy machine, the run least disturbed by other work.
+fn best(xs: &[f64]) -> f64 {
+    xs.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -558,6 +563,9 @@ fn kib_to_mb(k: f64) -> f64 {
 
 struct ListingNumbers {
     cold_ms: f64,
+    cold_best_ms: f64,
+    warm_process_best_ms: f64,
+    warm_same_best_ms: f64,
     cold_cpu_ms: f64,
     cold_hwm_mb: f64,
     warm_process_ms: f64,
@@ -615,6 +623,9 @@ fn listing_numbers(
     }
     let n = ListingNumbers {
         cold_ms: median(cold.clone()),
+        cold_best_ms: best(&cold),
+        warm_process_best_ms: best(&warm_process),
+        warm_same_best_ms: best(&warm_same),
         cold_cpu_ms: median(cold_cpu.clone()),
         cold_hwm_mb: median(cold_hwm.clone()),
         warm_process_ms: median(warm_process.clone()),
@@ -671,6 +682,7 @@ fn parent() -> R<()> {
     let cat_runs: Vec<(f64, f64)> = (0..s.runs).map(|_| cat_timed(&list_file)).collect::<R<_>>()?;
     let cat: Vec<f64> = cat_runs.iter().map(|c| c.0).collect();
     let cat_ms = median(cat.clone());
+    let cat_best_ms = best(&cat);
     let cat_cpu_ms = median(cat_runs.iter().map(|c| c.1).collect());
     raw["catMainCpuMs"] = json!(cat_runs.iter().map(|c| c.1).collect::<Vec<_>>());
     let cat_all_ms = median((0..s.runs).map(|_| cat_all(&all_list_file)).collect::<R<Vec<_>>>()?);
@@ -710,9 +722,12 @@ fn parent() -> R<()> {
     rows.push(Row {
         name: format!("1. cold listing vs cat, {corpus_label}"),
         measured: format!(
-            "{:.0} ms vs cat {:.0} ms = {ratio:.2}× (CPU time {:.1} s vs cat {:.1} s)",
+            "{:.0} ms vs cat {:.0} ms = {ratio:.2}× (best runs: {:.0} vs {:.0} ms = {:.2}×; CPU time {:.2} s vs cat {:.2} s)",
             n.cold_ms,
             cat_ms,
+            n.cold_best_ms,
+            cat_best_ms,
+            n.cold_best_ms / cat_best_ms,
             n.cold_cpu_ms / 1000.0,
             cat_cpu_ms / 1000.0
         ),
@@ -725,7 +740,7 @@ fn parent() -> R<()> {
             "2. warm listing, nothing changed, {} sessions — new process",
             main.report.sessions
         ),
-        measured: format!("{:.1} ms", n.warm_process_ms),
+        measured: format!("{:.1} ms (best {:.1})", n.warm_process_ms, n.warm_process_best_ms),
         target: format!("≤ {warm_target:.0} ms"),
         verdict: verdict(n.warm_process_ms <= warm_target),
     });
@@ -734,7 +749,7 @@ fn parent() -> R<()> {
             "2. warm listing, nothing changed, {} sessions — same catalog",
             main.report.sessions
         ),
-        measured: format!("{:.1} ms", n.warm_same_ms),
+        measured: format!("{:.1} ms (best {:.1})", n.warm_same_ms, n.warm_same_best_ms),
         target: format!("≤ {warm_target:.0} ms"),
         verdict: verdict(n.warm_same_ms <= warm_target),
     });
@@ -853,13 +868,13 @@ fn parent() -> R<()> {
         );
         rows.push(Row {
             name: format!("2. warm listing, nothing changed, {label} — new process"),
-            measured: format!("{:.1} ms", n.warm_process_ms),
+            measured: format!("{:.1} ms (best {:.1})", n.warm_process_ms, n.warm_process_best_ms),
             target: "≤ 120 ms".into(),
             verdict: verdict(n.warm_process_ms <= 120.0),
         });
         rows.push(Row {
             name: format!("2. warm listing, nothing changed, {label} — same catalog"),
-            measured: format!("{:.1} ms", n.warm_same_ms),
+            measured: format!("{:.1} ms (best {:.1})", n.warm_same_ms, n.warm_same_best_ms),
             target: "≤ 120 ms".into(),
             verdict: verdict(n.warm_same_ms <= 120.0),
         });
