@@ -314,25 +314,38 @@ impl Catalog {
 
     /// Every candidate transcript file, with its stat. Unreadable folders become warnings.
     fn list_transcript_files(&self, warnings: &mut Vec<Warning>) -> Vec<Candidate> {
-        let mut out = Vec::new();
         let projects = self.projects_dir();
+        let mut folders: Vec<(PathBuf, String, bool)> = Vec::new();
         match fs::read_dir(&projects) {
             Ok(entries) => {
                 for entry in entries.flatten() {
                     let Ok(ty) = entry.file_type() else { continue };
-                    if !ty.is_dir() {
-                        continue;
+                    if ty.is_dir() {
+                        let folder = entry.file_name().to_string_lossy().into_owned();
+                        folders.push((entry.path(), folder, false));
                     }
-                    let folder = entry.file_name().to_string_lossy().into_owned();
-                    list_folder(&entry.path(), &folder, false, &mut out, warnings);
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => warnings.push(Warning::new(&projects, format!("cannot list: {e}"))),
         }
         if self.fleet.is_some() {
-            let docker = self.state_dir.join("docker-sessions");
-            list_folder(&docker, "docker:", true, &mut out, warnings);
+            folders.push((self.state_dir.join("docker-sessions"), "docker:".to_owned(), true));
+        }
+        // Folders are listed and their files stat'ed on every core.
+        let listed: Vec<(Vec<Candidate>, Vec<Warning>)> = folders
+            .into_par_iter()
+            .map(|(dir, folder, docker)| {
+                let mut out = Vec::new();
+                let mut w = Vec::new();
+                list_folder(&dir, &folder, docker, &mut out, &mut w);
+                (out, w)
+            })
+            .collect();
+        let mut out = Vec::new();
+        for (candidates, w) in listed {
+            out.extend(candidates);
+            warnings.extend(w);
         }
         out
     }
