@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { displayName, formatBytes, formatDuration, middleTruncate, relativeTime, resumeCommand, setHomeDir, tildePath } from '../lib/format';
+import { buildFleetTree, shortName } from '../lib/fleettree';
+
+describe('formatting', () => {
+  const now = Date.parse('2026-11-29T12:00:00Z');
+  it('relative times', () => {
+    expect(relativeTime('2026-11-29T11:59:50Z', now)).toBe('just now');
+    expect(relativeTime('2026-11-29T11:30:00Z', now)).toBe('30 min ago');
+    expect(relativeTime('2026-11-29T07:00:00Z', now)).toBe('5 h ago');
+    expect(relativeTime('2026-11-28T11:00:00Z', now)).toBe('yesterday');
+    expect(relativeTime('2026-11-25T12:00:00Z', now)).toBe('4 days ago');
+    expect(relativeTime(null, now)).toBe('—');
+    expect(relativeTime('not a date', now)).toBe('—');
+  });
+  it('sizes and durations', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(48 * 1024 * 1024)).toBe('48 MB');
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(2900)).toBe('2.9 s');
+    expect(formatDuration(125_000)).toBe('2 min 5 s');
+  });
+  it('paths: home as ~, middle truncation', () => {
+    setHomeDir('/home/ada');
+    expect(tildePath('/home/ada/src/x')).toBe('~/src/x');
+    expect(tildePath('/home/adam/src')).toBe('/home/adam/src');
+    setHomeDir(null);
+    expect(middleTruncate('abcdefghij', 20)).toBe('abcdefghij');
+    const t = middleTruncate('/very/long/path/to/some/session.jsonl', 20);
+    expect(t).toHaveLength(20);
+    expect(t).toBe('/very/l…ession.jsonl');
+  });
+  it('resume command quotes the folder for the shell', () => {
+    expect(resumeCommand("/home/ada/it's here", 'abc')).toBe(`cd '/home/ada/it'\\''s here' && claude --resume abc`);
+  });
+  it('display names fall back custom › auto › preview › Untitled', () => {
+    expect(displayName({ customName: 'C', autoName: 'A', preview: 'P' })).toBe('C');
+    expect(displayName({ customName: '  ', autoName: 'A', preview: 'P' })).toBe('A');
+    expect(displayName({ customName: null, autoName: null, preview: 'P' })).toBe('P');
+    expect(displayName({ customName: null, autoName: null, preview: null })).toBe('Untitled session');
+  });
+  it('fleet tree: agents under their fleet path, totals and short names', () => {
+    const a = (name: string, fleetPath: string[], sessionCount: number) => ({ name, fleetPath, workingDirectory: null, docker: false, sessionCount, lastActivityAt: null });
+    const tree = buildFleetTree([a('team.gamma', ['team'], 2), a('root', [], 1), a('team.ops.db', ['team', 'ops'], 4)]);
+    expect(tree.agents.map((x) => x.name)).toEqual(['root']);
+    expect(tree.children.map((c) => c.path)).toEqual(['team']);
+    expect(tree.children[0].children.map((c) => c.path)).toEqual(['team.ops']);
+    expect(tree.total).toBe(7);
+    expect(tree.children[0].total).toBe(6);
+    expect(shortName(a('team.ops.db', ['team', 'ops'], 0))).toBe('db');
+  });
+});
