@@ -174,6 +174,11 @@ fn writes_the_requested_counts_and_special_files() {
             && p.extension().is_some_and(|e| e == "jsonl")
     });
     assert_eq!(flat.len(), r.flat_agent_files);
+    // Non-transcript files next to transcripts (listing must skip them).
+    let others = files_named(&claude, &|p| {
+        p.file_name().is_some_and(|n| n == "sessions-index.json" || n == "MEMORY.md")
+    });
+    assert_eq!(others.len(), 2);
 
     let kinds: BTreeMap<&str, usize> = r.special.iter().fold(BTreeMap::new(), |mut m, s| {
         *m.entry(s.kind.as_str()).or_default() += 1;

@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::paths::encode_path;
 
 /// Bumped whenever the generator's output for a given spec changes (cached corpora are keyed by it).
-pub const GENERATOR_VERSION: u32 = 2;
+pub const GENERATOR_VERSION: u32 = 3;
 
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * 1024;
@@ -1925,8 +1925,26 @@ pub fn generate(
     let mut rng = Rng::new(spec.seed);
     let folder_count = spec.folders.clamp(1, spec.sessions.max(1));
     let folders = make_folders(&mut rng.fork(), folder_count, &projects);
-    for f in &folders {
+    for (i, f) in folders.iter().enumerate() {
         create_dir(&f.dir)?;
+        // Files that live next to transcripts but are not sessions.
+        match i % 10 {
+            3 => write_new_with_mtime(
+                &f.dir.join("sessions-index.json"),
+                b"{\"version\":1,\"entries\":[]}\n",
+                spec.newest_ms,
+            )?,
+            4 => {
+                let memory = f.dir.join("memory");
+                create_dir(&memory)?;
+                write_new_with_mtime(
+                    &memory.join("MEMORY.md"),
+                    b"# Memory\n\n- Prefer small commits.\n",
+                    spec.newest_ms,
+                )?;
+            }
+            _ => {}
+        }
     }
     let plans = make_plans(spec, &mut rng.fork(), &folders);
     let filler = Filler::new(spec.seed);
