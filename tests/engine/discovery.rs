@@ -534,3 +534,23 @@ fn job_records_are_parsed_once_across_processes() {
     assert_eq!(third.attribution.job_stats().parsed, 7);
     assert_eq!(third.attribution.get(&sid("a1")).agent_name.as_deref(), Some("alpha"));
 }
+
+#[test]
+fn one_session_attribution_agrees_with_the_full_index() {
+    use corral_engine::attribution::{AttributionIndex, JobCache};
+    let home = Home::new();
+    let mut cache = JobCache::default();
+    let (full, _) = AttributionIndex::build(&home.state(), &mut cache);
+    let mut checked = 0;
+    for short in ["a1", "a2", "a3", "a9", "c1", "c2", "d0", "d1", "d2", "99"] {
+        let id = sid(short);
+        let (one, _) = AttributionIndex::build_for_session(&home.state(), &mut cache, &id);
+        assert_eq!(one.get(&id), full.get(&id), "{short}");
+        assert_eq!(one.adoption(&id), full.adoption(&id), "{short}");
+        checked += 1;
+    }
+    assert_eq!(checked, 10);
+    // It reads no other adoption record.
+    let (one, _) = AttributionIndex::build_for_session(&home.state(), &mut cache, &sid("a1"));
+    assert!(one.adoption(&sid("d2")).is_none());
+}

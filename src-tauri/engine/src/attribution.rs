@@ -113,6 +113,32 @@ impl AttributionIndex {
         (Self { jobs, platforms, adoptions, stats }, warnings)
     }
 
+    /// Like [`AttributionIndex::build`], but reads only `session_id`'s adoption record: what a
+    /// write site needs to re-check one session's owner right before it writes, without
+    /// re-reading every record (which made a large import quadratic). Lookups of `session_id` give
+    /// the same answer as a full build.
+    pub fn build_for_session(
+        state_dir: &Path,
+        cache: &mut JobCache,
+        session_id: &str,
+    ) -> (Self, Vec<Warning>) {
+        let mut warnings = Vec::new();
+        let (jobs, stats) = build_job_index(&state_dir.join("jobs"), cache, &mut warnings);
+        let platforms = build_platform_index(state_dir, &mut warnings);
+        let mut adoptions = HashMap::new();
+        match crate::adoptions::read(state_dir, session_id) {
+            Ok(Some(r)) if r.session_id == session_id => {
+                adoptions.insert(r.session_id.clone(), r);
+            }
+            Ok(_) => {}
+            Err(e) => warnings.push(Warning {
+                path: crate::adoptions::store_dir(state_dir).display().to_string(),
+                message: e.to_string(),
+            }),
+        }
+        (Self { jobs, platforms, adoptions, stats }, warnings)
+    }
+
     /// job › platform › adopted › native.
     pub fn get(&self, session_id: &str) -> Attribution {
         if let Some(job) = self.jobs.get(session_id) {

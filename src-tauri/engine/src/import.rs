@@ -636,7 +636,8 @@ pub fn apply_with(
             continue;
         }
         if let Some((name, _)) = &agent {
-            let (index, _) = AttributionIndex::build(state_dir, &mut cache);
+            let (index, _) =
+                AttributionIndex::build_for_session(state_dir, &mut cache, &p.session_id);
             let attr = index.get(&p.session_id);
             if !attribution::can_agent_adopt(&attr, name) {
                 let mut s = fail(SkipReason::AttributedToRun, describe_owner(&attr));
@@ -874,7 +875,7 @@ fn write_record(
         Err(s)
     };
     // Ownership, immediately before the write.
-    let (index, _) = AttributionIndex::build(state_dir, cache);
+    let (index, _) = AttributionIndex::build_for_session(state_dir, cache, &sid);
     let attr = index.get(&sid);
     if !attribution::can_agent_adopt(&attr, agent) {
         let owner = attr.agent_name.clone();
