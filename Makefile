@@ -1,0 +1,120 @@
+# Corral — developer and CI entry points. `make help` lists the targets.
+#
+# Rust, Node (npm) and Python 3 are assumed; `make deps` adds the rest (Debian/Ubuntu packages for
+# Tauri/WebKitGTK/Xvfb, the UI's node_modules, tauri-driver and Selenium for the e2e suite).
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+ROOT  := $(CURDIR)
+TOOLS := $(ROOT)/.tools
+VENV  := $(TOOLS)/venv
+TAURI_DRIVER := $(TOOLS)/bin/tauri-driver
+APP   := $(ROOT)/target/debug/corral
+SUDO  := $(if $(filter 0,$(shell id -u)),,sudo)
+
+# What the shell needs to build (GTK/WebKitGTK 4.1) and what the e2e suite needs to run.
+APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-dev \
+  libwebkit2gtk-4.1-dev libjavascriptcoregtk-4.1-dev libsoup-3.0-dev librsvg2-dev \
+  libayatana-appindicator3-dev libxdo-dev xvfb xauth imagemagick x11-apps webkit2gtk-driver \
+  dbus-x11 at-spi2-core fonts-dejavu-core python3-venv
+
+XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
+
+.PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy test-engine \
+  test-shell test-ui bindings icons
+
+help:
+	@echo "make deps      install what is missing (apt packages, ui/node_modules, tauri-driver, selenium)"
+	@echo "make ui        build the UI into ui/dist"
+	@echo "make build     build the UI and the debug app (target/debug/corral)"
+	@echo "make run       build, then open the app on your real Claude home"
+	@echo "make e2e       end-to-end tests of the real window under Xvfb (screenshots: target/e2e-screenshots/)"
+	@echo "make test      everything CI runs: deps, fmt, clippy, engine/shell/UI tests, e2e"
+	@echo "make bindings  regenerate the TypeScript bindings in ui/src/lib/bindings"
+	@echo "make icons     regenerate icons/ from scripts/icon.svg"
+
+# ---- dependencies (idempotent, quiet when present) ----
+
+deps: deps-apt deps-ui deps-e2e
+
+deps-apt:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing apt packages:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+deps-ui: ui/node_modules/.package-lock.json
+
+ui/node_modules/.package-lock.json: ui/package.json ui/package-lock.json
+	cd ui && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+deps-e2e: $(TAURI_DRIVER) $(VENV)/.installed
+
+$(TAURI_DRIVER):
+	cargo install tauri-driver --version '^2.1' --locked --root $(TOOLS)
+
+$(VENV)/.installed: tests/e2e/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/e2e/requirements.txt
+	@touch $@
+
+# ---- build and run ----
+
+ui: deps-ui
+	cd ui && npm run build --silent
+
+build: ui
+	cargo build -p corral
+
+run: build
+	$(APP)
+
+# ---- tests ----
+
+e2e: deps-e2e build
+	$(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
+
+fmt-check:
+	cargo fmt --all -- --check
+
+# The shell embeds ui/dist at compile time, so the UI is built before anything compiles it.
+clippy: ui
+	cargo clippy --workspace --all-targets -- -D warnings
+
+test-engine:
+	cargo test -p corral-engine --all-features
+
+test-shell: ui
+	cargo test -p corral
+
+test-ui: deps-ui
+	@if node -e "process.exit(require('./ui/package.json').scripts?.test ? 0 : 1)"; then \
+	  cd ui && npm test --silent; \
+	else echo "ui/package.json has no test script; skipping UI tests"; fi
+
+test: deps
+	$(MAKE) fmt-check
+	$(MAKE) clippy
+	$(MAKE) test-engine
+	$(MAKE) test-shell
+	$(MAKE) test-ui
+	$(MAKE) e2e
+
+# ---- generated files ----
+
+bindings: ui
+	UPDATE_BINDINGS=1 cargo test -p corral --lib bindings
+
+icons:
+	cd scripts && npm ci --no-audit --no-fund --loglevel=error
+	cd scripts && npx tauri icon icon.svg -o ../icons
+	rm -rf icons/android icons/ios
