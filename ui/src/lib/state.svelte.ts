@@ -65,7 +65,7 @@ class AppState {
     try {
       this.settings = await api.getSettings();
       this.settingsError = null;
-      setHomeDir(this.settings.claudeHome.replace(/[\\/][^\\/]*$/, ''));
+      setHomeDir(homeFromClaudeHome(this.settings.claudeHome));
     } catch (e) {
       this.settingsError = api.toAppError(e);
     }
@@ -123,7 +123,7 @@ class AppState {
   async changeSettings(patch: { claudeHome?: string | null; fleetFile?: string | null }): Promise<void> {
     try {
       this.settings = await api.setSettings(patch);
-      setHomeDir(this.settings.claudeHome.replace(/[\\/][^\\/]*$/, ''));
+      setHomeDir(homeFromClaudeHome(this.settings.claudeHome));
       this.agentSessions = {};
       this.openId = null;
       this.openSummary = null;
@@ -209,6 +209,12 @@ class AppState {
     this.changeTick++;
     void this.refresh();
   }
+}
+
+/** The user's home, when the Claude home is the usual `<home>/.claude` (Settings carries no home). */
+export function homeFromClaudeHome(claudeHome: string): string | null {
+  const m = /^(.*)[\\/]\.claude[\\/]*$/.exec(claudeHome);
+  return m && m[1] ? m[1] : null;
 }
 
 export const app = new AppState();

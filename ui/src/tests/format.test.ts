@@ -51,3 +51,14 @@ describe('formatting', () => {
     expect(shortName(a('team.ops.db', ['team', 'ops'], 0))).toBe('db');
   });
 });
+
+describe('home detection', () => {
+  it('only a <home>/.claude Claude home tells where home is', async () => {
+    const { homeFromClaudeHome } = await import('../lib/state.svelte');
+    expect(homeFromClaudeHome('/home/ada/.claude')).toBe('/home/ada');
+    expect(homeFromClaudeHome('/home/ada/.claude/')).toBe('/home/ada');
+    expect(homeFromClaudeHome('C:\\Users\\ada\\.claude')).toBe('C:\\Users\\ada');
+    expect(homeFromClaudeHome('/tmp/e2e/fx/claude')).toBeNull();
+    expect(homeFromClaudeHome('/data/claude-configs/work')).toBeNull();
+  });
+});
