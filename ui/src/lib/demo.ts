@@ -246,8 +246,53 @@ export async function demoApplyImport(plan: ImportPlan, onProgress: (p: ImportPr
   return { runId, runDir: runId ? `${settings.dataDir}/runs/${runId}` : null, placed, skipped: plan.skipped, cancelled: cancelRequested, dryRun: false };
 }
 
+// ?demo=cli — real engine output instead of generated data: after `npm run build`, put the JSON of
+// `corral-cli --json sessions`, `--json agents` and `--json show <id>` into dist/cli/ as listing.json,
+// agents.json and show-<id>.json, then serve dist (vite preview). Nothing is written anywhere.
+type CliShow = { messages: TranscriptMessage[]; usage: { inputTokens: number; outputTokens: number; turnCount: number; model: string | null }; subagents: unknown[] };
+let cliData: Promise<{ groups: DirectoryGroup[]; agents: AgentSummary[] } | null> | null = null;
+function cli() {
+  cliData ??= (async () => {
+    try {
+      const listing = (await (await fetch('/cli/listing.json')).json()) as { groups: DirectoryGroup[] };
+      const agents = (await (await fetch('/cli/agents.json')).json()) as { agents: AgentSummary[] };
+      return { groups: listing.groups, agents: agents.agents };
+    } catch {
+      return null;
+    }
+  })();
+  return cliData;
+}
+async function cliShow(id: string): Promise<CliShow | null> {
+  try {
+    return (await (await fetch(`/cli/show-${id}.json`)).json()) as CliShow;
+  } catch {
+    return null;
+  }
+}
+
 export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promise<unknown> {
   await delay(mode === 'scale' ? 30 : 120);
+  if (mode === 'cli') {
+    const d = await cli();
+    if (d) {
+      const all = d.groups.flatMap((g) => g.sessions);
+      const find = (id: unknown) => all.find((s) => s.sessionId === id);
+      if (cmd === 'list_sessions') return { groups: d.groups.filter((g) => a.includeTemp || !g.isTemp), warnings: [] };
+      if (cmd === 'list_agents') return d.agents;
+      if (cmd === 'agent_sessions') return all.filter((s) => s.agentName === a.agent);
+      if (cmd === 'session_info' || cmd === 'session_messages') {
+        const s = find(a.sessionId);
+        const show = await cliShow(String(a.sessionId));
+        if (!s || !show) throw { kind: 'not-found', message: `No captured transcript for ${String(a.sessionId)}` };
+        if (cmd === 'session_info') return { summary: s, usage: show.usage, subagents: show.subagents, resumeCommand: `cd '${s.workingDirectory}' && claude --resume ${s.sessionId}` };
+        const before = (a.before as number | null) ?? Infinity;
+        const older = show.messages.filter((m) => m.offset < before);
+        const page = older.slice(Math.max(0, older.length - Number(a.limit || 100)));
+        return { messages: page, earlierCursor: page.length < older.length ? page[0].offset : null, sizeBytes: s.sizeBytes };
+      }
+    }
+  }
   switch (cmd) {
     case 'get_settings':
       return { ...settings };

@@ -25,6 +25,8 @@ function inline(escaped: string): string {
   // Links [text](http...) — the URL is already escaped; only http(s) is accepted.
   s = s.replace(/\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g, (_m, text: string, url: string) =>
     `<a href="${url}" target="_blank" rel="noopener noreferrer" title="${url}">${text}</a>`);
+  // Other targets (relative file paths, anything else) are shown as text, the target on hover.
+  s = s.replace(/\[([^\]]+)\]\(([^\s)]+)\)/g, (_m, text: string, target: string) => `<span class="md-ref" title="${target}">${text}</span>`);
   s = s.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
   s = s.replace(/__([^_]+)__/g, '<strong>$1</strong>');
   s = s.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>');
@@ -32,6 +34,29 @@ function inline(escaped: string): string {
   s = s.replace(/~~([^~]+)~~/g, '<del>$1</del>');
   s = s.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => codes[Number(i)] ?? '');
   return s;
+}
+
+type ListItem = { text: string; depth: number; ordered: boolean; start: number };
+
+/** Renders list items with depths as properly nested <ul>/<ol> elements. */
+function renderList(items: ListItem[]): string {
+  let html = '';
+  const stack: { tag: string; depth: number }[] = [];
+  for (const it of items) {
+    while (stack.length && stack[stack.length - 1].depth > it.depth) html += `</li></${stack.pop()!.tag}>`;
+    const top = stack[stack.length - 1];
+    if (!top || it.depth > top.depth) {
+      const tag = it.ordered ? 'ol' : 'ul';
+      // `start` is digits parsed from the source, never source text.
+      html += it.ordered && it.start !== 1 ? `<ol start="${it.start}">` : `<${tag}>`;
+      stack.push({ tag, depth: it.depth });
+    } else {
+      html += '</li>';
+    }
+    html += `<li>${inline(escapeHtml(it.text))}`;
+  }
+  while (stack.length) html += `</li></${stack.pop()!.tag}>`;
+  return html;
 }
 
 export function renderMarkdown(src: string): string {
@@ -44,7 +69,7 @@ export function renderMarkdown(src: string): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const out: string[] = [];
   let para: string[] = [];
-  let list: { ordered: boolean; items: { text: string; depth: number }[] } | null = null;
+  let list: ListItem[] | null = null;
   let quote: string[] = [];
 
   const flushPara = () => {
@@ -52,10 +77,7 @@ export function renderMarkdown(src: string): string {
     para = [];
   };
   const flushList = () => {
-    if (list) {
-      const tag = list.ordered ? 'ol' : 'ul';
-      out.push(`<${tag}>${list.items.map((i) => `<li${i.depth ? ` class="d${i.depth}"` : ''}>${inline(escapeHtml(i.text))}</li>`).join('')}</${tag}>`);
-    }
+    if (list) out.push(renderList(list));
     list = null;
   };
   const flushQuote = () => {
@@ -128,22 +150,21 @@ export function renderMarkdown(src: string): string {
       quote.push(q[1]);
       continue;
     }
-    const ul = /^\s*[-*+]\s+(.*)$/.exec(line);
-    const ol = /^\s*\d+[.)]\s+(.*)$/.exec(line);
+    const ul = /^(\s*)[-*+]\s+(.*)$/.exec(line);
+    const ol = /^(\s*)(\d{1,9})[.)]\s+(.*)$/.exec(line);
     if (ul || ol) {
       flushPara();
       flushQuote();
-      const ordered = !!ol;
-      if (!list || list.ordered !== ordered) {
-        flushList();
-        list = { ordered, items: [] };
-      }
-      const indent = /^\s*/.exec(line)?.[0].replace(/\t/g, '    ').length ?? 0;
-      list.items.push({ text: (ul ?? ol)![1], depth: Math.min(3, Math.floor(indent / 2)) });
+      const indent = ((ul ?? ol)![1] ?? '').replace(/\t/g, '    ').length;
+      const item: ListItem = ul
+        ? { text: ul[2], depth: Math.min(3, Math.floor(indent / 2)), ordered: false, start: 1 }
+        : { text: ol![3], depth: Math.min(3, Math.floor(indent / 2)), ordered: true, start: Number(ol![2]) };
+      if (list && item.depth === 0 && list[0].ordered !== item.ordered) flushList();
+      (list ??= []).push(item);
       continue;
     }
     if (list && /^\s{2,}\S/.test(line)) {
-      list.items[list.items.length - 1].text += ' ' + line.trim();
+      list[list.length - 1].text += ' ' + line.trim();
       continue;
     }
     flushList();

@@ -63,9 +63,28 @@ describe('Markdown rendering is safe', () => {
     expect(container.querySelector('p')?.textContent).toBe('after');
   });
 
-  it('indents nested list items', () => {
-    const { container } = render(Markdown, { text: '- top\n  - nested\n    - deeper\n- back' });
-    const items = [...container.querySelectorAll('li')];
-    expect(items.map((li) => li.className)).toEqual(['', 'd1', 'd2', '']);
+  it('nests lists, keeps ordered numbering across nested bullets, and shows relative links as text', () => {
+    const { container } = render(Markdown, { text: '1. **[recorder.js](js/lib/recorder.js)** - first\n   - detail a\n   - detail b\n2. second\n   - deeper\n     - deepest\n3. third' });
+    const ol = container.querySelector('ol')!;
+    expect(ol.children).toHaveLength(3);
+    expect([...ol.children].every((li) => li.tagName === 'LI')).toBe(true);
+    expect(ol.children[0].querySelectorAll(':scope > ul > li')).toHaveLength(2);
+    expect(ol.children[1].querySelector('ul ul li')?.textContent).toBe('deepest');
+    expect(container.querySelector('a')).toBeNull();
+    const ref = container.querySelector('.md-ref')!;
+    expect(ref.textContent).toBe('recorder.js');
+    expect(ref.getAttribute('title')).toBe('js/lib/recorder.js');
+  });
+
+  it('continues numbering from the source', () => {
+    const { container } = render(Markdown, { text: '3. three\n4. four' });
+    expect(container.querySelector('ol')?.getAttribute('start')).toBe('3');
+  });
+
+  it('a hostile relative link target stays inside its attribute', () => {
+    const { container } = render(Markdown, { text: '[x](a"onmouseover="alert(1))' });
+    const ref = container.querySelector('.md-ref');
+    expect(container.querySelector('[onmouseover]')).toBeNull();
+    expect(ref === null || ref.getAttribute('onmouseover') === null).toBe(true);
   });
 });

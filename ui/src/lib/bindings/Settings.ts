@@ -11,4 +11,8 @@ claudeHomeExists: boolean, fleetFile: string | null,
 /**
  * Where herdctl's state (jobs, session metadata, adoptions) is read and written.
  */
-stateDir: string, dataDir: string, };
+stateDir: string, dataDir: string, 
+/**
+ * The user's home folder, for showing paths as `~/…` (absent when unknown).
+ */
+homeDir?: string, };
