@@ -1,0 +1,37 @@
+// Claude Code writes slash commands, their output and `!` shell escapes into user lines as small
+// XML-like wrappers (<command-name>/exit</command-name>, <local-command-stdout>…). The viewer shows
+// them as what they are instead of as raw tags. Only messages made of nothing but these wrappers are
+// recognised; everything else is ordinary (safely rendered) Markdown.
+
+export type CommandView = {
+  command: string | null;
+  args: string | null;
+  stdout: string | null;
+  stderr: string | null;
+  shell: string | null;
+};
+
+const TAGS = ['command-name', 'command-message', 'command-args', 'local-command-stdout', 'local-command-stderr', 'bash-input', 'bash-stdout', 'bash-stderr'] as const;
+
+export function parseCommand(content: string): CommandView | null {
+  const text = content.trim();
+  if (!text.startsWith('<')) return null;
+  const found: Partial<Record<(typeof TAGS)[number], string>> = {};
+  let rest = text;
+  const re = /^<([a-z-]+)>([\s\S]*?)<\/\1>\s*/;
+  for (let guard = 0; rest && guard < 16; guard++) {
+    const m = re.exec(rest);
+    if (!m || !(TAGS as readonly string[]).includes(m[1])) return null;
+    found[m[1] as (typeof TAGS)[number]] = m[2];
+    rest = rest.slice(m[0].length);
+  }
+  if (rest) return null;
+  const clean = (s: string | undefined) => (s === undefined ? null : s.replace(/\u001b\[[0-9;]*m/g, '').trim() || null);
+  return {
+    command: clean(found['command-name']),
+    args: clean(found['command-args']),
+    stdout: clean(found['local-command-stdout'] ?? found['bash-stdout']),
+    stderr: clean(found['local-command-stderr'] ?? found['bash-stderr']),
+    shell: clean(found['bash-input']),
+  };
+}
