@@ -101,13 +101,18 @@ test-ui: deps-ui
 	  cd ui && npm test --silent; \
 	else echo "ui/package.json has no test script; skipping UI tests"; fi
 
+# Every check runs even when an earlier one fails (one CI run shows all problems); the target fails
+# at the end, naming the checks that failed.
+TEST_STEPS := fmt-check clippy test-engine test-shell test-ui e2e
+
 test: deps
-	$(MAKE) fmt-check
-	$(MAKE) clippy
-	$(MAKE) test-engine
-	$(MAKE) test-shell
-	$(MAKE) test-ui
-	$(MAKE) e2e
+	@failed=""; \
+	for step in $(TEST_STEPS); do \
+	  echo "==> make $$step"; \
+	  $(MAKE) $$step || failed="$$failed $$step"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "==> FAILED:$$failed"; exit 1; fi; \
+	echo "==> all checks passed"
 
 # ---- generated files ----
 

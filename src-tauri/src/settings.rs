@@ -28,6 +28,10 @@ pub struct Settings {
     /// Where herdctl's state (jobs, session metadata, adoptions) is read and written.
     pub state_dir: String,
     pub data_dir: String,
+    /// The user's home folder, for showing paths as `~/…` (absent when unknown).
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub home_dir: Option<String>,
 }
 
 /// What is saved on disk. Absent values mean "use the default".

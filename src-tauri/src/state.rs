@@ -102,7 +102,7 @@ impl AppState {
 
     pub fn settings(&self) -> Result<Settings, ErrorPayload> {
         let opened = self.0.opened.read().map_err(|_| poisoned())?;
-        Ok(describe(&opened))
+        Ok(describe(&opened, &self.0.env))
     }
 
     pub fn opener(&self) -> Opener {
@@ -129,7 +129,7 @@ impl AppState {
         let described = {
             let mut opened = self.0.opened.write().map_err(|_| poisoned())?;
             *opened = Opened { effective: next, catalog: Ok(Arc::new(catalog)), fleet_error: None };
-            describe(&opened)
+            describe(&opened, &self.0.env)
         };
         drop(saved);
         self.restart_watcher();
@@ -211,7 +211,7 @@ fn open_lenient(effective: Effective) -> Opened {
     }
 }
 
-fn describe(opened: &Opened) -> Settings {
+fn describe(opened: &Opened, env: &LaunchEnv) -> Settings {
     let e = &opened.effective;
     let state_dir = match &opened.catalog {
         Ok(c) => c.state_dir().to_path_buf(),
@@ -223,6 +223,7 @@ fn describe(opened: &Opened) -> Settings {
         fleet_file: e.fleet_file.as_ref().map(|f| f.display().to_string()),
         state_dir: state_dir.display().to_string(),
         data_dir: e.data_dir.display().to_string(),
+        home_dir: env.home_dir.as_ref().map(|h| h.display().to_string()),
     }
 }
 

@@ -22,6 +22,7 @@ fn get_settings_reports_the_launch_environment() {
     assert_eq!(s["fleetFile"], json!(h.fleet_dir().join("herdctl.yaml").display().to_string()));
     assert_eq!(s["stateDir"], json!(h.fleet_dir().join(".herdctl").display().to_string()));
     assert_eq!(s["dataDir"], json!(h.data_dir().display().to_string()));
+    assert_eq!(s["homeDir"], json!(h.tmp.path().join("home").display().to_string()));
     // Nothing is written just by starting.
     assert!(!h.settings_file().exists());
 }

@@ -71,3 +71,29 @@ fn a_corrupt_settings_file_is_reported_and_left_alone() {
         SavedSettings::default()
     );
 }
+
+fn read_json(rel: &str) -> serde_json::Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn the_ui_gets_only_core_and_the_open_dialog() {
+    let cap = read_json("capabilities/default.json");
+    assert_eq!(cap["windows"], json!(["main"]));
+    assert_eq!(cap["permissions"], json!(["core:default", "dialog:allow-open"]));
+}
+
+#[test]
+fn the_csp_is_strict() {
+    let conf = read_json("tauri.conf.json");
+    let csp = &conf["app"]["security"]["csp"];
+    assert_eq!(csp["default-src"], json!("'self'"));
+    assert_eq!(csp["script-src"], json!("'self'"));
+    assert_eq!(csp["object-src"], json!("'none'"));
+    let all = csp.to_string();
+    assert!(!all.contains("unsafe-eval"), "{all}");
+    assert!(!all.contains('*'), "no wildcard sources: {all}");
+    assert_eq!(conf["app"]["windows"][0]["title"], json!("Corral"));
+    assert_eq!(conf["app"]["windows"][0]["minWidth"], json!(900));
+}
