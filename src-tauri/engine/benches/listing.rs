@@ -33,14 +33,38 @@ const MIB: u64 = 1024 * 1024;
 const SEED: u64 = 20_261_129;
 
 fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` runs this binary without it, and
+    // then only a small smoke check runs (no multi-gigabyte corpus).
+    let benching = std::env::args().any(|a| a == "--bench");
     let outcome = match std::env::var("CORRAL_BENCH_CHILD") {
         Ok(mode) => child(&mode),
-        Err(_) => parent(),
+        Err(_) if benching => parent(),
+        Err(_) => smoke(),
     };
     if let Err(e) = outcome {
         eprintln!("bench failed: {e}");
         std::process::exit(1);
     }
+}
+
+/// Generates a tiny corpus in a temp dir and lists it once, cold and warm.
+fn smoke() -> R<()> {
+    let tmp = std::env::temp_dir().join(format!("corral-bench-smoke-{}", std::process::id()));
+    if tmp.exists() {
+        fs::remove_dir_all(&tmp)?;
+    }
+    let spec = SyntheticSpec::new(SEED, 40, 2 * MIB);
+    let report = synthetic::generate(&spec, &tmp.join("claude"), Some(&tmp.join("fleet")))?;
+    let c = catalog(&tmp.join("claude"), report.fleet_file.as_deref(), &tmp.join("data"))?;
+    let cold = session_count(&all(&c)?);
+    c.invalidate(&[]);
+    let warm = session_count(&all(&c)?);
+    fs::remove_dir_all(&tmp)?;
+    if cold == 0 || cold != warm {
+        return Err(format!("smoke: cold listing {cold} sessions, warm {warm}").into());
+    }
+    println!("listing bench smoke check: {cold} sessions listed (run `cargo bench` for figures)");
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
