@@ -68,4 +68,11 @@ describe('tool-call rows', () => {
     await fireEvent.click(screen.getByTestId('open-subagent'));
     expect(opened).toBe('agent-1');
   });
+
+  it('shows paths inside the session folder relative to it, the full summary on hover', () => {
+    render(ToolCallRow, { call: toolCall({ toolName: 'Read', inputSummary: '/home/ada/app/src/main.rs' }), cwd: '/home/ada/app' });
+    const summary = screen.getByTestId('tool-call').querySelector('.summary')!;
+    expect(summary.textContent).toBe('src/main.rs');
+    expect(summary.getAttribute('title')).toBe('/home/ada/app/src/main.rs');
+  });
 });
