@@ -46,3 +46,17 @@ fn committed_bindings_match_the_rust_types() {
         "ui/src/lib/bindings is out of date for {stale:?}; run `make bindings` and commit the result"
     );
 }
+
+/// `TS_RS_EXPORT_DIR=$PWD/ui/src/lib/bindings cargo test -p corral export_bindings` writes the
+/// bindings there (the command notes/ipc.md gives); without the variable it checks the export.
+#[test]
+fn export_bindings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("TS_RS_EXPORT_DIR")
+        .map_or_else(|| tmp.path().to_path_buf(), PathBuf::from);
+    crate::bindings::export_all(&dir).unwrap();
+    let files = read_ts_files(&dir);
+    for shell_type in ["Settings.ts", "SessionInfo.ts", "SessionsChanged.ts", "FilesDropped.ts"] {
+        assert!(files.contains_key(shell_type), "{shell_type} missing in {}", dir.display());
+    }
+}

@@ -114,3 +114,25 @@ fn a_projects_folder_created_after_start_is_picked_up() {
     let listing = h.ok("list_sessions", json!({"includeTemp": false}));
     assert_eq!(listing_ids(&listing), vec![CART.to_owned()]);
 }
+
+#[test]
+fn the_watcher_follows_a_new_claude_home() {
+    let h = harness(false);
+    let other = h.tmp.path().join("other-home");
+    copy_tree(&fixture_root().join("claude"), &other);
+    h.ok("set_settings", json!({"claudeHome": other.display().to_string()}));
+    let rx = listen(&h);
+    // The old home is no longer watched.
+    append_line(
+        &h.home().join(format!("projects/-home-dev-webshop/{CART}.jsonl")),
+        &json!({"type": "ai-title", "aiTitle": "old home", "sessionId": CART}).to_string(),
+    );
+    // The new one is.
+    let folder = other.join("projects/-home-dev-webshop");
+    append_line(
+        &folder.join(format!("{CART}.jsonl")),
+        &json!({"type": "ai-title", "aiTitle": "new home", "sessionId": CART}).to_string(),
+    );
+    let ev = wait_for(&rx, |f| !f.is_empty());
+    assert_eq!(ev["folders"], json!([folder.display().to_string()]), "{ev}");
+}
