@@ -16,6 +16,9 @@ export type WizardStart = {
   advanceTo?: number;
 };
 
+/** Least time between two list refreshes caused by changes on disk. */
+export const REFRESH_GAP_MS = 1000;
+
 class AppState {
   view = $state<View>('fleet');
   settings = $state<Settings | null>(null);
@@ -204,10 +207,32 @@ class AppState {
     this.toasts = this.toasts.filter((t) => t.id !== id);
   }
 
+  private refreshing = false;
+  private refreshAgain = false;
+
+  /** The open transcript reacts at once (changeTick); the lists refresh at most about once a
+   *  second while Claude keeps writing, so a busy session never floods the window with reloads. */
   onSessionsChanged(folders: string[]): void {
     this.changedFolders = folders;
     this.changeTick++;
-    void this.refresh();
+    void this.throttledRefresh();
+  }
+
+  private async throttledRefresh(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = true;
+    try {
+      do {
+        this.refreshAgain = false;
+        await this.refresh();
+        if (this.refreshAgain) await new Promise((r) => setTimeout(r, REFRESH_GAP_MS));
+      } while (this.refreshAgain);
+    } finally {
+      this.refreshing = false;
+    }
   }
 }
 

@@ -77,4 +77,20 @@ describe('the app shell', () => {
     await fireEvent.keyDown(document.body, { key: '/' });
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('search')));
   });
+
+  it('a burst of changes on disk causes few list reloads, and the last change is never missed', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      render(App);
+      await vi.waitFor(() => expect(changed).not.toBeNull());
+      const before = vi.mocked(api.listSessions).mock.calls.length;
+      for (let i = 0; i < 20; i++) changed!({ folders: ['/home/ada/.claude/projects/-x'] });
+      await vi.advanceTimersByTimeAsync(2500);
+      const after = vi.mocked(api.listSessions).mock.calls.length - before;
+      expect(after).toBeGreaterThanOrEqual(2); // the first, and one more for the rest of the burst
+      expect(after).toBeLessThanOrEqual(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
