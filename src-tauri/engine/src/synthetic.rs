@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::paths::encode_path;
 
 /// Bumped whenever the generator's output for a given spec changes (cached corpora are keyed by it).
-pub const GENERATOR_VERSION: u32 = 3;
+pub const GENERATOR_VERSION: u32 = 4;
 
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * 1024;
@@ -994,12 +994,17 @@ impl<'a, W: Write> TranscriptWriter<'a, W> {
         let l = &mut self.line;
         l.extend_from_slice(b"\"uuid\":\"");
         l.extend_from_slice(&uuid);
+        // Timestamps are not monotonic in real files (55 of 6281 lines are older than the line
+        // before them): now and then a line is stamped a few seconds early.
+        let early = self.rng.chance(1);
+        let ts = if early { self.now_ms - self.rng.range(1, 5_000) as i64 } else { self.now_ms };
+        let l = &mut self.line;
         l.extend_from_slice(b"\",\"timestamp\":\"");
-        push_iso(l, self.now_ms);
+        push_iso(l, ts);
         l.extend_from_slice(b"\"}");
         self.parent = Some(uuid);
         if is_message {
-            self.last_message_ms = self.now_ms;
+            self.last_message_ms = self.last_message_ms.max(ts);
         }
         self.flush_line()?;
         Ok(uuid)
@@ -1113,6 +1118,92 @@ impl<'a, W: Write> TranscriptWriter<'a, W> {
         push_json_str(&mut self.line, &self.ctx.session_id);
         self.line.push(b'}');
         self.flush_line()
+    }
+
+    /// A bookkeeping line `{"type":…,<key>:<raw json>,"sessionId":…}`.
+    fn session_line(&mut self, kind: &str, key: &str, raw_value: &[u8]) -> Result<()> {
+        self.line.extend_from_slice(b"{\"type\":\"");
+        self.line.extend_from_slice(kind.as_bytes());
+        self.line.extend_from_slice(b"\",\"");
+        self.line.extend_from_slice(key.as_bytes());
+        self.line.extend_from_slice(b"\":");
+        self.line.extend_from_slice(raw_value);
+        self.line.extend_from_slice(b",\"sessionId\":");
+        push_json_str(&mut self.line, &self.ctx.session_id);
+        self.line.push(b'}');
+        self.flush_line()
+    }
+
+    fn worktree_state(&mut self) -> Result<()> {
+        let mut v = b"{\"originalCwd\":".to_vec();
+        let original = self.ctx.cwd.split("/.claude/worktrees/").next().unwrap_or("").to_owned();
+        push_json_str(&mut v, &original);
+        v.extend_from_slice(b",\"worktreePath\":");
+        push_json_str(&mut v, &self.ctx.cwd);
+        v.extend_from_slice(b",\"worktreeName\":");
+        push_json_str(&mut v, self.ctx.cwd.rsplit('/').next().unwrap_or("wt"));
+        v.extend_from_slice(b",\"sessionId\":");
+        push_json_str(&mut v, &self.ctx.session_id);
+        v.push(b'}');
+        self.session_line("worktree-state", "worktreeSession", &v)
+    }
+
+    fn pr_link(&mut self) -> Result<()> {
+        let n = self.rng.range(1, 5_000);
+        self.line.extend_from_slice(b"{\"type\":\"pr-link\",\"sessionId\":");
+        push_json_str(&mut self.line, &self.ctx.session_id);
+        self.line.extend_from_slice(b",\"prNumber\":");
+        push_u64(&mut self.line, n);
+        self.line.extend_from_slice(b",\"prUrl\":\"https://github.com/acme/app/pull/");
+        push_u64(&mut self.line, n);
+        self.line.extend_from_slice(b"\",\"prRepository\":\"acme/app\",\"timestamp\":\"");
+        push_iso(&mut self.line, self.now_ms);
+        self.line.extend_from_slice(b"\"}");
+        self.flush_line()
+    }
+
+    /// `compact_boundary` (a new chain) and the compaction summary that follows it.
+    fn compaction(&mut self) -> Result<()> {
+        self.tick(1_000, 30_000);
+        let logical = self.parent.take();
+        self.envelope();
+        if let Some(p) = logical {
+            self.line.extend_from_slice(b"\"logicalParentUuid\":\"");
+            self.line.extend_from_slice(&p);
+            self.line.extend_from_slice(b"\",");
+        }
+        self.line.extend_from_slice(b"\"type\":\"system\",\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\",\"isMeta\":false,\"level\":\"info\",\"compactMetadata\":{\"trigger\":\"auto\",\"preTokens\":");
+        let pre = self.rng.range(150_000, 190_000);
+        push_u64(&mut self.line, pre);
+        self.line.extend_from_slice(b"},");
+        self.finish(false)?;
+        self.tick(1, 50);
+        self.envelope();
+        self.line.extend_from_slice(b"\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"This session is being continued from a previous conversation that ran out of context. The conversation is summarized below: ");
+        let len = self.rng.range(1_000, 6_000);
+        self.text(len);
+        self.line.extend_from_slice(
+            b"\"},\"isVisibleInTranscriptOnly\":true,\"isCompactSummary\":true,",
+        );
+        self.finish(true).map(|_| ())
+    }
+
+    /// A locally generated assistant line (`<synthetic>` model), which usage and counts skip.
+    fn synthetic_reply(&mut self) -> Result<()> {
+        self.tick(100, 2_000);
+        let id = self.rng.uuid();
+        self.envelope();
+        self.line.extend_from_slice(b"\"message\":{\"id\":\"");
+        self.line.extend_from_slice(&id);
+        self.line.extend_from_slice(b"\",\"container\":null,\"model\":\"<synthetic>\",\"role\":\"assistant\",\"stop_reason\":\"stop_sequence\",\"stop_sequence\":\"\",\"type\":\"message\",\"usage\":{\"input_tokens\":0,\"output_tokens\":0,\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0},\"content\":[{\"type\":\"text\",\"text\":\"No response requested.\"}]},\"type\":\"assistant\",");
+        self.finish(false).map(|_| ())
+    }
+
+    fn interrupt(&mut self) -> Result<()> {
+        self.tick(500, 20_000);
+        self.envelope();
+        self.line.extend_from_slice(b"\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"[Request interrupted by user]\"}]},");
+        self.finish(true).map(|_| ())
     }
 
     fn last_prompt(&mut self) -> Result<()> {
@@ -1392,6 +1483,11 @@ impl<'a, W: Write> TranscriptWriter<'a, W> {
             for call in &calls {
                 self.tool_result(call, &assistant_uuid)?;
             }
+        }
+        if !self.ctx.sidechain && self.rng.chance(2) {
+            self.interrupt()?;
+        } else if !self.ctx.sidechain && self.rng.chance(1) {
+            self.synthetic_reply()?;
         }
         if matches!(era, Era::Mid | Era::New) && !self.ctx.sidechain && self.rng.chance(30) {
             self.system_line("turn_duration")?;
@@ -1789,8 +1885,14 @@ fn write_session(plan: &Plan, folder: &Folder, filler: &Filler) -> Result<Sessio
             }
         }
         Era::New => {
+            if rng.chance(5) {
+                w.session_line("mode", "mode", b"\"normal\"")?;
+            }
             if rng.chance(60) {
                 w.permission_mode()?;
+            }
+            if plan.cwd.contains("/.claude/worktrees/") {
+                w.worktree_state()?;
             }
             if rng.chance(40) {
                 w.file_history_snapshot()?;
@@ -1816,6 +1918,13 @@ fn write_session(plan: &Plan, folder: &Folder, filler: &Filler) -> Result<Sessio
         w.turn(prompt_len)?;
         if Some(turn) == custom_title_at {
             w.title("custom-title", "customTitle")?;
+            if plan.era == Era::New && rng.chance(30) {
+                // `--name` writes a custom-title + agent-name pair.
+                w.session_line("agent-name", "agentName", b"\"worker\"")?;
+            }
+        }
+        if matches!(plan.era, Era::Mid | Era::New) && turn > 20 && rng.chance(2) {
+            w.compaction()?;
         }
         if Some(turn) == ai_title_at {
             w.title("ai-title", "aiTitle")?;
@@ -1858,6 +1967,9 @@ fn write_session(plan: &Plan, folder: &Folder, filler: &Filler) -> Result<Sessio
             w.title("custom-title", "customTitle")?;
         }
         w.last_prompt()?;
+        if rng.chance(3) {
+            w.pr_link()?;
+        }
     }
     if plan.kind == Kind::Damaged(Damage::TruncatedTail) {
         w.line.extend_from_slice(b"{\"parentUuid\":\"a1b2\",\"isSidechain\":false,\"type\":\"assistant\",\"message\":{\"id\":\"msg_01");
