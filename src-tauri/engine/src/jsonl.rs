@@ -30,20 +30,34 @@ pub struct Line<'a> {
     pub bytes: &'a [u8],
 }
 
+/// Bytes a reader asks its source for at once once a file proves large (reads start smaller so
+/// that short heads and small files do not pay for a big buffer).
+const READ_CHUNK: usize = 1024 * 1024;
+/// First buffer size.
+const FIRST_CHUNK: usize = 64 * 1024;
+
 /// Reads complete `\n`-terminated lines from `inner`, starting at `start_offset`.
+///
+/// Reads large blocks into one reusable buffer and yields lines as slices of it (no per-line
+/// copy); only an incomplete line at the end of a block is moved to the front before the next read.
 pub struct LineReader<R> {
     inner: R,
+    /// Read buffer; `buf[start..end]` holds data not yet returned.
     buf: Vec<u8>,
-    /// Offset of the next byte `inner` will yield.
-    pos: u64,
+    start: usize,
+    end: usize,
+    /// `buf[start..scan]` is known to hold no `\n`.
+    scan: usize,
+    /// Offset of `buf[start]` in the file.
+    start_offset: u64,
     /// Offset just past the last complete line (returned or skipped as oversized).
     complete: u64,
     oversized: u64,
     max_line: usize,
-    /// `buf` holds the start of a line whose `\n` has not been read yet (at `partial_start`).
-    partial: bool,
-    partial_start: u64,
-    partial_skipping: bool,
+    /// The current line is over-long: its bytes are dropped until its `\n`.
+    skipping: bool,
+    /// The last read filled the whole free space (the source has more: grow the buffer).
+    last_read_full: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -57,65 +71,83 @@ impl<R: BufRead> LineReader<R> {
         Self {
             inner,
             buf: Vec::new(),
-            pos: start_offset,
+            start: 0,
+            end: 0,
+            scan: 0,
+            start_offset,
             complete: start_offset,
             oversized: 0,
             max_line,
-            partial: false,
-            partial_start: start_offset,
-            partial_skipping: false,
+            skipping: false,
+            last_read_full: false,
         }
     }
 
     /// The next complete line, or `None` at end of input (a trailing partial line is not returned).
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
         loop {
-            let (start, mut skipping) = if self.partial {
-                self.partial = false;
-                (self.partial_start, self.partial_skipping)
-            } else {
-                self.buf.clear();
-                (self.pos, false)
-            };
-            loop {
-                let available = match self.inner.fill_buf() {
-                    Ok(b) => b,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(e),
-                };
-                if available.is_empty() {
-                    // End of input: whatever was read since `start` is pending (kept, so a later
-                    // call continues the line if the input grows); `complete` stays before it.
-                    self.partial = self.pos > start;
-                    self.partial_start = start;
-                    self.partial_skipping = skipping;
-                    return Ok(None);
+            let found = self
+                .buf
+                .get(self.scan..self.end)
+                .and_then(|rest| memchr::memchr(b'\n', rest))
+                .map(|i| self.scan + i);
+            if let Some(nl) = found {
+                let (start, offset) = (self.start, self.start_offset);
+                let len = nl - start;
+                self.start = nl + 1;
+                self.scan = self.start;
+                self.start_offset = offset.saturating_add(len as u64 + 1);
+                self.complete = self.start_offset;
+                if self.skipping || len > self.max_line {
+                    self.skipping = false;
+                    self.oversized += 1;
+                    continue;
                 }
-                let (take, newline) = match memchr::memchr(b'\n', available) {
-                    Some(i) => (i, true),
-                    None => (available.len(), false),
-                };
-                if !skipping {
-                    if self.buf.len().saturating_add(take) > self.max_line {
-                        skipping = true;
-                        self.buf = Vec::new();
-                    } else if let Some(part) = available.get(..take) {
-                        self.buf.extend_from_slice(part);
-                    }
-                }
-                let consumed = if newline { take + 1 } else { take };
-                self.inner.consume(consumed);
-                self.pos = self.pos.saturating_add(consumed as u64);
-                if newline {
-                    self.complete = self.pos;
-                    break;
-                }
+                let bytes = self.buf.get(start..nl).unwrap_or_default();
+                return Ok(Some(Line { offset, bytes }));
             }
-            if skipping {
-                self.oversized += 1;
-                continue;
+            self.scan = self.end;
+            if !self.skipping && self.end - self.start > self.max_line {
+                self.skipping = true;
             }
-            return Ok(Some(Line { offset: start, bytes: &self.buf }));
+            if self.skipping {
+                // Drop what was read of the over-long line.
+                self.start_offset =
+                    self.start_offset.saturating_add((self.end - self.start) as u64);
+                self.start = self.end;
+            }
+            if !self.fill()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Reads more input after `buf[..end]` (moving the unread tail to the front first). False at
+    /// end of input.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.scan -= self.start;
+            self.start = 0;
+        }
+        if self.end == self.buf.len() || (self.last_read_full && self.buf.len() < READ_CHUNK) {
+            let grown = (self.buf.len() * 2).max(FIRST_CHUNK);
+            self.buf.resize(grown, 0);
+        }
+        let want = self.buf.len() - self.end;
+        loop {
+            let Some(free) = self.buf.get_mut(self.end..) else { return Ok(false) };
+            match self.inner.read(free) {
+                Ok(0) => return Ok(false),
+                Ok(n) => {
+                    self.end += n;
+                    self.last_read_full = n == want;
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
         }
     }
 
@@ -127,7 +159,7 @@ impl<R: BufRead> LineReader<R> {
     /// The bytes of an unterminated last line seen at end of input (empty when none, or when that
     /// line is over-long). Callers may try to parse it once the file has stopped growing.
     pub fn pending(&self) -> &[u8] {
-        if self.partial && !self.partial_skipping { &self.buf } else { &[] }
+        if self.skipping { &[] } else { self.buf.get(self.start..self.end).unwrap_or_default() }
     }
 
     /// Number of over-long lines skipped.
@@ -375,6 +407,247 @@ pub fn has_type_in(line: &[u8], types: &[&str]) -> bool {
 fn skip_ws(b: &[u8]) -> &[u8] {
     let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
     b.get(n..).unwrap_or_default()
+}
+
+const LOW: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Index of the first byte at or after `j` that is a quote, a backslash or below 0x20 (eight
+/// bytes at a time: the lowest lane flagged by these tests is exact).
+fn next_special(b: &[u8], mut j: usize) -> Option<usize> {
+    while let Some(chunk) = b.get(j..j + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(w);
+        let q = w ^ (LOW * u64::from(b'"'));
+        let s = w ^ (LOW * u64::from(b'\\'));
+        let hits = (w.wrapping_sub(LOW * 0x20) & !w)
+            | (q.wrapping_sub(LOW) & !q)
+            | (s.wrapping_sub(LOW) & !s);
+        let hits = hits & HIGH;
+        if hits != 0 {
+            return Some(j + (hits.trailing_zeros() / 8) as usize);
+        }
+        j += 8;
+    }
+    let rest = b.get(j..)?;
+    rest.iter().position(|&c| c < 0x20 || c == b'"' || c == b'\\').map(|k| j + k)
+}
+
+/// Length of the escape sequence starting with the backslash at `at`; `None` when it is invalid
+/// or a surrogate escape (those lines take the repairing path).
+fn escape_len(b: &[u8], at: usize) -> Option<usize> {
+    match b.get(at + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(2),
+        b'u' => {
+            let code = strict_hex4(b.get(at + 2..at + 6)?)?;
+            (!(0xD800..0xE000).contains(&code)).then_some(6)
+        }
+        _ => None,
+    }
+}
+
+/// A validating, allocation-free JSON reader over one line, for callers that need a few fields
+/// of a large record: values nobody reads are checked for well-formedness and skipped without
+/// being decoded. It accepts a subset of what `serde_json` accepts (it gives up on anything
+/// unusual: escaped keys, surrogate escapes, deep nesting). It does not check UTF-8: callers
+/// decode (and so check) the strings they use. Every method returns `None` on input it does not
+/// accept; callers then fall back to a full parse.
+pub(crate) struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+    depth: u32,
+}
+
+/// Four hex digits (no sign, unlike `from_str_radix`).
+fn strict_hex4(b: &[u8]) -> Option<u32> {
+    b.iter().try_fold(0u32, |acc, &c| Some(acc * 16 + char::from(c).to_digit(16)?))
+}
+
+/// Nesting a [`Cursor`] follows before giving up (serde_json's own limit is 128).
+const CURSOR_DEPTH: u32 = 64;
+
+impl<'a> Cursor<'a> {
+    pub(crate) fn new(b: &'a [u8]) -> Self {
+        Self { b, i: 0, depth: 0 }
+    }
+
+    /// Skips spaces and returns the next byte (not consumed).
+    pub(crate) fn peek(&mut self) -> Option<u8> {
+        while let Some(&c) = self.b.get(self.i) {
+            if !matches!(c, b' ' | b'\n' | b'\t' | b'\r') {
+                return Some(c);
+            }
+            self.i += 1;
+        }
+        None
+    }
+
+    /// Consumes `c` (after spaces) when it is next.
+    pub(crate) fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// True when only spaces remain.
+    pub(crate) fn at_end(&mut self) -> bool {
+        self.peek().is_none()
+    }
+
+    /// The bytes from `from` to the current position.
+    pub(crate) fn since(&self, from: usize) -> &'a [u8] {
+        self.b.get(from..self.i).unwrap_or_default()
+    }
+
+    pub(crate) fn pos(&self) -> usize {
+        self.i
+    }
+
+    /// A string at the current position: its body (between the quotes) and whether it holds
+    /// escapes. Escapes and the absence of control characters are checked as serde does.
+    pub(crate) fn string(&mut self) -> Option<(&'a [u8], bool)> {
+        if !self.eat(b'"') {
+            return None;
+        }
+        let start = self.i;
+        let mut j = start;
+        let mut escaped = false;
+        loop {
+            j = next_special(self.b, j)?;
+            match self.b.get(j)? {
+                b'"' => {
+                    self.i = j + 1;
+                    return Some((self.b.get(start..j)?, escaped));
+                }
+                b'\\' => {
+                    escaped = true;
+                    j += escape_len(self.b, j)?;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A number at the current position (JSON grammar), as its bytes.
+    pub(crate) fn number(&mut self) -> Option<&'a [u8]> {
+        self.peek()?;
+        let start = self.i;
+        if self.b.get(self.i) == Some(&b'-') {
+            self.i += 1;
+        }
+        match self.b.get(self.i)? {
+            b'0' => self.i += 1,
+            b'1'..=b'9' => self.digits(),
+            _ => return None,
+        }
+        if self.b.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            if !self.b.get(self.i)?.is_ascii_digit() {
+                return None;
+            }
+            self.digits();
+        }
+        if matches!(self.b.get(self.i), Some(b'e' | b'E')) {
+            self.i += 1;
+            if matches!(self.b.get(self.i), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            if !self.b.get(self.i)?.is_ascii_digit() {
+                return None;
+            }
+            self.digits();
+        }
+        self.b.get(start..self.i)
+    }
+
+    fn digits(&mut self) {
+        while self.b.get(self.i).is_some_and(u8::is_ascii_digit) {
+            self.i += 1;
+        }
+    }
+
+    /// `true`, `false` or `null` at the current position.
+    pub(crate) fn literal(&mut self) -> Option<Option<bool>> {
+        let rest = self.b.get(self.i..)?;
+        let (v, n) = if rest.starts_with(b"true") {
+            (Some(true), 4)
+        } else if rest.starts_with(b"false") {
+            (Some(false), 5)
+        } else if rest.starts_with(b"null") {
+            (None, 4)
+        } else {
+            return None;
+        };
+        self.i += n;
+        Some(v)
+    }
+
+    /// Enters an object or array (`open` is `{` or `[`), counting nesting.
+    pub(crate) fn enter(&mut self, open: u8) -> Option<()> {
+        if !self.eat(open) || self.depth >= CURSOR_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        Some(())
+    }
+
+    /// After [`Cursor::enter`]`(b'{')`: the next key (escape-free), or `None` inside `Some` at
+    /// the closing `}`. `first` tracks whether a comma is expected.
+    pub(crate) fn next_key(&mut self, first: &mut bool) -> Option<Option<&'a [u8]>> {
+        if self.eat(b'}') {
+            self.depth -= 1;
+            return Some(None);
+        }
+        if !std::mem::take(first) && !self.eat(b',') {
+            return None;
+        }
+        let (key, escaped) = self.string()?;
+        if escaped || !self.eat(b':') {
+            return None;
+        }
+        Some(Some(key))
+    }
+
+    /// After [`Cursor::enter`]`(b'[')`: true when another element follows, false at the `]`.
+    pub(crate) fn next_element(&mut self, first: &mut bool) -> Option<bool> {
+        if self.eat(b']') {
+            self.depth -= 1;
+            return Some(false);
+        }
+        if !std::mem::take(first) && !self.eat(b',') {
+            return None;
+        }
+        Some(true)
+    }
+
+    /// Checks and skips one value of any kind.
+    pub(crate) fn skip(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b'{' => {
+                self.enter(b'{')?;
+                let mut first = true;
+                while self.next_key(&mut first)?.is_some() {
+                    self.skip()?;
+                }
+                Some(())
+            }
+            b'[' => {
+                self.enter(b'[')?;
+                let mut first = true;
+                while self.next_element(&mut first)? {
+                    self.skip()?;
+                }
+                Some(())
+            }
+            b't' | b'f' | b'n' => self.literal().map(drop),
+            _ => self.number().map(drop),
+        }
+    }
 }
 
 #[cfg(test)]

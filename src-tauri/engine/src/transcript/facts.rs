@@ -23,8 +23,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ContentRef, Loose, MapOr, MessageRef, OriginRef};
-use crate::jsonl::{self, LineReader, LineShape, Parsed};
+use std::borrow::Cow;
+
+use super::{
+    BlockRef, CacheCreationRef, ContentRef, Loose, MapOr, MessageRef, OriginRef, UsageRef,
+};
+use crate::jsonl::{self, Cursor, LineReader, LineShape, Parsed};
 use crate::model::Usage;
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
@@ -176,7 +180,7 @@ pub struct FactsScanner {
 /// Top-level types the facts scanner looks at; every other line is skipped unparsed.
 const FACT_TYPES: &[&str] = &["user", "assistant", "summary", "custom-title", "ai-title"];
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct FactLine<'a> {
     #[serde(rename = "type", default, borrow)]
@@ -227,15 +231,35 @@ impl FactsScanner {
         if !jsonl::has_type_in(line, FACT_TYPES) {
             return;
         }
+        if let Some(l) = fast_fact_line(jsonl::trim_line(line)) {
+            self.apply(&l);
+        } else {
+            self.feed_parsed(line);
+        }
+    }
+
+    /// The reference path: a full serde parse with repairs (used for every line the fast path
+    /// declines).
+    fn feed_parsed(&mut self, line: &[u8]) {
         let mut scratch = Vec::new();
-        let l = match jsonl::parse_line_with::<FactLine<'_>>(line, &mut scratch) {
-            Parsed::Value(l) => l,
-            Parsed::Blank => return,
-            Parsed::Invalid => {
-                self.facts.skipped_lines += 1;
-                return;
-            }
-        };
+        match jsonl::parse_line_with::<FactLine<'_>>(line, &mut scratch) {
+            Parsed::Value(l) => self.apply(&l),
+            Parsed::Blank => {}
+            Parsed::Invalid => self.facts.skipped_lines += 1,
+        }
+    }
+
+    /// Like [`FactsScanner::feed`] through the serde path only (equivalence tests).
+    #[cfg(test)]
+    fn feed_reference(&mut self, line: &[u8]) {
+        match jsonl::quick_shape(line) {
+            LineShape::Malformed => self.facts.skipped_lines += 1,
+            LineShape::ObjectLike if jsonl::has_type_in(line, FACT_TYPES) => self.feed_parsed(line),
+            LineShape::ObjectLike | LineShape::Blank => {}
+        }
+    }
+
+    fn apply(&mut self, l: &FactLine<'_>) {
         match l.ty.as_str() {
             Some("summary") => {
                 if let Some(s) = non_empty(&l.summary) {
@@ -253,7 +277,7 @@ impl FactsScanner {
                     self.facts.ai_title = Some(s);
                 }
             }
-            Some(role @ ("user" | "assistant")) => self.message_line(role == "user", &l),
+            Some(role @ ("user" | "assistant")) => self.message_line(role == "user", l),
             _ => {}
         }
     }
@@ -416,6 +440,305 @@ pub fn preview_of(text: &str) -> Option<String> {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Fast path: the same fields as `FactLine`, read with a validating cursor that skips the big
+// values (tool outputs, thinking, tool inputs) without decoding them. It accepts only lines that
+// serde would accept with the same result, and gives up (`None`) on anything unusual — invalid
+// UTF-8, control bytes, surrogate escapes, escaped keys, duplicate known fields, deep nesting —
+// so the serde path above stays the reference for every line the fast path declines.
+
+/// A string kept as its quoted JSON form until someone needs its value.
+#[derive(Clone, Copy)]
+struct RawStr<'a> {
+    quoted: &'a [u8],
+    escaped: bool,
+}
+
+impl<'a> RawStr<'a> {
+    /// The value, checked as serde checks a string it decodes (UTF-8 included).
+    fn decode(self) -> Option<Cow<'a, str>> {
+        if self.escaped {
+            serde_json::from_slice::<String>(self.quoted).ok().map(Cow::Owned)
+        } else {
+            let body = self.quoted.get(1..self.quoted.len().saturating_sub(1))?;
+            std::str::from_utf8(body).ok().map(Cow::Borrowed)
+        }
+    }
+}
+
+fn raw_str<'a>(c: &mut Cursor<'a>) -> Option<RawStr<'a>> {
+    c.peek()?;
+    let from = c.pos();
+    let (_, escaped) = c.string()?;
+    Some(RawStr { quoted: c.since(from), escaped })
+}
+
+/// A value read as serde reads a [`Loose`] field.
+fn loose<'a>(c: &mut Cursor<'a>) -> Option<Loose<'a>> {
+    match c.peek()? {
+        b'"' => raw_str(c)?.decode().map(Loose::Str),
+        b'{' | b'[' => c.skip().map(|()| Loose::Other),
+        b't' | b'f' | b'n' => Some(c.literal()?.map_or(Loose::Other, Loose::Bool)),
+        _ => serde_json::from_slice::<Loose<'a>>(c.number()?).ok(),
+    }
+}
+
+/// Checks a value that serde reads with `deserialize_any` and then drops: strings and nested
+/// values are validated, numbers are parsed (serde rejects out-of-range floats there).
+fn check_any(c: &mut Cursor<'_>) -> Option<()> {
+    match c.peek()? {
+        b'"' => c.string().map(drop),
+        b'{' | b'[' | b't' | b'f' | b'n' => c.skip(),
+        _ => serde_json::from_slice::<Loose<'_>>(c.number()?).ok().map(drop),
+    }
+}
+
+/// Iterates an object's keys; `seen` guards the known ones (serde refuses duplicates).
+fn object_keys<'a>(
+    c: &mut Cursor<'a>,
+    known: &[&[u8]],
+    mut each: impl FnMut(&mut Cursor<'a>, Option<usize>) -> Option<()>,
+) -> Option<()> {
+    c.enter(b'{')?;
+    let mut first = true;
+    let mut seen = 0u32;
+    while let Some(key) = c.next_key(&mut first)? {
+        let idx = known.iter().position(|k| *k == key);
+        if let Some(i) = idx {
+            let bit = 1u32 << i;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+        }
+        each(c, idx)?;
+    }
+    Some(())
+}
+
+/// A `MapOr<T>` value: `parse` for an object, `None` (after checking) otherwise.
+fn map_or<'a, T>(
+    c: &mut Cursor<'a>,
+    parse: impl FnOnce(&mut Cursor<'a>) -> Option<T>,
+) -> Option<Option<T>> {
+    if c.peek()? == b'{' { parse(c).map(Some) } else { check_any(c).map(|()| None) }
+}
+
+/// One content block: its type and (raw) text.
+struct RawBlock<'a> {
+    ty: Loose<'a>,
+    text: Option<RawStr<'a>>,
+}
+
+enum RawContent<'a> {
+    Text(RawStr<'a>),
+    Blocks(Vec<RawBlock<'a>>),
+    None,
+}
+
+const BLOCK_KEYS: &[&[u8]] = &[
+    b"type",
+    b"text",
+    b"thinking",
+    b"id",
+    b"name",
+    b"input",
+    b"tool_use_id",
+    b"content",
+    b"is_error",
+];
+
+fn raw_block<'a>(c: &mut Cursor<'a>) -> Option<RawBlock<'a>> {
+    let mut b = RawBlock { ty: Loose::Other, text: None };
+    object_keys(c, BLOCK_KEYS, |c, k| {
+        match k {
+            Some(0) => b.ty = loose(c)?,
+            Some(1) => {
+                if c.peek()? == b'"' {
+                    b.text = Some(raw_str(c)?);
+                } else {
+                    check_any(c)?;
+                }
+            }
+            // `input` and `content` are raw values; unknown keys are ignored.
+            Some(5 | 7) | None => c.skip()?,
+            Some(_) => check_any(c)?,
+        }
+        Some(())
+    })?;
+    Some(b)
+}
+
+fn raw_content<'a>(c: &mut Cursor<'a>) -> Option<RawContent<'a>> {
+    match c.peek()? {
+        b'"' => raw_str(c).map(RawContent::Text),
+        b'[' => {
+            c.enter(b'[')?;
+            let mut first = true;
+            let mut blocks = Vec::new();
+            while c.next_element(&mut first)? {
+                if let Some(b) = map_or(c, raw_block)? {
+                    blocks.push(b);
+                }
+            }
+            Some(RawContent::Blocks(blocks))
+        }
+        _ => check_any(c).map(|()| RawContent::None),
+    }
+}
+
+impl<'a> RawContent<'a> {
+    fn resolve(self) -> Option<ContentRef<'a>> {
+        Some(match self {
+            Self::Text(s) => ContentRef::Text(s.decode()?),
+            Self::Blocks(raw) => {
+                let mut blocks = Vec::with_capacity(raw.len());
+                for b in raw {
+                    let text = match b.text {
+                        Some(t) => Loose::Str(t.decode()?),
+                        None => Loose::Other,
+                    };
+                    blocks.push(BlockRef { ty: b.ty, text, ..BlockRef::default() });
+                }
+                ContentRef::Blocks(blocks)
+            }
+            Self::None => ContentRef::None,
+        })
+    }
+}
+
+fn cache_creation<'a>(c: &mut Cursor<'a>) -> Option<CacheCreationRef<'a>> {
+    let mut v = CacheCreationRef::default();
+    object_keys(c, &[b"ephemeral_5m_input_tokens", b"ephemeral_1h_input_tokens"], |c, k| {
+        match k {
+            Some(0) => v.ephemeral_5m_input_tokens = loose(c)?,
+            Some(1) => v.ephemeral_1h_input_tokens = loose(c)?,
+            _ => c.skip()?,
+        }
+        Some(())
+    })?;
+    Some(v)
+}
+
+const USAGE_KEYS: &[&[u8]] = &[
+    b"input_tokens",
+    b"output_tokens",
+    b"cache_creation_input_tokens",
+    b"cache_read_input_tokens",
+    b"cache_creation",
+];
+
+fn usage<'a>(c: &mut Cursor<'a>) -> Option<UsageRef<'a>> {
+    let mut u = UsageRef::default();
+    object_keys(c, USAGE_KEYS, |c, k| {
+        match k {
+            Some(0) => u.input_tokens = loose(c)?,
+            Some(1) => u.output_tokens = loose(c)?,
+            Some(2) => u.cache_creation_input_tokens = loose(c)?,
+            Some(3) => u.cache_read_input_tokens = loose(c)?,
+            Some(_) => u.cache_creation = MapOr(map_or(c, cache_creation)?),
+            None => c.skip()?,
+        }
+        Some(())
+    })?;
+    Some(u)
+}
+
+struct RawMessage<'a> {
+    id: Loose<'a>,
+    model: Loose<'a>,
+    content: RawContent<'a>,
+    usage: Option<UsageRef<'a>>,
+}
+
+fn raw_message<'a>(c: &mut Cursor<'a>) -> Option<RawMessage<'a>> {
+    let mut m = RawMessage {
+        id: Loose::Other,
+        model: Loose::Other,
+        content: RawContent::None,
+        usage: None,
+    };
+    object_keys(c, &[b"id", b"model", b"content", b"usage"], |c, k| {
+        match k {
+            Some(0) => m.id = loose(c)?,
+            Some(1) => m.model = loose(c)?,
+            Some(2) => m.content = raw_content(c)?,
+            Some(_) => m.usage = map_or(c, usage)?,
+            None => c.skip()?,
+        }
+        Some(())
+    })?;
+    Some(m)
+}
+
+fn origin<'a>(c: &mut Cursor<'a>) -> Option<OriginRef<'a>> {
+    let mut o = OriginRef::default();
+    object_keys(c, &[b"kind"], |c, k| {
+        match k {
+            Some(_) => o.kind = loose(c)?,
+            None => c.skip()?,
+        }
+        Some(())
+    })?;
+    Some(o)
+}
+
+const LINE_KEYS: &[&[u8]] = &[
+    b"type",
+    b"isSidechain",
+    b"isMeta",
+    b"isCompactSummary",
+    b"cwd",
+    b"gitBranch",
+    b"version",
+    b"timestamp",
+    b"origin",
+    b"message",
+    b"requestId",
+    b"customTitle",
+    b"aiTitle",
+    b"summary",
+];
+
+/// The [`FactLine`] serde would read from `line` (already trimmed), or `None` when the fast path
+/// declines the line. Message content is only materialised for user lines (the only ones that
+/// read it); assistant content is validated and skipped.
+fn fast_fact_line(line: &[u8]) -> Option<FactLine<'_>> {
+    let mut c = Cursor::new(line);
+    let mut l = FactLine::default();
+    let mut message = None;
+    object_keys(&mut c, LINE_KEYS, |c, k| {
+        match k {
+            Some(0) => l.ty = loose(c)?,
+            Some(1) => l.is_sidechain = loose(c)?,
+            Some(2) => l.is_meta = loose(c)?,
+            Some(3) => l.is_compact_summary = loose(c)?,
+            Some(4) => l.cwd = loose(c)?,
+            Some(5) => l.git_branch = loose(c)?,
+            Some(6) => l.version = loose(c)?,
+            Some(7) => l.timestamp = loose(c)?,
+            Some(8) => l.origin = MapOr(map_or(c, origin)?),
+            Some(9) => message = map_or(c, raw_message)?,
+            Some(10) => l.request_id = loose(c)?,
+            Some(11) => l.custom_title = loose(c)?,
+            Some(12) => l.ai_title = loose(c)?,
+            Some(_) => l.summary = loose(c)?,
+            None => c.skip()?,
+        }
+        Some(())
+    })?;
+    if !c.at_end() {
+        return None;
+    }
+    if let Some(m) = message {
+        let content =
+            if l.ty.as_str() == Some("user") { m.content.resolve()? } else { ContentRef::None };
+        l.message =
+            MapOr(Some(MessageRef { id: m.id, model: m.model, content, usage: MapOr(m.usage) }));
+    }
+    Some(l)
+}
+
 /// The result of scanning a transcript file (possibly resumed).
 #[derive(Debug, Clone)]
 pub struct ScanOutcome {
@@ -442,7 +765,11 @@ pub fn scan_file(path: &Path, resume: Option<(u64, FactsScanner)>) -> std::io::R
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::print_stdout)]
+    use std::path::PathBuf;
+
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -453,5 +780,295 @@ mod tests {
         assert_eq!(preview_of("<Tag> is fine"), Some("<Tag> is fine".into()));
         let long = "x".repeat(150);
         assert_eq!(preview_of(&long).unwrap().chars().count(), 101);
+    }
+
+    /// Feeds `lines` through the fast scanner and the serde-only scanner, comparing the states
+    /// after every line. Returns how many relevant lines the fast path accepted.
+    fn assert_same(name: &str, lines: &[&[u8]]) -> usize {
+        let (mut fast, mut slow) = (FactsScanner::new(), FactsScanner::new());
+        let mut accepted = 0;
+        for (n, line) in lines.iter().enumerate() {
+            if jsonl::quick_shape(line) == LineShape::ObjectLike
+                && jsonl::has_type_in(line, FACT_TYPES)
+                && fast_fact_line(jsonl::trim_line(line)).is_some()
+            {
+                accepted += 1;
+            }
+            fast.feed(line);
+            slow.feed_reference(line);
+            assert_eq!(fast, slow, "{name} line {}: {}", n + 1, String::from_utf8_lossy(line));
+        }
+        accepted
+    }
+
+    fn split(bytes: &[u8]) -> Vec<&[u8]> {
+        bytes.split(|&b| b == b'\n').collect()
+    }
+
+    fn jsonl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                jsonl_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                out.push(p);
+            }
+        }
+    }
+
+    fn sample_files() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        jsonl_files(&root.join("fixtures"), &mut files);
+        let corpus = root.join("../shared/corpus");
+        if corpus.is_dir() {
+            jsonl_files(&corpus, &mut files);
+        } else {
+            println!("corpus not found at {}: fixtures only", corpus.display());
+        }
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn fast_path_equals_serde_path_on_fixtures_and_corpus() {
+        let (mut relevant, mut accepted) = (0usize, 0usize);
+        let files = sample_files();
+        assert!(files.len() > 5, "fixtures missing");
+        for path in &files {
+            let bytes = std::fs::read(path).unwrap();
+            let lines = split(&bytes);
+            relevant += lines
+                .iter()
+                .filter(|l| {
+                    jsonl::quick_shape(l) == LineShape::ObjectLike
+                        && jsonl::has_type_in(l, FACT_TYPES)
+                })
+                .count();
+            accepted += assert_same(&path.display().to_string(), &lines);
+            // Whole-file scans agree too (framing, over-long lines, resume offsets).
+            let fast = scan_file(path, None).unwrap();
+            let mut slow = FactsScanner::new();
+            let mut r =
+                LineReader::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()), 0);
+            while let Some(l) = r.next_line().unwrap() {
+                slow.feed_reference(l.bytes);
+            }
+            assert_eq!(fast.scanner, slow, "{}", path.display());
+            assert_eq!(fast.offset, r.complete_offset());
+        }
+        println!("{} files, {accepted} of {relevant} relevant lines on the fast path", files.len());
+        assert!(
+            accepted * 10 >= relevant * 9,
+            "fast path declines too much: {accepted}/{relevant}"
+        );
+    }
+
+    /// Lines the fast path must decline or read exactly as serde does.
+    #[test]
+    fn fast_path_edge_cases_match_serde() {
+        let base = r#"{"type":"assistant","message":{"id":"m1","model":"claude","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":5,"output_tokens":7}},"timestamp":"2025-01-01T00:00:00Z","requestId":"r"}"#;
+        let cases: Vec<String> = vec![
+            base.to_owned(),
+            base.replace(r#""output_tokens":7"#, r#""output_tokens":1e400"#),
+            base.replace(r#""output_tokens":7"#, r#""output_tokens":7.9"#),
+            base.replace(r#""output_tokens":7"#, r#""output_tokens":-0"#),
+            base.replace(r#""output_tokens":7"#, r#""output_tokens":07"#),
+            base.replace(r#""output_tokens":7"#, r#""output_tokens":1.e3"#),
+            base.replace(r#""output_tokens":7"#, r#""output_tokens":123456789012345678901234567890"#),
+            base.replace(r#""output_tokens":7"#, r#""output_tokens":7,"output_tokens":9"#),
+            base.replace(r#""id":"m1""#, r#""id":"m1","id":"m2""#),
+            base.replace(r#""type":"text""#, r#""type":"text","type":"text""#),
+            base.replace(r#""text":"hi""#, r#""text":"hi","thinking":1e999"#),
+            base.replace(r#""text":"hi""#, r#""text":"hi","input":1e999"#),
+            base.replace(r#""text":"hi""#, r#""text":"h\u+041""#),
+            base.replace(r#""text":"hi""#, r#""text":"h\x41""#),
+            base.replace(r#""text":"hi""#, r#""text":"h\ud83d\ude00""#),
+            base.replace(r#""text":"hi""#, r#""text":"h\ud83d""#),
+            base.replace(r#""text":"hi""#, "\"text\":\"h\ti\""),
+            base.replace(r#""requestId""#, r#""request\u0049d""#),
+            base.replace(r#""requestId":"r""#, r#""requestId":"r","#),
+            base.replace(r#""requestId":"r""#, r#""requestId":"r" , "x" : [ 1 , {"y":null} ]"#),
+            base.replace(r#""model":"claude""#, r#""model":"<synthetic>""#),
+            format!("{base}{base}"),
+            format!("{{\"type\":\"user\",\"x\":{}{}}}", "[".repeat(100), "]".repeat(100)),
+            format!("{{\"type\":\"user\",\"x\":{}{}}}", "[".repeat(200), "]".repeat(200)),
+            r#"{"type":"user","message":{"content":"typed \"prompt\"\nhere"},"timestamp":"2025-01-01T00:00:01Z"}"#.to_owned(),
+            r#"{"type":"user","message":{"content":[{"type":"text","text":"a\u00e9b"},7,null,{"type":"text","text":"second"}]}}"#.to_owned(),
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"x"}]}]},"toolUseResult":{"stdout":"ok"}}"#.to_owned(),
+            r#"{"type":"user","message":{"content":{"a":1}},"origin":{"kind":"task-notification","kind":"x"}}"#.to_owned(),
+            r#"{"type":"user","message":"text","origin":7,"isMeta":true}"#.to_owned(),
+            r#"{"type":"custom-title","customTitle":"T\u00e9"}"#.to_owned(),
+            r#"{"type":"summary","summary":"S","summary":"S2"}"#.to_owned(),
+            "{\"type\":\"user\",\"message\":{\"content\":\"caf\u{e9}\"}}".to_owned(),
+            r#"{"type":"assistant","message":{"usage":{"cache_creation":{"ephemeral_5m_input_tokens":3,"ephemeral_1h_input_tokens":4},"cache_creation_input_tokens":2}}}"#.to_owned(),
+            r#"{"type":"assistant","message":{"usage":{"cache_creation":[1e999]}}}"#.to_owned(),
+            r#"{"type":"assistant","message":{"usage":{"cache_creation":1e999}}}"#.to_owned(),
+            r#"{"type":"assistant", "message":{"id":tru}}"#.to_owned(),
+            r#"{"type":"assistant","message":{"id":"a"}} x"#.to_owned(),
+        ];
+        let mut lines: Vec<&[u8]> = cases.iter().map(String::as_bytes).collect();
+        let bad_utf8: &[&[u8]] = &[
+            b"{\"type\":\"user\",\"message\":{\"content\":\"a\xff b\"}}",
+            b"{\"type\":\"assistant\",\"message\":{\"id\":\"x\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"\xe2\x28\"},{\"type\":\"tool_use\",\"input\":{\"a\":\"\xc3\"}}]}}",
+            b"{\"type\":\"assistant\",\"message\":{\"id\":\"x\xff\"}}",
+            b"{\"type\":\"assistant\",\"cwd\":\"/w\xc3\",\"message\":{\"id\":\"x\"}}",
+            b"{\"type\":\"user\",\t\"message\" :\r{\"content\":\"tabs\"}}",
+            b"{\"type\":\"user\",\"message\":{\"content\":\"nul\x00inside\"}}",
+            b"{\"type\":\"user\",\"message\":{\"content\":\"ctrl\x01\"}}",
+            b"{\"type\":\"user\",\"x\x01\":1,\"message\":{\"content\":\"ok\"}}",
+            b"{\"type\":\"user\",\"message\":{\"content\":\"ok\"}\x0c}",
+        ];
+        lines.extend_from_slice(bad_utf8);
+        for line in &lines {
+            assert_same("edge", &[line]);
+        }
+        assert_same("edge, all in one file", &lines);
+    }
+
+    fn corpus_lines() -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for p in sample_files() {
+            let bytes = std::fs::read(p).unwrap();
+            for l in split(&bytes) {
+                if l.len() < 4000 && jsonl::has_type_in(l, FACT_TYPES) {
+                    out.push(l.to_vec());
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Corrupted versions of real lines read the same on both paths.
+        #[test]
+        fn mutated_lines_read_the_same(
+            pick in any::<prop::sample::Index>(),
+            edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, prop::sample::select(
+                b"\"\\{}[],:0123eE-+. utfnlx\x01\t\xc3\xff/".to_vec())), 1..4),
+        ) {
+            thread_local! { static LINES: Vec<Vec<u8>> = corpus_lines(); }
+            let mut line = LINES.with(|l| pick.get(l).clone());
+            for (at, op, byte) in edits {
+                let i = at.index(line.len() + 1);
+                match op {
+                    0 => line.insert(i, byte),
+                    1 if i < line.len() => { line.remove(i); }
+                    _ => if let Some(b) = line.get_mut(i) { *b = byte },
+                }
+            }
+            let (mut fast, mut slow) = (FactsScanner::new(), FactsScanner::new());
+            fast.feed(&line);
+            slow.feed_reference(&line);
+            prop_assert_eq!(fast, slow, "{}", String::from_utf8_lossy(&line));
+        }
+    }
+
+    /// Per-piece CPU cost on an in-memory copy (min of 3 runs):
+    /// `CORRAL_PERF_FILE=/path cargo test -p corral-engine --release --lib perf_pieces -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn perf_pieces() {
+        let Ok(path) = std::env::var("CORRAL_PERF_FILE") else { return };
+        let bytes = std::fs::read(path).unwrap();
+        let lines: Vec<&[u8]> = split(&bytes)
+            .into_iter()
+            .filter(|l| {
+                jsonl::quick_shape(l) == LineShape::ObjectLike && jsonl::has_type_in(l, FACT_TYPES)
+            })
+            .collect();
+        let total = lines.iter().map(|l| l.len()).sum::<usize>() as f64;
+        let time = |name: &str, f: &dyn Fn(&[u8]) -> bool| {
+            let mut best = f64::MAX;
+            let mut hits = 0;
+            for _ in 0..3 {
+                let t = std::time::Instant::now();
+                hits = lines.iter().filter(|l| f(l)).count();
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+            println!(
+                "{name:28} {:7.1} ms {:6.0} MB/s ({hits} true)",
+                best * 1e3,
+                total / 1e6 / best
+            );
+        };
+        time("split+filter (whole file)", &|_| true);
+        time("memchr newline", &|l| memchr::memchr(b'\n', l).is_none());
+        time("from_utf8", &|l| std::str::from_utf8(l).is_ok());
+        time("fast_fact_line", &|l| fast_fact_line(l).is_some());
+        time("serde FactLine", &|l| serde_json::from_slice::<FactLine<'_>>(l).is_ok());
+        time("serde IgnoredAny", &|l| serde_json::from_slice::<serde::de::IgnoredAny>(l).is_ok());
+    }
+
+    /// Manual throughput check:
+    /// `CORRAL_PERF_FILE=/path cargo test -p corral-engine --release --lib perf_facts -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn perf_facts() {
+        let Ok(path) = std::env::var("CORRAL_PERF_FILE") else { return };
+        let path = PathBuf::from(path);
+        let len = std::fs::metadata(&path).unwrap().len() as f64;
+        let mut r = LineReader::new(super::super::open_at(&path, 0).unwrap(), 0);
+        let (mut relevant, mut accepted, mut clean, mut rel_bytes, mut acc_bytes) = (0, 0, 0, 0, 0);
+        let t = std::time::Instant::now();
+        while let Some(l) = r.next_line().unwrap() {
+            if jsonl::quick_shape(l.bytes) == LineShape::ObjectLike
+                && jsonl::has_type_in(l.bytes, FACT_TYPES)
+            {
+                relevant += 1;
+                rel_bytes += l.bytes.len();
+                clean += 1;
+            }
+        }
+        let t_clean = t.elapsed();
+        let mut r = LineReader::new(super::super::open_at(&path, 0).unwrap(), 0);
+        let t = std::time::Instant::now();
+        while let Some(l) = r.next_line().unwrap() {
+            if jsonl::quick_shape(l.bytes) == LineShape::ObjectLike
+                && jsonl::has_type_in(l.bytes, FACT_TYPES)
+                && fast_fact_line(jsonl::trim_line(l.bytes)).is_some()
+            {
+                accepted += 1;
+                acc_bytes += l.bytes.len();
+            }
+        }
+        println!(
+            "relevant {relevant} ({rel_bytes} B), clean {clean} (framing+filter+clean {t_clean:?}), accepted {accepted} ({acc_bytes} B) in {:?}",
+            t.elapsed()
+        );
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            let mut r = LineReader::new(super::super::open_at(&path, 0).unwrap(), 0);
+            let mut n = 0u64;
+            while let Some(l) = r.next_line().unwrap() {
+                n += l.bytes.len() as u64;
+            }
+            let frame = t.elapsed();
+            let t = std::time::Instant::now();
+            let out = scan_file(&path, None).unwrap();
+            let fast = t.elapsed();
+            if std::env::var_os("CORRAL_PERF_FAST_ONLY").is_some() {
+                println!("scan {fast:?} ({:.0} MB/s)", len / 1e6 / fast.as_secs_f64());
+                continue;
+            }
+            let t = std::time::Instant::now();
+            let mut slow = FactsScanner::new();
+            let mut r = LineReader::new(super::super::open_at(&path, 0).unwrap(), 0);
+            while let Some(l) = r.next_line().unwrap() {
+                slow.feed_reference(l.bytes);
+            }
+            let reference = t.elapsed();
+            assert_eq!(out.scanner, slow);
+            let mbs = |d: std::time::Duration| len / 1e6 / d.as_secs_f64();
+            println!(
+                "framing {frame:?} ({:.0} MB/s, {n} bytes) | scan {fast:?} ({:.0} MB/s) | serde path {reference:?} ({:.0} MB/s)",
+                mbs(frame),
+                mbs(fast),
+                mbs(reference)
+            );
+        }
     }
 }

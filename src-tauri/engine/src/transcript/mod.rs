@@ -201,9 +201,9 @@ pub(crate) struct UsageRef<'a> {
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct CacheCreationRef<'a> {
     #[serde(default, borrow)]
-    ephemeral_5m_input_tokens: Loose<'a>,
+    pub ephemeral_5m_input_tokens: Loose<'a>,
     #[serde(default, borrow)]
-    ephemeral_1h_input_tokens: Loose<'a>,
+    pub ephemeral_1h_input_tokens: Loose<'a>,
 }
 
 impl UsageRef<'_> {
