@@ -126,4 +126,22 @@ describe('transcript viewer', () => {
     expect(screen.queryByText('inside the subagent')).toBeNull();
     expect(vi.mocked(api.sessionMessages).mock.calls.length).toBe(calls); // not reloaded
   });
+
+  it('a growing session refreshes its header at most every few seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      render(TranscriptView, { session: s });
+      await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100));
+      expect(api.sessionInfo).toHaveBeenCalledTimes(1);
+      for (let i = 0; i < 10; i++) {
+        app.onSessionsChanged([`/home/ada/.claude/projects/${s.encodedPath}`]);
+        await vi.advanceTimersByTimeAsync(300);
+      }
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(vi.mocked(api.sessionInfo).mock.calls.length).toBeLessThanOrEqual(3);
+      expect(vi.mocked(api.sessionInfo).mock.calls.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
