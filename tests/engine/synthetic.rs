@@ -531,3 +531,28 @@ fn catalog_lists_every_generated_session_and_attributes_job_claims() {
     let last = chrono::DateTime::parse_from_rfc3339(s.last_message_at.as_deref().unwrap()).unwrap();
     assert_eq!(last.timestamp_millis(), newest.last_message_ms);
 }
+
+#[test]
+fn viewer_reads_every_generated_transcript_whole_and_by_pages() {
+    use corral_engine::transcript::messages::{read_page, read_transcript};
+    let (tmp, r) = gen_tiny(29);
+    let no_messages: BTreeSet<PathBuf> = r
+        .special
+        .iter()
+        .filter(|s| s.kind == "empty" || s.kind == "summary-only")
+        .map(|s| s.path.clone())
+        .collect();
+    for path in main_transcripts(&tmp.path().join("claude")) {
+        let sid = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let whole = read_transcript(&path, &sid, "/x").unwrap();
+        let page = read_page(&path, None, 20).unwrap();
+        if no_messages.contains(&path) {
+            assert!(whole.messages.is_empty(), "{}", path.display());
+            continue;
+        }
+        assert!(!whole.messages.is_empty(), "{} shows no messages", path.display());
+        assert!(!page.messages.is_empty(), "{} has an empty newest page", path.display());
+        // The newest page ends with the transcript's last message.
+        assert_eq!(page.messages.last().unwrap().uuid, whole.messages.last().unwrap().uuid);
+    }
+}
