@@ -218,4 +218,17 @@ describe('History', () => {
     render(HistoryView);
     await vi.waitFor(() => expect(screen.getByTestId('history-empty')).toBeTruthy());
   });
+
+  it('undo from History shows what will change, then the report — which stays after the list refreshes', async () => {
+    vi.mocked(api.listRuns).mockResolvedValueOnce([run({ runId: 'r1' })]).mockResolvedValue([run({ runId: 'r1', undoState: 'partly-undone', undoneAt: '2026-11-29T12:00:00Z' })]);
+    vi.mocked(api.planUndo).mockResolvedValue({ runId: 'r1', steps: [{ path: '/h/x.jsonl', action: 'restored-source', sessionId: 'x' }], notUndone: [] });
+    vi.mocked(api.undoRun).mockResolvedValue({ runId: 'r1', undone: [], notUndone: [{ path: '/h/y.jsonl', reason: 'it changed after the import', sessionId: 'y' }] });
+    render(HistoryView);
+    await vi.waitFor(() => expect(screen.getByTestId('undo-run')).toBeTruthy());
+    await fireEvent.click(screen.getByTestId('undo-run'));
+    await vi.waitFor(() => expect(screen.getByTestId('undo-panel').textContent).toContain('Put the moved transcript back where it was'));
+    await fireEvent.click(screen.getByTestId('confirm-undo'));
+    await vi.waitFor(() => expect(screen.getByTestId('run-row').dataset.state).toBe('partly-undone'));
+    expect(screen.getByTestId('undo-report').textContent).toContain('it changed after the import');
+  });
 });
