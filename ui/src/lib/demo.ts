@@ -234,7 +234,8 @@ export async function demoApplyImport(plan: ImportPlan, onProgress: (p: ImportPr
     await delay(450);
     placed.push({ sessionId: p.sessionId, from: p.from, to: p.to, placedAs: plan.mode === 'copy' ? 'copied' : plan.mode === 'move' ? 'moved' : 'hard-linked', record: plan.target.kind === 'agent' ? `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml` : null, warning: p.warning });
     if (plan.target.kind === 'agent') {
-      sessions.push({ ...(sessions[0] ?? ({} as DemoSession)), sessionId: p.sessionId, origin: 'adopted', agentName: plan.target.name, customName: null, autoName: 'Imported: ' + (p.from.split('/').pop() ?? p.sessionId), mtime: new Date().toISOString() });
+      const dir = agentDefs.find((x) => x.name === (plan.target as { name: string }).name)?.dir ?? HOME;
+      sessions.push({ ...(sessions[0] ?? ({} as DemoSession)), sessionId: p.sessionId, transcriptPath: p.to, workingDirectory: dir, encodedPath: dir.replace(/[^A-Za-z0-9]/g, '-'), origin: 'adopted', agentName: plan.target.name, customName: null, autoName: 'Imported: ' + (p.from.split('/').pop() ?? p.sessionId), mtime: new Date().toISOString() });
     }
   }
   onProgress({ done: placed.length, total, sessionId: '' });

@@ -191,4 +191,11 @@ describe('All Chats', () => {
     render(AllChats);
     expect(screen.getAllByTestId('session-row')).toHaveLength(2);
   });
+
+  it('renders even if the engine sends the same transcript twice', () => {
+    const a = session({ workingDirectory: '/a' });
+    app.groups = [group('/a', [a, { ...a }])];
+    render(AllChats);
+    expect(screen.getAllByTestId('session-row')).toHaveLength(2);
+  });
 });
