@@ -556,3 +556,26 @@ fn viewer_reads_every_generated_transcript_whole_and_by_pages() {
         assert_eq!(page.messages.last().unwrap().uuid, whole.messages.last().unwrap().uuid);
     }
 }
+
+#[test]
+fn resumed_scans_equal_full_scans_after_appends() {
+    let (tmp, r) = gen_tiny(31);
+    let mut checked = 0;
+    for (i, path) in main_transcripts(&tmp.path().join("claude")).iter().enumerate() {
+        if r.special.iter().any(|s| &s.path == path) {
+            continue;
+        }
+        let first = scan_file(path, None).unwrap();
+        let sid = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let cwd = first.scanner.facts().cwd.unwrap_or_else(|| "/home/dev".into());
+        let mtime = std::fs::metadata(path).unwrap().modified().unwrap();
+        let after = mtime.duration_since(UNIX_EPOCH).unwrap().as_millis() as i64 + 60_000;
+        append_turns(path, &sid, &cwd, 30 * KIB, 1000 + i as u64, after).unwrap();
+        let resumed = scan_file(path, Some((first.offset, first.scanner))).unwrap();
+        let full = scan_file(path, None).unwrap();
+        assert_eq!(resumed.offset, full.offset, "{}", path.display());
+        assert_eq!(resumed.scanner.facts(), full.scanner.facts(), "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 20, "checked {checked}");
+}
