@@ -579,3 +579,81 @@ fn resumed_scans_equal_full_scans_after_appends() {
     }
     assert!(checked >= 20, "checked {checked}");
 }
+
+fn list_by_id(
+    claude: &Path,
+    fleet: Option<&Path>,
+    data: &Path,
+) -> BTreeMap<String, corral_engine::model::SessionSummary> {
+    let catalog = corral_engine::Catalog::open(corral_engine::CatalogConfig {
+        claude_home: claude.to_path_buf(),
+        fleet_file: fleet.map(Path::to_path_buf),
+        state_dir: None,
+        data_dir: data.to_path_buf(),
+    })
+    .unwrap();
+    catalog
+        .all_sessions(corral_engine::ListOptions { limit: None, include_temp: true })
+        .unwrap()
+        .groups
+        .into_iter()
+        .flat_map(|g| g.sessions)
+        .map(|s| (s.session_id.clone(), s))
+        .collect()
+}
+
+#[test]
+fn indexed_listing_equals_a_cold_listing_after_appends_truncations_deletions_and_replacements() {
+    let (tmp, r) = gen_tiny(37);
+    let claude = tmp.path().join("claude");
+    let fleet = r.fleet_file.clone();
+    let data = tmp.path().join("data");
+    let before = list_by_id(&claude, fleet.as_deref(), &data);
+    assert_eq!(before.len(), 27);
+
+    let mains: Vec<PathBuf> = main_transcripts(&claude)
+        .into_iter()
+        .filter(|p| !r.special.iter().any(|s| &s.path == p))
+        .collect();
+    let later = r.newest_session.as_ref().unwrap().last_message_ms + 3_600_000;
+    // Appends to three sessions.
+    for (i, p) in mains.iter().take(3).enumerate() {
+        let sid = p.file_stem().unwrap().to_string_lossy().into_owned();
+        append_turns(p, &sid, "/home/dev/appended", 20 * KIB, 500 + i as u64, later).unwrap();
+    }
+    // A truncation mid-line.
+    let t = &mains[3];
+    let len = std::fs::metadata(t).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(t).unwrap().set_len(len / 2).unwrap();
+    // A deletion.
+    std::fs::remove_file(&mains[4]).unwrap();
+    // Same-size replacements: in place (same inode) and by rename (new inode), new mtimes.
+    for (k, p) in mains.iter().skip(5).take(2).enumerate() {
+        let mut bytes = std::fs::read(p).unwrap();
+        let at = memchr::memmem::find(&bytes, b"\"content\":\"").unwrap() + 11;
+        bytes[at] = if bytes[at] == b'Q' { b'R' } else { b'Q' };
+        if k == 0 {
+            std::fs::write(p, &bytes).unwrap();
+        } else {
+            let tmp_path = p.with_extension("tmp");
+            std::fs::write(&tmp_path, &bytes).unwrap();
+            std::fs::rename(&tmp_path, p).unwrap();
+        }
+        let f = std::fs::File::options().write(true).open(p).unwrap();
+        f.set_times(std::fs::FileTimes::new().set_modified(
+            UNIX_EPOCH + std::time::Duration::from_millis(later as u64 + 1_000 * k as u64),
+        ))
+        .unwrap();
+    }
+    let indexed = list_by_id(&claude, fleet.as_deref(), &data);
+    let cold = list_by_id(&claude, fleet.as_deref(), &tmp.path().join("fresh-data"));
+    assert_eq!(cold.len(), 26, "one session deleted");
+    assert_eq!(indexed, cold, "the index must give what a cold scan gives");
+    assert_ne!(indexed, before);
+
+    // A corrupted index is rebuilt, never trusted.
+    for e in std::fs::read_dir(data.join("index")).unwrap() {
+        std::fs::write(e.unwrap().path(), b"{\"format\":1,\"entries\":{\"x\":").unwrap();
+    }
+    assert_eq!(list_by_id(&claude, fleet.as_deref(), &data), cold);
+}
