@@ -34,6 +34,7 @@ const settings: Settings = {
   fleetFile: mode === 'nofleet' || mode === 'empty' ? null : `${HOME}/fleet/herdctl.yaml`,
   stateDir: `${HOME}/fleet/.herdctl`,
   dataDir: `${HOME}/.local/share/corral`,
+  homeDir: HOME,
 };
 
 const agentDefs = [

@@ -68,7 +68,7 @@ class AppState {
     try {
       this.settings = await api.getSettings();
       this.settingsError = null;
-      setHomeDir(homeFromClaudeHome(this.settings.claudeHome));
+      setHomeDir(this.settings.homeDir ?? homeFromClaudeHome(this.settings.claudeHome));
     } catch (e) {
       this.settingsError = api.toAppError(e);
     }
@@ -126,7 +126,7 @@ class AppState {
   async changeSettings(patch: { claudeHome?: string | null; fleetFile?: string | null }): Promise<void> {
     try {
       this.settings = await api.setSettings(patch);
-      setHomeDir(homeFromClaudeHome(this.settings.claudeHome));
+      setHomeDir(this.settings.homeDir ?? homeFromClaudeHome(this.settings.claudeHome));
       this.agentSessions = {};
       this.openId = null;
       this.openSummary = null;
