@@ -382,13 +382,14 @@ pub fn file_is_sidechain(path: &Path) -> bool {
     by_name
 }
 
-/// Opens `path` positioned at `offset` with a large buffer.
+/// Opens `path` positioned at `offset`. The buffer is small: [`LineReader`] reads big blocks
+/// itself, which bypass it.
 pub(crate) fn open_at(path: &Path, offset: u64) -> std::io::Result<BufReader<File>> {
     let mut file = File::open(path)?;
     if offset > 0 {
         file.seek(SeekFrom::Start(offset))?;
     }
-    Ok(BufReader::with_capacity(256 * 1024, file))
+    Ok(BufReader::with_capacity(8 * 1024, file))
 }
 
 /// Clips `s` to at most `max` bytes on a char boundary; returns whether it was clipped.
