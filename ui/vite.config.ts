@@ -13,5 +13,7 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.ts'],
+    // CI machines can be busy (builds in parallel): generous limits, no flaky failures.
+    testTimeout: 30000,
   },
 });

@@ -20,3 +20,10 @@ if (!window.matchMedia) {
 import { cleanup } from '@testing-library/svelte';
 import { afterEach } from 'vitest';
 afterEach(() => cleanup());
+
+// A busy machine (CI builds Rust alongside) can be slow to render: wait up to 5 s by default
+// instead of vitest's 1 s, so tests fail on behaviour, not on load.
+import { vi } from 'vitest';
+const waitFor = vi.waitFor.bind(vi);
+(vi as { waitFor: typeof vi.waitFor }).waitFor = ((cb: Parameters<typeof vi.waitFor>[0], opts?: Parameters<typeof vi.waitFor>[1]) =>
+  waitFor(cb, typeof opts === 'number' ? opts : { timeout: 5000, ...(opts ?? {}) })) as typeof vi.waitFor;

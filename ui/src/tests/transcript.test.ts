@@ -99,17 +99,17 @@ describe('transcript viewer', () => {
     const big = Array.from({ length: 5000 }, (_, i) => msg(i));
     const fetchPage = vi.fn((before: number | null, limit: number) => pager(() => big)('x', before, limit));
     render(MessageList, { fetchPage, maxKept: 250 });
-    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100));
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100), { timeout: 8000 });
     for (let i = 0; i < 3; i++) {
       await fireEvent.click(screen.getByText('Load earlier messages'));
-      await vi.waitFor(() => expect(fetchPage).toHaveBeenCalledTimes(i + 2));
+      await vi.waitFor(() => expect(fetchPage).toHaveBeenCalledTimes(i + 2), { timeout: 8000 });
     }
-    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(250));
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(250), { timeout: 8000 });
     const ids = screen.getAllByTestId('message').map((m) => m.dataset.uuid);
     expect(ids[0]).toBe('u4600');
     expect(ids.at(-1)).toBe('u4849');
     await fireEvent.click(screen.getByTestId('jump-latest'));
-    await vi.waitFor(() => expect(screen.getAllByTestId('message').at(-1)?.dataset.uuid).toBe('u4999'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('message').at(-1)?.dataset.uuid).toBe('u4999'), { timeout: 8000 });
     expect(screen.getAllByTestId('message')).toHaveLength(100);
   });
 
