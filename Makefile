@@ -12,7 +12,9 @@ ROOT  := $(CURDIR)
 TOOLS := $(ROOT)/.tools
 VENV  := $(TOOLS)/venv
 TAURI_DRIVER := $(TOOLS)/bin/tauri-driver
-APP   := $(ROOT)/target/debug/corral
+# Cargo's output dir (CARGO_TARGET_DIR when set, else target/).
+CARGO_OUT := $(or $(CARGO_TARGET_DIR),$(ROOT)/target)
+APP   := $(CARGO_OUT)/debug/corral
 SUDO  := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # What the shell needs to build (GTK/WebKitGTK 4.1) and what the e2e suite needs to run.
@@ -81,7 +83,7 @@ run: build
 # ---- tests ----
 
 e2e: deps-e2e build
-	$(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
+	CORRAL_APP=$(APP) $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
 
 fmt-check:
 	cargo fmt --all -- --check
