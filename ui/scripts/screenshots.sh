@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 out=${1:-../target/ui-screenshots}
 mkdir -p "$out"
 port=4179
-npx vite preview --port $port --strictPort >/dev/null 2>&1 &
+node_modules/.bin/vite preview --port $port --strictPort >/dev/null 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do curl -sf "http://localhost:$port/" >/dev/null && break; sleep 0.2; done
