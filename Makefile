@@ -26,7 +26,7 @@ APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-de
 XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
 
 .PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy test-engine \
-  test-shell test-ui bindings icons
+  test-shell test-ui bindings icons bundle
 
 help:
 	@echo "make deps      install what is missing (apt packages, ui/node_modules, tauri-driver, selenium)"
@@ -37,6 +37,7 @@ help:
 	@echo "make test      everything CI runs: deps, fmt, clippy, engine/shell/UI tests, e2e"
 	@echo "make bindings  regenerate the TypeScript bindings in ui/src/lib/bindings"
 	@echo "make icons     regenerate icons/ from scripts/icon.svg"
+	@echo "make bundle    release installers with the Tauri CLI (BUNDLES=deb by default; appimage also configured)"
 
 # ---- dependencies (idempotent, quiet when present) ----
 
@@ -121,7 +122,15 @@ test: deps
 bindings: ui
 	UPDATE_BINDINGS=1 cargo test -p corral --lib bindings
 
-icons:
-	cd scripts && npm ci --no-audit --no-fund --loglevel=error
-	cd scripts && npx tauri icon icon.svg -o ../icons
+icons: scripts/node_modules/.package-lock.json
+	scripts/node_modules/.bin/tauri icon scripts/icon.svg -o icons
 	rm -rf icons/android icons/ios
+
+BUNDLES ?= deb
+
+scripts/node_modules/.package-lock.json: scripts/package.json scripts/package-lock.json
+	cd scripts && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+bundle: ui scripts/node_modules/.package-lock.json
+	scripts/node_modules/.bin/tauri build --bundles $(BUNDLES)
