@@ -1,20 +1,20 @@
 //! Engine integration tests: one binary, one module per area.
 
-mod cli;
-mod discovery;
-mod paths;
-mod support;
-mod transcript;
-mod jsonl;
-mod fleet;
-mod attribution;
-mod metadata;
+mod adoption;
 mod adoptions;
-mod synthetic;
+mod attribution;
+mod cli;
+mod corpus;
+mod crash;
+mod discovery;
+mod fleet;
 mod import;
+mod jsonl;
+mod metadata;
+mod occupancy;
+mod paths;
 mod placement;
 mod runs;
-mod adoption;
-mod occupancy;
-mod crash;
-mod corpus;
+mod support;
+mod synthetic;
+mod transcript;

@@ -122,7 +122,7 @@ proptest! {
         prop_assert_eq!(e.len(), units);
         prop_assert!(e.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
         for (c, out) in s.encode_utf16().zip(e.bytes()) {
-            let keep = u8::try_from(c).map(|b| b.is_ascii_alphanumeric()).unwrap_or(false);
+            let keep = u8::try_from(c).is_ok_and(|b| b.is_ascii_alphanumeric());
             prop_assert_eq!(keep, out != b'-');
         }
     }
