@@ -2,7 +2,6 @@
 //! the engine on a blocking thread. Errors cross IPC as `{kind, message}` only.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use chrono::Utc;
@@ -15,8 +14,6 @@ use corral_engine::placement::PlacementMode;
 use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
 use corral_engine::model::{AgentSummary, MessagePage, SessionSummary, SubagentInfo, Usage};
-use corral_engine::transcript::messages::read_page;
-use corral_engine::transcript::subagents::list_subagents;
 use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing};
 use serde::Serialize;
 use tauri::State;
@@ -108,17 +105,13 @@ pub async fn agent_sessions(
 #[tauri::command]
 pub async fn session_info(state: State<'_, AppState>, session_id: String) -> Reply<SessionInfo> {
     check_session_id(&session_id)?;
-    let claude_home_is_default = state.settings().ok().map(|s| s.claude_home);
     with_catalog(&state, move |c| {
-        let summary = c.session(&session_id)?;
-        let transcript = c.transcript(&session_id)?;
-        let home = claude_home_is_default.filter(|h| !is_default_home(Path::new(h)));
-        let resume_command = resume_command(&summary, home.as_deref());
+        let d = c.session_details(&session_id)?;
         Ok(SessionInfo {
-            summary,
-            usage: transcript.usage,
-            subagents: transcript.subagents,
-            resume_command,
+            summary: d.summary,
+            usage: d.usage,
+            subagents: d.subagents,
+            resume_command: d.resume_command,
         })
     })
     .await
@@ -147,22 +140,7 @@ pub async fn subagent_messages(
     check_session_id(&session_id)?;
     check_agent_id(&agent_id)?;
     let limit = check_limit(limit)?;
-    let catalog: Arc<Catalog> = state.catalog()?;
-    blocking(move || {
-        let summary = catalog.session(&session_id).map_err(|e| e.payload())?;
-        // The subagent's file comes from the engine's own listing, never from the argument.
-        let sub = list_subagents(Path::new(&summary.transcript_path), &session_id)
-            .into_iter()
-            .find(|s| s.agent_id == agent_id)
-            .ok_or_else(|| ErrorPayload {
-                kind: ErrorKind::NotFound,
-                message: format!("session {session_id} has no subagent {agent_id}"),
-            })?;
-        read_page(Path::new(&sub.transcript_path), before, limit).map_err(|e| {
-            corral_engine::Error::io_at("read", Path::new(&sub.transcript_path), e).payload()
-        })
-    })
-    .await
+    with_catalog(&state, move |c| c.subagent_page(&session_id, &agent_id, before, limit)).await
 }
 
 /// `name` null or empty (after trimming) clears the custom name.
@@ -232,29 +210,6 @@ fn check_name(name: Option<String>) -> Reply<Option<String>> {
         return Err(invalid("a name may not contain line breaks or control characters"));
     }
     Ok(Some(trimmed.to_owned()))
-}
-
-fn is_default_home(home: &Path) -> bool {
-    dirs::home_dir().is_some_and(|h| h.join(".claude") == home)
-}
-
-/// `cd '<dir>' && claude --resume <id>`, with `CLAUDE_CONFIG_DIR` when the home is not the default.
-pub fn resume_command(summary: &SessionSummary, claude_home: Option<&str>) -> String {
-    let env =
-        claude_home.map(|h| format!("CLAUDE_CONFIG_DIR={} ", shell_quote(h))).unwrap_or_default();
-    format!(
-        "cd {} && {env}claude --resume {}",
-        shell_quote(&summary.working_directory),
-        summary.session_id
-    )
-}
-
-/// POSIX single-quoting: safe to paste whatever the path contains.
-pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%".contains(&b)) {
-        return s.to_owned();
-    }
-    format!("'{}'", s.replace('\'', r"'\''"))
 }
 
 // ---- adoption, import and undo (issue 3's engine functions) ----

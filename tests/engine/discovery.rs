@@ -422,7 +422,12 @@ fn session_details_for_the_viewer_header() {
     assert_eq!(d.summary.session_id, sid("a1"));
     assert_eq!(
         d.resume_command,
-        format!("cd '/home/u/projects/alpha' && claude --resume {}", sid("a1"))
+        format!(
+            "cd /home/u/projects/alpha && CLAUDE_CONFIG_DIR={} claude --resume {}",
+            home.claude().display(),
+            sid("a1")
+        ),
+        "the fixture home is not ~/.claude, so the command names it"
     );
     assert_eq!(d.usage.turn_count, 2);
     assert_eq!(d.usage.input_tokens, 4 + 1200 + 15000);
@@ -436,12 +441,20 @@ fn session_details_for_the_viewer_header() {
     );
     assert_eq!(
         c.subagent_page(&sid("a1"), "nope", None, 10).unwrap_err().kind(),
-        ErrorKind::InvalidInput
+        ErrorKind::NotFound
     );
+    use corral_engine::catalog::{resume_command, shell_quote};
     assert_eq!(
-        corral_engine::catalog::resume_command("/home/u/it's here", "abc"),
+        resume_command("/home/u/it's here", "abc", None),
         "cd '/home/u/it'\\''s here' && claude --resume abc"
     );
+    assert_eq!(
+        resume_command("/w", "abc", Some(std::path::Path::new("/h/my claude"))),
+        "cd /w && CLAUDE_CONFIG_DIR='/h/my claude' claude --resume abc"
+    );
+    assert_eq!(shell_quote("/home/dev/webshop"), "/home/dev/webshop");
+    assert_eq!(shell_quote("/x/$(rm -rf ~)"), "'/x/$(rm -rf ~)'");
+    assert_eq!(shell_quote(""), "''");
 }
 
 #[test]

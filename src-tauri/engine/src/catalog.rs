@@ -70,10 +70,26 @@ pub struct SessionDetails {
     pub resume_command: String,
 }
 
-/// `cd '<dir>' && claude --resume <id>` with the directory single-quoted (a `'` inside becomes
-/// `'\''`). Session ids are validated, so they need no quoting.
-pub fn resume_command(working_directory: &str, session_id: &str) -> String {
-    format!("cd '{}' && claude --resume {session_id}", working_directory.replace('\'', "'\\''"))
+/// The command that resumes a session in a terminal: `cd <dir> && claude --resume <id>`, with
+/// `CLAUDE_CONFIG_DIR=<home>` in front of `claude` when the session lives in a Claude home other
+/// than the default one. Paths are quoted for POSIX shells; session ids are validated and need none.
+pub fn resume_command(
+    working_directory: &str,
+    session_id: &str,
+    claude_home: Option<&Path>,
+) -> String {
+    let env = claude_home
+        .map(|h| format!("CLAUDE_CONFIG_DIR={} ", shell_quote(&h.to_string_lossy())))
+        .unwrap_or_default();
+    format!("cd {} && {env}claude --resume {session_id}", shell_quote(working_directory))
+}
+
+/// POSIX single-quoting, safe to paste whatever the text contains; plain paths stay as they are.
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%".contains(&b)) {
+        return s.to_owned();
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
 }
 
 /// One transcript file found by discovery, with its facts.
@@ -527,7 +543,10 @@ impl Catalog {
         }
         let (t, _) = self.locate(session_id)?;
         let path = subagents::subagent_path(&t.path, &t.session_id, agent_id).ok_or_else(|| {
-            Error::InvalidInput(format!("session {session_id} has no subagent {agent_id}"))
+            Error::SubagentNotFound {
+                session_id: session_id.to_owned(),
+                agent_id: agent_id.to_owned(),
+            }
         })?;
         messages::read_page(&path, before, limit.clamp(1, 5_000))
             .map_err(|e| Error::io_at("read", &path, e))
@@ -539,7 +558,10 @@ impl Catalog {
         let (t, scan) = self.locate(session_id)?;
         let attr = scan.attribution.get(&t.session_id);
         let summary = self.summarize(&t, &attr, &scan);
-        let resume_command = resume_command(&summary.working_directory, &summary.session_id);
+        let default_home = dirs::home_dir().map(|h| h.join(".claude"));
+        let home =
+            (default_home.as_deref() != Some(self.claude_home())).then(|| self.claude_home());
+        let resume_command = resume_command(&summary.working_directory, &summary.session_id, home);
         Ok(SessionDetails {
             usage: t.facts.usage.clone(),
             subagents: subagents::list_subagents(&t.path, &t.session_id),

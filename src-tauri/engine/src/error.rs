@@ -46,6 +46,9 @@ pub enum Error {
     #[error("session {0} was not found")]
     SessionNotFound(String),
 
+    #[error("session {session_id} has no subagent {agent_id}")]
+    SubagentNotFound { session_id: String, agent_id: String },
+
     #[error("agent {0:?} is not in the fleet")]
     UnknownAgent(String),
 
@@ -91,9 +94,10 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::InvalidSessionId(_) | Self::InvalidInput(_) => ErrorKind::InvalidInput,
-            Self::SessionNotFound(_) | Self::UnknownAgent(_) | Self::RunNotFound(_) => {
-                ErrorKind::NotFound
-            }
+            Self::SessionNotFound(_)
+            | Self::SubagentNotFound { .. }
+            | Self::UnknownAgent(_)
+            | Self::RunNotFound(_) => ErrorKind::NotFound,
             Self::FleetConfig { .. } | Self::NoFleet => ErrorKind::Config,
             Self::Unreadable { .. } => ErrorKind::Corrupt,
             Self::AdoptionRefused { .. } | Self::Refused(_) => ErrorKind::Refused,

@@ -2,17 +2,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use crate::commands::shell_quote;
 use crate::settings::{Effective, LaunchEnv, SavedSettings, SettingsPatch};
-
-#[test]
-fn shell_quote_keeps_plain_paths_and_quotes_the_rest() {
-    assert_eq!(shell_quote("/home/dev/webshop"), "/home/dev/webshop");
-    assert_eq!(shell_quote("/home/dev/my app"), "'/home/dev/my app'");
-    assert_eq!(shell_quote("/x/it's"), r"'/x/it'\''s'");
-    assert_eq!(shell_quote("/x/$(rm -rf ~)"), "'/x/$(rm -rf ~)'");
-    assert_eq!(shell_quote(""), "''");
-}
 
 #[test]
 fn settings_patch_tells_absent_from_null() {
