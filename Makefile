@@ -26,7 +26,7 @@ APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-de
 XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
 
 .PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy test-engine \
-  test-shell test-ui bindings icons bundle
+  test-shell test-ui bindings icons bench bench-quick bundle
 
 help:
 	@echo "make deps      install what is missing (apt packages, ui/node_modules, tauri-driver, selenium)"
@@ -35,6 +35,7 @@ help:
 	@echo "make run       build, then open the app on your real Claude home"
 	@echo "make e2e       end-to-end tests of the real window under Xvfb (screenshots: target/e2e-screenshots/)"
 	@echo "make test      everything CI runs: deps, fmt, clippy, engine/shell/UI tests, e2e"
+	@echo "make bench     performance benchmarks (docs/performance.md); make bench-quick for a smoke run"
 	@echo "make bindings  regenerate the TypeScript bindings in ui/src/lib/bindings"
 	@echo "make icons     regenerate icons/ from scripts/icon.svg"
 	@echo "make bundle    release installers with the Tauri CLI (BUNDLES=deb by default; appimage also configured)"
@@ -116,6 +117,14 @@ test: deps
 	done; \
 	if [ -n "$$failed" ]; then echo "==> FAILED:$$failed"; exit 1; fi; \
 	echo "==> all checks passed"
+
+# ---- benchmarks (not part of make test) ----
+
+bench:
+	scripts/bench.sh
+
+bench-quick:
+	scripts/bench.sh --quick
 
 # ---- generated files ----
 
