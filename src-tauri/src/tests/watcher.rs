@@ -35,6 +35,34 @@ fn wait_for(rx: &mpsc::Receiver<Value>, pred: impl Fn(&[String]) -> bool) -> Val
     }
 }
 
+/// Repeats `act` about once a second until an event whose folders satisfy `pred` arrives (at most
+/// 20 s): a watcher that is being re-armed on another thread may miss the first change, and a
+/// loaded CI machine may be slow to deliver it.
+fn act_until(
+    rx: &mpsc::Receiver<Value>,
+    act: impl Fn(),
+    pred: impl Fn(&[String]) -> bool,
+) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        act();
+        let round = Instant::now() + Duration::from_secs(1);
+        while let Some(left) = round.checked_duration_since(Instant::now()) {
+            let Ok(ev) = rx.recv_timeout(left) else { break };
+            let folders: Vec<String> = ev["folders"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f.as_str().unwrap().to_owned())
+                .collect();
+            if pred(&folders) {
+                return ev;
+            }
+        }
+        assert!(Instant::now() < deadline, "no matching sessions-changed event within 20 s");
+    }
+}
+
 fn append_line(path: &std::path::Path, line: &str) {
     let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
     writeln!(f, "{line}").unwrap();
@@ -110,7 +138,15 @@ fn a_projects_folder_created_after_start_is_picked_up() {
     )
     .unwrap();
     let expected = folder.display().to_string();
-    wait_for(&rx, |f| f.contains(&expected));
+    // The folder itself, or (when the watcher re-armed after it appeared) the projects folder,
+    // which means "anything below may have changed".
+    let projects = home.join("projects").display().to_string();
+    let transcript = folder.join(format!("{CART}.jsonl"));
+    act_until(
+        &rx,
+        || append_line(&transcript, &json!({"type": "last-prompt", "lastPrompt": "x"}).to_string()),
+        |f| f.contains(&expected) || f.contains(&projects),
+    );
     let listing = h.ok("list_sessions", json!({"includeTemp": false}));
     assert_eq!(listing_ids(&listing), vec![CART.to_owned()]);
 }
@@ -129,10 +165,15 @@ fn the_watcher_follows_a_new_claude_home() {
     );
     // The new one is.
     let folder = other.join("projects/-home-dev-webshop");
-    append_line(
-        &folder.join(format!("{CART}.jsonl")),
-        &json!({"type": "ai-title", "aiTitle": "new home", "sessionId": CART}).to_string(),
+    let ev = act_until(
+        &rx,
+        || {
+            append_line(
+                &folder.join(format!("{CART}.jsonl")),
+                &json!({"type": "ai-title", "aiTitle": "new home", "sessionId": CART}).to_string(),
+            );
+        },
+        |f| !f.is_empty(),
     );
-    let ev = wait_for(&rx, |f| !f.is_empty());
     assert_eq!(ev["folders"], json!([folder.display().to_string()]), "{ev}");
 }
