@@ -17,19 +17,18 @@ fn listen(h: &Harness) -> mpsc::Receiver<Value> {
     rx
 }
 
+/// The `folders` of a `sessions-changed` payload.
+fn folders_of(ev: &Value) -> Vec<String> {
+    ev["folders"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_owned()).collect()
+}
+
 /// Waits for an event whose folders satisfy `pred`.
 fn wait_for(rx: &mpsc::Receiver<Value>, pred: impl Fn(&[String]) -> bool) -> Value {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         let ev = rx.recv_timeout(left).expect("no matching sessions-changed event within 10 s");
-        let folders: Vec<String> = ev["folders"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f.as_str().unwrap().to_owned())
-            .collect();
-        if pred(&folders) {
+        if pred(&folders_of(&ev)) {
             return ev;
         }
     }
@@ -49,13 +48,7 @@ fn act_until(
         let round = Instant::now() + Duration::from_secs(1);
         while let Some(left) = round.checked_duration_since(Instant::now()) {
             let Ok(ev) = rx.recv_timeout(left) else { break };
-            let folders: Vec<String> = ev["folders"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|f| f.as_str().unwrap().to_owned())
-                .collect();
-            if pred(&folders) {
+            if pred(&folders_of(&ev)) {
                 return ev;
             }
         }
