@@ -56,7 +56,7 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tau
         .manage(state)
         .invoke_handler(handlers())
         .setup(move |app| {
-            start_live_updates(&for_setup, app.handle().clone());
+            start_live_updates(&for_setup, app.handle().clone(), std::time::Duration::ZERO);
             Ok(())
         })
         .on_window_event(|window, event| {
@@ -67,12 +67,17 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tau
         })
 }
 
-/// Sends `sessions-changed` through `handle` and starts the watcher (called once the app exists).
-pub fn start_live_updates<R: Runtime>(state: &AppState, handle: AppHandle<R>) {
+/// Sends `sessions-changed` through `handle` and starts the watcher (called once the app exists),
+/// waiting at most `wait` for its watches (the app does not wait: its window comes first).
+pub fn start_live_updates<R: Runtime>(
+    state: &AppState,
+    handle: AppHandle<R>,
+    wait: std::time::Duration,
+) {
     state.set_notifier(Arc::new(move |changed: SessionsChanged| {
         let _ = handle.emit(SESSIONS_CHANGED, changed);
     }));
-    state.restart_watcher();
+    state.restart_watcher(wait);
 }
 
 /// Runs the desktop app.

@@ -7,12 +7,16 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::Duration;
 
 use corral_engine::{Catalog, CatalogConfig, Error, ErrorKind, ErrorPayload};
 
 use crate::events::SessionsChanged;
 use crate::settings::{self, Effective, LaunchEnv, SavedSettings, Settings, SettingsPatch};
 use crate::watcher::{Changes, FolderWatcher};
+
+/// Longest a settings change waits for the new watcher's watches.
+const ARM_WAIT: Duration = Duration::from_secs(5);
 
 /// Sends `sessions-changed` to the UI (set once the app exists).
 pub type Notifier = Arc<dyn Fn(SessionsChanged) + Send + Sync>;
@@ -132,7 +136,8 @@ impl AppState {
             describe(&opened, &self.0.env)
         };
         drop(saved);
-        self.restart_watcher();
+        // The new home is watched before this returns: a change right after it is reported.
+        self.restart_watcher(ARM_WAIT);
         Ok(described)
     }
 
@@ -143,8 +148,9 @@ impl AppState {
         }
     }
 
-    /// (Re)starts the watcher on the folders of the settings in force.
-    pub fn restart_watcher(&self) {
+    /// (Re)starts the watcher on the folders of the settings in force, waiting at most `wait` for
+    /// its watches to be in place.
+    pub fn restart_watcher(&self, wait: Duration) {
         let Ok(mut slot) = self.0.watcher.lock() else { return };
         *slot = None; // stops the old watcher first
         let Ok(catalog) = self.catalog() else { return };
@@ -152,7 +158,7 @@ impl AppState {
         let state_dir = catalog.state_dir().to_path_buf();
         let weak = Arc::downgrade(&self.0);
         let roots = (projects.clone(), state_dir.clone());
-        *slot = FolderWatcher::start(projects, state_dir, move |changes| {
+        *slot = FolderWatcher::start(projects, state_dir, wait, move |changes| {
             on_change(&weak, &roots.0, &roots.1, &changes);
         })
         .ok();

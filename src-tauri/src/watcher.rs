@@ -3,7 +3,10 @@
 //!
 //! The watcher thread blocks on a channel between events (no polling: idle CPU is zero). A watched
 //! folder that does not exist yet is covered by a non-recursive watch on its nearest existing
-//! ancestor; when it appears, the watches are re-armed on the folder itself.
+//! ancestor; when it appears, the watches are re-armed on the folder itself. Arming checks again
+//! after the watches are in place, so a folder created while they were being set up is not missed.
+//! If the system refuses a watch (inotify instances or watches exhausted), the thread retries every
+//! few seconds and reports "everything changed" once it is armed again.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -17,6 +20,10 @@ use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 pub const DEBOUNCE: Duration = Duration::from_millis(250);
 /// Longest a continuous burst (a transcript being streamed) is held back before reporting.
 const MAX_HOLD: Duration = Duration::from_millis(1000);
+/// How often a watcher the system refused is tried again.
+const RETRY: Duration = Duration::from_secs(3);
+/// Re-arming rounds in a row before settling (folders appearing faster than they can be watched).
+const ARM_ROUNDS: usize = 8;
 
 /// What one debounced burst changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -54,26 +61,34 @@ impl Drop for FolderWatcher {
 
 impl FolderWatcher {
     /// Starts watching `projects` (transcript folders) and `state_dir`; `on_change` runs on the
-    /// watcher thread once per debounced burst.
+    /// watcher thread once per debounced burst. Returns once the watches are in place (or after
+    /// `wait_armed`, whichever is sooner): a change made after this returns is reported.
     pub fn start(
         projects: PathBuf,
         state_dir: PathBuf,
+        wait_armed: Duration,
         on_change: impl Fn(Changes) + Send + 'static,
     ) -> std::io::Result<Self> {
         let (tx, rx) = mpsc::channel::<Msg>();
+        let (armed_tx, armed_rx) = mpsc::channel::<()>();
         let fs_tx = tx.clone();
         std::thread::Builder::new().name("corral-watcher".into()).spawn(move || {
-            let roots = Roots { projects, state_dir };
-            let mut armed = roots.arm(&fs_tx);
+            let roots = Roots::new(projects, state_dir);
+            let mut armed = roots.arm_settled(&fs_tx);
+            let _ = armed_tx.send(());
             loop {
-                let Ok(first) = rx.recv() else { return };
+                let first = match armed.retry_after() {
+                    None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                    Some(wait) => rx.recv_timeout(wait),
+                };
                 let mut batch = Vec::new();
                 match first {
-                    Msg::Stop => return,
-                    Msg::Fs(ev) => batch.push(ev),
+                    Ok(Msg::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+                    Ok(Msg::Fs(ev)) => batch.push(ev),
+                    Err(RecvTimeoutError::Timeout) => {}
                 }
                 let started = Instant::now();
-                loop {
+                while !batch.is_empty() {
                     let left = MAX_HOLD.saturating_sub(started.elapsed());
                     if left.is_zero() {
                         break;
@@ -86,14 +101,17 @@ impl FolderWatcher {
                 }
                 let mut changes = roots.classify(&batch);
                 if armed.needs_rearm() {
-                    armed = roots.arm(&fs_tx);
-                    changes.everything = true;
+                    let was_refused = armed.refused;
+                    armed = roots.arm_settled(&fs_tx);
+                    // Still refused: nothing new to report (the last report said everything).
+                    changes.everything |= !(was_refused && armed.refused);
                 }
                 if !changes.is_empty() {
                     on_change(changes);
                 }
             }
         })?;
+        let _ = armed_rx.recv_timeout(wait_armed);
         Ok(Self { tx })
     }
 }
@@ -101,11 +119,17 @@ impl FolderWatcher {
 struct Roots {
     projects: PathBuf,
     state_dir: PathBuf,
+    /// Runs after a missing root's ancestor is chosen and before it is watched (tests: the
+    /// moment a folder can appear unseen).
+    #[cfg(test)]
+    before_watch: Option<Box<dyn Fn() + Send>>,
 }
 
 /// The live `notify` watcher and the roots it could only watch through an ancestor.
 struct Armed {
     _watcher: Option<RecommendedWatcher>,
+    /// The system refused the watcher or one of its watches: try again after `RETRY`.
+    refused: bool,
     /// Roots that were missing when armed, with the ancestor watched in their place.
     missing: Vec<(PathBuf, Option<PathBuf>)>,
     /// Roots watched directly (re-arm when one disappears).
@@ -113,37 +137,76 @@ struct Armed {
 }
 
 impl Armed {
-    /// A missing root appeared (or a nearer ancestor of it did), or a watched root vanished.
+    /// A missing root appeared (or a nearer ancestor of it did), a watched root vanished, or the
+    /// system refused a watch last time.
     fn needs_rearm(&self) -> bool {
-        self.missing
-            .iter()
-            .any(|(root, ancestor)| root.is_dir() || nearest_existing_ancestor(root) != *ancestor)
+        self.refused
+            || self.missing.iter().any(|(root, ancestor)| {
+                root.is_dir() || nearest_existing_ancestor(root) != *ancestor
+            })
             || self.present.iter().any(|p| !p.is_dir())
+    }
+
+    /// How long to wait for events before trying again (`None`: wait for events only).
+    fn retry_after(&self) -> Option<Duration> {
+        self.refused.then_some(RETRY)
     }
 }
 
 impl Roots {
+    fn new(projects: PathBuf, state_dir: PathBuf) -> Self {
+        Self {
+            projects,
+            state_dir,
+            #[cfg(test)]
+            before_watch: None,
+        }
+    }
+
+    /// Arms, then checks that nothing appeared or vanished while the watches were being set up
+    /// (a change before a watch exists produces no event); re-arms until it holds still.
+    fn arm_settled(&self, tx: &Sender<Msg>) -> Armed {
+        let mut armed = self.arm(tx);
+        for _ in 1..ARM_ROUNDS {
+            if armed.refused || !armed.needs_rearm() {
+                break;
+            }
+            armed = self.arm(tx);
+        }
+        armed
+    }
+
     fn arm(&self, tx: &Sender<Msg>) -> Armed {
         let tx = tx.clone();
         let handler = move |res: notify::Result<Event>| {
             let _ = tx.send(Msg::Fs(res));
         };
-        let mut armed = Armed { _watcher: None, missing: Vec::new(), present: Vec::new() };
+        let mut armed =
+            Armed { _watcher: None, refused: false, missing: Vec::new(), present: Vec::new() };
         let Ok(mut watcher) = notify::recommended_watcher(handler) else {
+            armed.refused = true;
             return armed;
         };
         let mut watched_ancestors = BTreeSet::new();
         for root in [&self.projects, &self.state_dir] {
             if root.is_dir() {
-                if watcher.watch(root, RecursiveMode::Recursive).is_ok() {
-                    armed.present.push(root.clone());
+                match watcher.watch(root, RecursiveMode::Recursive) {
+                    Ok(()) => armed.present.push(root.clone()),
+                    // Vanished between the check and the watch: watch its ancestor next round.
+                    Err(_) if !root.is_dir() => armed.missing.push((root.clone(), None)),
+                    Err(_) => armed.refused = true,
                 }
             } else {
                 let ancestor = nearest_existing_ancestor(root);
+                #[cfg(test)]
+                if let Some(hook) = &self.before_watch {
+                    hook();
+                }
                 if let Some(dir) = &ancestor
                     && watched_ancestors.insert(dir.clone())
+                    && watcher.watch(dir, RecursiveMode::NonRecursive).is_err()
                 {
-                    let _ = watcher.watch(dir, RecursiveMode::NonRecursive);
+                    armed.refused = true;
                 }
                 armed.missing.push((root.clone(), ancestor));
             }
@@ -199,4 +262,30 @@ fn is_content_change(kind: EventKind) -> bool {
 
 fn nearest_existing_ancestor(path: &Path) -> Option<PathBuf> {
     path.ancestors().skip(1).find(|p| p.is_dir()).map(Path::to_path_buf)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, reason = "test set-up")]
+mod tests {
+    use super::*;
+
+    /// The projects folder appears after the watcher decided to watch its parent but before that
+    /// watch exists: no event will ever come for it, so arming must notice on its own.
+    #[test]
+    fn a_root_created_while_arming_is_watched() {
+        let tmp = tempfile::tempdir().unwrap();
+        let projects = tmp.path().join("claude/projects");
+        std::fs::create_dir_all(tmp.path().join("claude")).unwrap();
+        let state_dir = tmp.path().join("claude/projects"); // one root keeps the test simple
+        let mut roots = Roots::new(projects.clone(), state_dir);
+        let to_create = projects.clone();
+        roots.before_watch = Some(Box::new(move || {
+            let _ = std::fs::create_dir(&to_create);
+        }));
+        let (tx, _rx) = mpsc::channel();
+        let armed = roots.arm_settled(&tx);
+        assert!(armed.present.contains(&projects), "projects is not watched: {:?}", armed.missing);
+        assert!(armed.missing.is_empty());
+        assert!(!armed.needs_rearm());
+    }
 }

@@ -122,8 +122,9 @@ pub fn harness_with(tmp: TempDir, env: LaunchEnv) -> Harness {
     let app =
         crate::configure(mock_builder(), state.clone()).build(mock_context(noop_assets())).unwrap();
     let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    // The mock app never reaches `Ready`, so its setup hook does not run: start what it starts.
-    crate::start_live_updates(&state, app.handle().clone());
+    // The mock app never reaches `Ready`, so its setup hook does not run: start what it starts,
+    // and wait for the watches so that a test's first change is seen.
+    crate::start_live_updates(&state, app.handle().clone(), std::time::Duration::from_secs(10));
     Harness { tmp, app, window, state, opened }
 }
 

@@ -170,3 +170,45 @@ fn the_watcher_follows_a_new_claude_home() {
     );
     assert_eq!(ev["folders"], json!([folder.display().to_string()]), "{ev}");
 }
+
+/// Folders that appear while the watcher is arming, with no pause between them: the watcher must
+/// end up watching the transcript folder (arming re-checks after its watches are in place).
+#[test]
+fn folders_appearing_while_the_watcher_arms_are_not_missed() {
+    use crate::watcher::FolderWatcher;
+    for round in 0..12 {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("claude");
+        let projects = home.join("projects");
+        let (tx, rx) = mpsc::channel();
+        let _watcher = FolderWatcher::start(
+            projects.clone(),
+            tmp.path().join("state"),
+            Duration::ZERO,
+            move |changes| {
+                let _ = tx.send(changes);
+            },
+        )
+        .unwrap();
+        // Vary the moment the folders appear relative to the watcher thread's arming.
+        std::thread::sleep(Duration::from_micros(round * 150));
+        let folder = projects.join("-home-dev-race");
+        std::fs::create_dir_all(&folder).unwrap();
+        let transcript = folder.join("s.jsonl");
+        std::fs::write(&transcript, "{}\n").unwrap();
+        // Whatever was reported while arming, an append from now on names the folder.
+        std::thread::sleep(Duration::from_millis(400));
+        while rx.try_recv().is_ok() {}
+        append_line(&transcript, "{}");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let changes = rx.recv_timeout(left).unwrap_or_else(|_| {
+                panic!("round {round}: the append was not reported within 10 s")
+            });
+            if changes.folders.contains(&folder) || changes.everything {
+                break;
+            }
+        }
+    }
+}
