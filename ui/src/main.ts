@@ -1,6 +1,9 @@
 import { mount } from 'svelte';
 import './app.css';
 import App from './App.svelte';
+import { theme } from './lib/theme.svelte';
+
+theme.start();
 
 const target = document.getElementById('app');
 if (!target) throw new Error('missing #app');

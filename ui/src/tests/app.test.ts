@@ -37,6 +37,25 @@ describe('the app shell', () => {
     await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
   });
 
+  it('the appearance switch forces light or dark, remembers it, and System follows the OS', async () => {
+    const { theme } = await import('../lib/theme.svelte');
+    theme.set('system');
+    render(App);
+    const root = document.documentElement;
+    expect(root.dataset.theme).toBe('light'); // jsdom reports no dark preference
+    expect(screen.getByTestId('theme-system').getAttribute('aria-checked')).toBe('true');
+    await fireEvent.click(screen.getByTestId('theme-dark'));
+    expect(root.dataset.theme).toBe('dark');
+    expect(localStorage.getItem('corral:theme')).toBe('dark');
+    expect(screen.getByTestId('theme-dark').getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByTestId('theme-system').getAttribute('aria-checked')).toBe('false');
+    await fireEvent.click(screen.getByTestId('theme-light'));
+    expect(root.dataset.theme).toBe('light');
+    await fireEvent.click(screen.getByTestId('theme-system'));
+    expect(localStorage.getItem('corral:theme')).toBeNull();
+    expect(root.dataset.theme).toBe('light');
+  });
+
   it('first run without a Claude home says so and offers to pick one', async () => {
     vi.mocked(api.getSettings).mockResolvedValue(settings({ claudeHome: '/home/ada/.claude', claudeHomeExists: false }));
     vi.mocked(api.pickPaths).mockResolvedValue(['/mnt/backup/.claude']);
