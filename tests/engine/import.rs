@@ -377,7 +377,10 @@ fn claude_home_target_uses_the_transcripts_own_cwd_and_writes_no_record() {
 fn agent_target_writes_a_record_with_the_source_cwd() {
     let w = World::new();
     let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
-    let report = w.apply(&w.plan(&alpha(), &[src], PlacementMode::Copy), &RealFs);
+    let plan = w.plan(&alpha(), &[src], PlacementMode::Copy);
+    // The preview names the session by what people call it (here its first prompt).
+    assert_eq!(plan.placements[0].name.as_deref(), Some(format!("Prompt of {}", sid(1)).as_str()));
+    let report = w.apply(&plan, &RealFs);
     assert_eq!(report.placed.len(), 1, "{:?}", report.skipped);
     let rec = fs::read_to_string(w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1))))
         .unwrap();

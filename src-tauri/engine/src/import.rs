@@ -78,6 +78,10 @@ pub struct ImportSkip {
 #[ts(export)]
 pub struct PlannedPlacement {
     pub session_id: String,
+    /// What people call the session (custom title › AI title › summary › first prompt), so the
+    /// preview can show more than an id.
+    #[serde(default)]
+    pub name: Option<String>,
     pub from: String,
     pub to: String,
     /// The cwd the transcript records (written into the adoption record).
@@ -505,6 +509,7 @@ pub fn plan_import(
         }
         plan.placements.push(PlannedPlacement {
             session_id: sid,
+            name: facts.auto_name(),
             from: path.display().to_string(),
             to: to.display().to_string(),
             source_cwd: facts.cwd.clone(),

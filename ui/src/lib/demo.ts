@@ -358,7 +358,7 @@ export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promi
       const sources = (a.sources as string[]) ?? [];
       const placements: PlannedPlacement[] = [];
       const skipped: ImportSkip[] = [];
-      const place = (sessionId: string, from: string) => placements.push({ sessionId, from, to: `${destFolder}/${sessionId}.jsonl`, sourceCwd: `${HOME}/src/old`, recordOnly: false, warning: null });
+      const place = (sessionId: string, from: string) => placements.push({ sessionId, name: sessions.find((s) => s.sessionId === sessionId)?.autoName ?? null, from, to: `${destFolder}/${sessionId}.jsonl`, sourceCwd: `${HOME}/src/old`, recordOnly: false, warning: null });
       for (const src of sources) {
         const known = sessions.find((s) => s.transcriptPath === src);
         if (known) {

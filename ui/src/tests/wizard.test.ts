@@ -16,8 +16,8 @@ function plan(mode: ImportPlan['mode'] = 'copy', o: Partial<ImportPlan> = {}): I
     target: { kind: 'agent', name: 'team.alpha' },
     mode,
     placements: [
-      { sessionId: 'aaaa1111-0000-4000-a000-000000000001', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', sourceCwd: '/old', recordOnly: false, warning: null },
-      { sessionId: 'bbbb2222-0000-4000-a000-000000000002', from: '/backup/b.jsonl', to: '/h/.claude/projects/-w-alpha/b.jsonl', sourceCwd: '/old', recordOnly: false, warning: 'a claude process may be writing this session' },
+      { sessionId: 'aaaa1111-0000-4000-a000-000000000001', name: 'Fix the login redirect', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', sourceCwd: '/old', recordOnly: false, warning: null },
+      { sessionId: 'bbbb2222-0000-4000-a000-000000000002', name: null, from: '/backup/b.jsonl', to: '/h/.claude/projects/-w-alpha/b.jsonl', sourceCwd: '/old', recordOnly: false, warning: 'a claude process may be writing this session' },
     ],
     skipped: ALL_REASONS.map((reason, i) => ({ sessionId: `skip-${i}`, path: `/backup/s${i}.jsonl`, reason, detail: `detail ${i}`, ownedBy: reason === 'already-adopted' || reason === 'attributed-to-run' ? 'team.gamma' : null })),
     occupancyUnknown: null,
@@ -78,6 +78,9 @@ describe('import wizard', () => {
     expect(reasons).toHaveLength(ALL_REASONS.length);
     for (const r of ALL_REASONS) expect(reasons.some((t) => t?.includes(skipReasonText({ reason: r, ownedBy: r === 'already-adopted' || r === 'attributed-to-run' ? 'team.gamma' : null })))).toBe(true);
     expect(screen.getByTestId('plan-table').textContent).toContain('a claude process may be writing this session');
+    // A session is shown by its name when it has one, else by the start of its id.
+    const firstCells = [...screen.getByTestId('plan-table').querySelectorAll('tbody tr.ok td:first-child')].map((td) => td.textContent);
+    expect(firstCells).toEqual(['Fix the login redirect', 'bbbb2222']);
   });
 
   it('skip reasons read as plain words', () => {
@@ -189,6 +192,7 @@ describe('import wizard', () => {
     await fireEvent.click(next());
     await vi.waitFor(() => expect(screen.getAllByTestId('skip-row')).toHaveLength(1));
     expect(screen.getByTestId('skip-row').textContent).toContain('Not a Claude Code transcript');
+    expect(screen.getByTestId('skip-row').querySelector('td')!.textContent).toBe('notes.txt'); // its file name, whole
   });
 });
 

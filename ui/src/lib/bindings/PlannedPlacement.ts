@@ -3,7 +3,12 @@
 /**
  * One transcript the plan will place.
  */
-export type PlannedPlacement = { sessionId: string, from: string, to: string, 
+export type PlannedPlacement = { sessionId: string, 
+/**
+ * What people call the session (custom title › AI title › summary › first prompt), so the
+ * preview can show more than an id.
+ */
+name: string | null, from: string, to: string, 
 /**
  * The cwd the transcript records (written into the adoption record).
  */
