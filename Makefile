@@ -85,7 +85,8 @@ run: build
 # ---- tests ----
 
 e2e: deps-e2e build
-	CORRAL_APP=$(APP) $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
+	cargo build -p corral-engine --bin corral-cli
+	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
 
 fmt-check:
 	cargo fmt --all -- --check

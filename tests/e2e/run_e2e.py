@@ -4,9 +4,11 @@
 Drives the built debug `corral` binary through tauri-driver + WebKitWebDriver (run it under Xvfb:
 `make e2e`). A copy of fixtures/e2e-home is passed to the app through CLAUDE_CONFIG_DIR,
 CORRAL_DATA_DIR and CORRAL_FLEET, with a throwaway HOME, so the real home is never touched.
-Each step saves a screenshot into target/e2e-screenshots/. Exits non-zero on the first failure.
+Each step saves a screenshot into target/e2e-screenshots/ (every view in light and dark, every
+wizard step). Exits non-zero on the first failure. tests/e2e/README.md lists the steps.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -24,6 +26,7 @@ from selenium.common.exceptions import StaleElementReferenceException, WebDriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.options import ArgOptions
+from selenium.webdriver.support.ui import Select
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = Path(os.environ.get("CORRAL_APP", ROOT / "target" / "debug" / "corral")).resolve()
@@ -32,8 +35,15 @@ NATIVE_DRIVER = os.environ.get("WEBKIT_WEBDRIVER", "/usr/bin/WebKitWebDriver")
 SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", ROOT / "target" / "e2e-screenshots"))
 TIMEOUT = float(os.environ.get("E2E_TIMEOUT", "20"))
 
+CLI = Path(os.environ.get("CORRAL_CLI", ROOT / "target" / "debug" / "corral-cli")).resolve()
+
 ALPHA_JOB = "a1a1a1a1-0000-4000-8000-000000000001"
+ALPHA_NATIVE = "a1a1a1a1-0000-4000-8000-000000000002"
 LIVE_SID = "f6f6f6f6-0000-4000-8000-000000000001"
+HUGE_SID = "e5e5e5e5-0000-4000-8000-000000000001"
+HUGE_MESSAGES = 50_000
+IMPORTED = ["c7c7c7c7-0000-4000-8000-000000000001", "c7c7c7c7-0000-4000-8000-000000000002"]
+BUSY_SID = "c8c8c8c8-0000-4000-8000-000000000001"
 
 
 def log(msg):
@@ -113,9 +123,426 @@ def live_session_lines(cwd):
     ]
 
 
+def huge_session_lines(cwd):
+    """A 50,000-message session (alternating user / assistant), newest last."""
+    base = {"isSidechain": False, "userType": "external", "cwd": cwd, "sessionId": HUGE_SID,
+            "version": "2.1.114", "gitBranch": "main"}
+    yield jsonl({"type": "permission-mode", "permissionMode": "default", "sessionId": HUGE_SID})
+    parent = None
+    for n in range(1, HUGE_MESSAGES + 1):
+        uuid = f"e5e5e5e5-{n:04x}"[:13] + f"-4000-8000-{n:012d}"
+        stamp = f"2026-11-2{1 + n // 20000}T{(n // 3600) % 24:02d}:{(n // 60) % 60:02d}:{n % 60:02d}.000Z"
+        if n % 2:
+            line = {**base, "parentUuid": parent, "type": "user", "uuid": uuid, "timestamp": stamp,
+                    "message": {"role": "user", "content": f"Huge session message {n}"}}
+        else:
+            line = {**base, "parentUuid": parent, "type": "assistant", "uuid": uuid, "timestamp": stamp,
+                    "requestId": f"req_{n}",
+                    "message": {"model": "claude-sonnet-4-5-20250929", "id": f"msg_{n}", "type": "message",
+                                "role": "assistant", "stop_reason": "end_turn", "stop_sequence": None,
+                                "content": [{"type": "text", "text": f"Huge session message {n}"}],
+                                "usage": {"input_tokens": 10, "output_tokens": 5}}}
+        parent = uuid
+        yield jsonl(line)
+    yield jsonl({"type": "ai-title", "aiTitle": "Fifty thousand messages", "sessionId": HUGE_SID})
+
+
+def retarget_transcript(src, dst, sid, cwd):
+    """Copies a fixture transcript under a new session id and working directory."""
+    out = []
+    for raw in src.read_text().splitlines():
+        obj = json.loads(raw)
+        if "sessionId" in obj:
+            obj["sessionId"] = sid
+        if "cwd" in obj:
+            obj["cwd"] = cwd
+        out.append(jsonl(obj))
+    dst.write_text("".join(out))
+
+
+def tree_digest(*roots):
+    """Every file (sha256) and folder under `roots`, by path relative to its root."""
+    out = {}
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            rel = Path(dirpath).relative_to(root.parent)
+            out[str(rel) + "/"] = "dir"
+            for name in sorted(filenames):
+                path = Path(dirpath) / name
+                out[str(rel / name)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def digest_diff(before, after):
+    lines = []
+    for k in sorted(set(before) | set(after)):
+        if before.get(k) != after.get(k):
+            lines.append(f"{k}: {before.get(k, 'absent')} -> {after.get(k, 'absent')}")
+    return "\n".join(lines)
+
+
+def cli(fx, data, *args):
+    return subprocess.run(
+        [str(CLI), "--claude-home", str(fx / "claude"), "--fleet", str(fx / "fleet" / "herdctl.yaml"),
+         "--data-dir", str(data), *args], check=True, capture_output=True, text=True).stdout
+
+
+def click(driver, el):
+    """Clicks through the DOM (a WebDriver click can be refused by an overlapping sticky header)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'}); arguments[0].click();", el)
+
+
+def one(driver, testid, what=None):
+    return wait_until(what or testid, lambda: by_testid(driver, testid))[0]
+
+
+def agent_count(driver, agent):
+    row = driver.find_elements(By.CSS_SELECTOR, f'[data-testid="agent-row"][data-agent="{agent}"]')
+    if not row:
+        return None
+    counts = row[0].find_elements(By.CSS_SELECTOR, '[data-testid="agent-count"]')
+    return text_of(counts[0]).strip() if counts else None
+
+
+def emit_drop(driver, paths):
+    """Emits `files-dropped` exactly as the window's drag-drop handler does (WebDriver cannot
+    perform an OS-level drop); everything after it is the real path."""
+    driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "window.__TAURI_INTERNALS__.invoke('plugin:event|emit',"
+        " {event: 'files-dropped', payload: {paths: arguments[0], agent: null}})"
+        ".then(() => done(null), (e) => done(String(e)));", [str(p) for p in paths])
+
+
+def wizard_step(driver, n):
+    return wait_until(f"wizard step {n}", lambda: any(
+        w.get_attribute("data-step") == str(n) for w in by_testid(driver, "wizard")))
+
+
+def set_theme(driver, choice):
+    click(driver, one(driver, f"theme-{choice}"))
+    wait_until(f"the {choice} theme", lambda: driver.execute_script(
+        "return document.documentElement.dataset.theme") == choice)
+
+
+def huge_numbers(driver):
+    """The message numbers of the 50,000-message session shown now."""
+    nums = []
+    for m in by_testid(driver, "message"):
+        t = text_of(m)
+        if "Huge session message " in t:
+            try:
+                nums.append(int(t.split("Huge session message ")[1].split()[0]))
+            except (IndexError, ValueError):
+                pass
+    return nums
+
+
+def prepare(tmp):
+    """The fixture copy, plus what the later steps need (made before the app starts)."""
+    fx = tmp / "fx"
+    shutil.copytree(ROOT / "fixtures" / "e2e-home", fx)
+    data = tmp / "data"
+    # An adopted session for the release step, recorded by the real engine.
+    cli(fx, data, "adopt", "alpha", ALPHA_NATIVE)
+    # The 50,000-message session.
+    huge = fx / "claude" / "projects" / "-home-dev-huge"
+    huge.mkdir()
+    with (huge / f"{HUGE_SID}.jsonl").open("w") as f:
+        f.writelines(huge_session_lines("/home/dev/huge"))
+    # A folder to import, as someone would drop it: two transcripts and a stray file.
+    src = tmp / "import" / "-home-dev-imported"
+    src.mkdir(parents=True)
+    webshop = ROOT / "fixtures" / "e2e-home" / "claude" / "projects" / "-home-dev-webshop"
+    for sid, orig in zip(IMPORTED, ["b2b2b2b2-0000-4000-8000-000000000001", "b2b2b2b2-0000-4000-8000-000000000002"]):
+        retarget_transcript(webshop / f"{orig}.jsonl", src / f"{sid}.jsonl", sid, "/home/dev/imported")
+    (src / "notes.txt").write_text("not a transcript\n")
+    for i, sid in enumerate(IMPORTED):  # old mtimes, to see that they survive the copy
+        stamp = 1_700_000_000 + i * 3600
+        os.utime(src / f"{sid}.jsonl", (stamp, stamp))
+    # A session "open" in a running claude: a process named claude whose cwd is its folder.
+    work = tmp / "work"
+    work.mkdir()
+    busy = tmp / "busy" / ("-" + str(work).strip("/").replace("/", "-").replace(".", "-").replace("_", "-"))
+    busy.mkdir(parents=True)
+    retarget_transcript(webshop / "b2b2b2b2-0000-4000-8000-000000000002.jsonl", busy / f"{BUSY_SID}.jsonl",
+                        BUSY_SID, str(work))
+    return fx, data, src, busy, work
+
+
+def start_fake_claude(tmp, work):
+    """A process the occupancy guard sees as `claude` (no session flag, so it holds every session
+    of its working directory) — a copy of `sleep` named claude, run in `work`."""
+    bindir = tmp / "bin"
+    bindir.mkdir()
+    fake = bindir / "claude"
+    shutil.copy2(shutil.which("sleep") or "/bin/sleep", fake)
+    return subprocess.Popen([str(fake), "600"], cwd=work, start_new_session=True)
+
+
+def step_window_and_chats(driver):
+    # 1. The window opens on the UI.
+    wait_until("the sidebar", lambda: by_testid(driver, "nav-all-chats"))
+    assert driver.title == "Corral", f"title is {driver.title!r}"
+    set_theme(driver, "light")
+    shot(driver, "01-window-open")
+
+    # 2. All Chats shows the fixture's groups (the temp folder hidden).
+    click(driver, by_testid(driver, "nav-all-chats")[0])
+    groups = wait_until("four groups in All Chats",
+                        lambda: (lambda g: g if len(g) >= 4 else None)(by_testid(driver, "group-header")))
+    text = text_of(driver.find_element(By.TAG_NAME, "body"))
+    for wd in ("/home/dev/webshop", "/home/dev/notes", "/srv/herd/alpha", "/home/dev/huge"):
+        assert wd in text, f"group {wd} missing from {text!r}"
+    assert "/tmp/scratch" not in text, "the temp folder should be hidden by default"
+    assert len(groups) == 4, f"expected 4 groups, got {len(groups)}"
+    shot(driver, "02-all-chats")
+
+    # 2b. Search narrows All Chats (and says how many match).
+    total = len(by_testid(driver, "session-row"))
+    search = one(driver, "search")
+    search.send_keys("checkout")
+    rows = wait_until("search to narrow the list", lambda: (lambda r: r if len(r) == 1 else None)(
+        by_testid(driver, "session-row")))
+    assert "Why is the checkout slow?" in text_of(rows[0]), text_of(rows[0])
+    assert len(by_testid(driver, "group-header")) == 1
+    count = text_of(one(driver, "result-count"))
+    assert "1" in count, f"result count says {count!r}"
+    shot(driver, "03-search")
+    search.send_keys(Keys.CONTROL, "a")
+    search.send_keys(Keys.BACKSPACE)
+    wait_until("the full list back", lambda: len(by_testid(driver, "session-row")) == total)
+
+
+def step_viewer_rename_live(driver, claude, state_dir):
+    # 3. A session opens in the viewer.
+    click(driver, wait_until("the cart session row", lambda: row_with_text(driver, "session-row", "Cart quantity selector")))
+    wait_until("the cart transcript", lambda: any(
+        "QuantitySelector" in text_of(t) for t in by_testid(driver, "transcript")))
+    messages = by_testid(driver, "message")
+    assert len(messages) >= 3, f"only {len(messages)} messages shown"
+    shot(driver, "04-session-open")
+
+    # 4. A rename persists to <state dir>/session-metadata/<agent>.json.
+    click(driver, wait_until("the alpha session row", lambda: row_with_text(driver, "session-row", "Nightly deploy summary")))
+    wait_until("the alpha transcript", lambda: any(
+        "Two deploys failed" in text_of(t) for t in by_testid(driver, "transcript")))
+    row = wait_until("the alpha session row", lambda: row_with_text(driver, "session-row", "Nightly deploy summary"))
+    button = row.find_elements(By.CSS_SELECTOR, '[data-testid="rename-button"]')
+    if button:
+        click(driver, button[0])
+    else:
+        row.send_keys(Keys.F2)
+    field = one(driver, "rename-input", "the rename field")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("Deploy report (e2e)")
+    field.send_keys(Keys.ENTER)
+    meta_file = state_dir / "session-metadata" / "alpha.json"
+
+    def saved_name():
+        meta = json.loads(meta_file.read_text())
+        return meta["sessions"][ALPHA_JOB].get("customName") == "Deploy report (e2e)"
+
+    wait_until(f"the new name in {meta_file}", lambda: meta_file.is_file() and saved_name())
+    wait_until("the new name in the header", lambda: any(
+        text_of(el).strip() == "Deploy report (e2e)" for el in by_testid(driver, "session-name")))
+    shot(driver, "05-renamed")
+
+    # 5. Live updates: a transcript appended on disk shows up without any click.
+    transcript = claude / "projects" / "-srv-herd-alpha" / f"{ALPHA_JOB}.jsonl"
+    with transcript.open("a") as f:
+        f.write(jsonl({"parentUuid": None, "isSidechain": False, "userType": "external",
+                       "cwd": "/srv/herd/alpha", "sessionId": ALPHA_JOB, "version": "2.1.114",
+                       "gitBranch": "main", "type": "user",
+                       "message": {"role": "user", "content": "Appended on disk during the e2e run"},
+                       "uuid": "a1a1a1a1-e2e0-4000-8000-000000000001",
+                       "timestamp": "2026-11-21T08:00:00.000Z"}))
+    wait_until("the appended message in the open transcript", lambda: any(
+        "Appended on disk during the e2e run" in text_of(t) for t in by_testid(driver, "transcript")))
+    shot(driver, "06-live-append")
+
+    # ... and a new session in a new folder appears in All Chats.
+    folder = claude / "projects" / "-home-dev-live"
+    folder.mkdir()
+    (folder / f"{LIVE_SID}.jsonl").write_text("".join(live_session_lines("/home/dev/live")))
+    wait_until("the new session in All Chats", lambda: row_with_text(driver, "session-row", "Live update arrived"))
+    shot(driver, "07-live-new-session")
+
+
+def step_huge_session(driver):
+    # 6. A 50,000-message session opens on its newest page and scrolls back through older pages.
+    row = wait_until("the huge session row", lambda: row_with_text(driver, "session-row", "Fifty thousand messages"))
+    started = time.monotonic()
+    click(driver, row)
+    wait_until("the newest message of the huge session", lambda: HUGE_MESSAGES in huge_numbers(driver), timeout=60)
+    opened = time.monotonic() - started
+    shown = len(by_testid(driver, "message"))
+    assert shown < 2000, f"{shown} messages rendered at once: the viewer should page"
+    log(f"50,000-message session: newest page shown in {opened:.2f}s ({shown} messages rendered)")
+    shot(driver, "08-huge-session")
+    scroller = one(driver, "message-list")
+    lowest = min(huge_numbers(driver))
+    for page in range(3):
+        driver.execute_script("arguments[0].scrollTop = 0; arguments[0].dispatchEvent(new Event('scroll'));", scroller)
+        lowest = wait_until(f"an earlier page (below message {lowest})", lambda: (
+            lambda nums, before=lowest: min(nums) if nums and min(nums) < before else None)(huge_numbers(driver)),
+            timeout=30)
+    log(f"scrolled back to message {lowest} of {HUGE_MESSAGES}")
+    shot(driver, "09-huge-session-scrolled")
+
+
+def step_fleet_and_release(driver, state_dir):
+    # 7. Fleet view: the agents with the right counts (alpha: the scheduled job + one adopted).
+    click(driver, one(driver, "nav-fleet"))
+    wait_until("alpha with 2 sessions", lambda: agent_count(driver, "alpha") == "2 sessions")
+    assert agent_count(driver, "beta") == "0 sessions", agent_count(driver, "beta")
+    alpha = driver.find_element(By.CSS_SELECTOR, '[data-testid="agent-row"][data-agent="alpha"]')
+    if alpha.get_attribute("aria-expanded") != "true":
+        click(driver, alpha)
+    row = wait_until("the adopted session under alpha", lambda: row_with_text(driver, "session-row", "Check the disk usage"))
+    wait_until("the scheduled session under alpha", lambda: row_with_text(driver, "session-row", "Deploy report (e2e)"))
+    shot(driver, "10-fleet")
+
+    # 8. Release removes the adoption record (after a confirmation); the transcript stays.
+    record = state_dir / "adopted-sessions" / f"{ALPHA_NATIVE}.yaml"
+    assert record.is_file(), f"{record} missing before the release"
+    click(driver, row.find_element(By.CSS_SELECTOR, '[data-testid="release-button"]'))
+    one(driver, "confirm-dialog", "the release confirmation")
+    shot(driver, "11-release-confirm")
+    click(driver, one(driver, "confirm-button"))
+    wait_until(f"{record} to be removed", lambda: not record.exists())
+    wait_until("alpha back to 1 session", lambda: agent_count(driver, "alpha") == "1 session")
+
+
+def step_import_and_undo(driver, fx, src):
+    # 9. Import wizard: a folder dropped on the window is copied into beta, then undone.
+    claude, state_dir = fx / "claude", fx / "fleet" / ".herdctl"
+    before = tree_digest(claude, fx / "fleet")
+    emit_drop(driver, [src])
+    wizard_step(driver, 2)
+    wait_until("the dropped folder in the sources", lambda: str(src.name) in text_of(one(driver, "source-list")))
+    Select(one(driver, "target-select")).select_by_value("beta")
+    wait_until("the wizard to target beta", lambda: "into beta" in text_of(one(driver, "wizard")))
+    shot(driver, "20-wizard-2-what")
+    click(driver, one(driver, "wizard-back"))
+    wizard_step(driver, 1)
+    shot(driver, "21-wizard-1-where")
+    click(driver, one(driver, "wizard-next"))
+    wizard_step(driver, 2)
+    click(driver, one(driver, "wizard-next"))
+    wizard_step(driver, 3)
+    table = text_of(one(driver, "plan-table", "the preview table"))
+    skips = [r.get_attribute("data-reason") for r in by_testid(driver, "skip-row")]
+    assert skips == ["not-a-transcript"], f"skips {skips} in {table!r}"
+    assert "notes.txt" in table, table
+    assert len(driver.find_elements(By.CSS_SELECTOR, '[data-testid="plan-table"] tr.ok')) == 2, table
+    assert by_testid(driver, "nothing-written"), "the preview should say nothing was written"
+    assert tree_digest(claude, fx / "fleet") == before, "the preview wrote something"
+    shot(driver, "22-wizard-3-preview")
+    click(driver, one(driver, "wizard-next"))
+    wizard_step(driver, 4)
+    modes = by_testid(driver, "mode-option")
+    assert modes[0].find_element(By.TAG_NAME, "input").is_selected(), "copy should be the default"
+    shot(driver, "23-wizard-4-how")
+    click(driver, one(driver, "wizard-next"))
+    wizard_step(driver, 5)
+    run = wait_until("the run button", lambda: [b for b in by_testid(driver, "wizard-run") if b.is_enabled()])[0]
+    assert "Copy 2 sessions" in text_of(run), text_of(run)
+    shot(driver, "24-wizard-5-confirm")
+    click(driver, run)
+    wizard_step(driver, 6)
+    result = text_of(one(driver, "result"))
+    assert "2 placed" in " ".join(result.split()), result
+    shot(driver, "25-wizard-6-result")
+
+    # On disk: the transcripts in beta's folder with their mtimes, and herdctl adoption records.
+    dest = claude / "projects" / "-srv-herd-beta"
+    for sid in IMPORTED:
+        placed, original = dest / f"{sid}.jsonl", src / f"{sid}.jsonl"
+        assert placed.read_bytes() == original.read_bytes(), f"{placed} differs from {original}"
+        gap = abs(placed.stat().st_mtime_ns - original.stat().st_mtime_ns)
+        assert gap < 1_000_000, f"{placed}: mtime not preserved ({gap} ns apart)"
+        rec = state_dir / "adopted-sessions" / f"{sid}.yaml"
+        assert rec.is_file() and "agentName: beta" in rec.read_text(), f"{rec}: {rec.read_text() if rec.is_file() else 'missing'}"
+    assert (src / "notes.txt").is_file() and all((src / f"{sid}.jsonl").is_file() for sid in IMPORTED), \
+        "a copy must leave the originals"
+    # The Fleet view behind the wizard already counts them.
+    wait_until("beta with 2 sessions", lambda: agent_count(driver, "beta") == "2 sessions")
+
+    # Undo from the result screen: the tree is byte-identical to before.
+    click(driver, one(driver, "undo-import"))
+    one(driver, "undo-panel")
+    shot(driver, "26-wizard-undo-preview")
+    click(driver, wait_until("the confirm-undo button", lambda: [b for b in by_testid(driver, "confirm-undo") if b.is_enabled()])[0])
+    one(driver, "undo-report", "the undo report")
+    shot(driver, "27-wizard-undone")
+    after = tree_digest(claude, fx / "fleet")
+    assert after == before, "undo did not restore the tree:\n" + digest_diff(before, after)
+    click(driver, one(driver, "wizard-done"))
+    wait_until("the wizard to close", lambda: not by_testid(driver, "wizard"))
+    wait_until("beta back to 0 sessions", lambda: agent_count(driver, "beta") == "0 sessions")
+    log(f"import: 2 copied into beta with mtimes and records, undone to a byte-identical tree ({len(before)} entries)")
+
+
+def step_occupied_move(driver, busy):
+    # 10. Moving a session that a running claude holds is refused, with the reason.
+    emit_drop(driver, [busy])
+    wizard_step(driver, 2)
+    Select(one(driver, "target-select")).select_by_value("beta")
+    wait_until("the dropped folder in the sources", lambda: busy.name in text_of(one(driver, "source-list")))
+    click(driver, one(driver, "wizard-next"))
+    wizard_step(driver, 3)
+    one(driver, "plan-table")
+    click(driver, one(driver, "wizard-next"))
+    wizard_step(driver, 4)
+    move = [m for m in by_testid(driver, "mode-option") if "Move" in text_of(m)][0]
+    click(driver, move.find_element(By.TAG_NAME, "input"))
+    click(driver, one(driver, "wizard-next"))
+    wizard_step(driver, 5)
+    wait_until("the move plan", lambda: "Sessions open in a running claude are skipped" in text_of(one(driver, "wizard")))
+    run = by_testid(driver, "wizard-run")
+    assert run and not run[0].is_enabled(), "nothing can be moved, so Run must be disabled"
+    shot(driver, "28-wizard-move-refused")
+    click(driver, one(driver, "wizard-back"))
+    wizard_step(driver, 4)
+    click(driver, one(driver, "wizard-back"))
+    wizard_step(driver, 3)
+    rows = wait_until("the occupied skip row", lambda: by_testid(driver, "skip-row"))
+    assert [r.get_attribute("data-reason") for r in rows] == ["occupied"], [text_of(r) for r in rows]
+    reason = text_of(rows[0])
+    assert "Open in a running claude process" in reason, reason
+    shot(driver, "29-wizard-occupied-reason")
+    assert (busy / f"{BUSY_SID}.jsonl").is_file(), "the held transcript must stay where it is"
+    click(driver, driver.find_element(By.CSS_SELECTOR, '[data-testid="wizard"] button[aria-label="Close"]'))
+    wait_until("the wizard to close", lambda: not by_testid(driver, "wizard"))
+
+
+def step_views(driver, theme):
+    """Every view, for the light/dark screenshot set."""
+    prefix = "30" if theme == "light" else "40"
+    set_theme(driver, theme)
+    click(driver, one(driver, "nav-fleet"))
+    wait_until("the agents", lambda: agent_count(driver, "alpha"))
+    shot(driver, f"{prefix}-{theme}-fleet")
+    click(driver, one(driver, "nav-all-chats"))
+    wait_until("the groups", lambda: by_testid(driver, "group-header"))
+    click(driver, wait_until("the cart session row", lambda: row_with_text(driver, "session-row", "Cart quantity selector")))
+    wait_until("the cart transcript", lambda: any(
+        "QuantitySelector" in text_of(t) for t in by_testid(driver, "transcript")))
+    shot(driver, f"{prefix}-{theme}-all-chats-viewer")
+    click(driver, one(driver, "nav-import"))
+    shot(driver, f"{prefix}-{theme}-import")
+    click(driver, one(driver, "nav-history"))
+    wait_until("the import run in History", lambda: by_testid(driver, "run-row"))
+    shot(driver, f"{prefix}-{theme}-history")
+
+
 def main():
     if not APP.is_file():
         sys.exit(f"[e2e] the app is not built: {APP} (run `make build`)")
+    if not CLI.is_file():
+        sys.exit(f"[e2e] corral-cli is not built: {CLI} (run `cargo build -p corral-engine`)")
     if not os.environ.get("DISPLAY"):
         sys.exit("[e2e] no DISPLAY: run under Xvfb (`make e2e` uses xvfb-run)")
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -123,8 +550,7 @@ def main():
         old.unlink()
 
     tmp = Path(tempfile.mkdtemp(prefix="corral-e2e-"))
-    fx = tmp / "fx"
-    shutil.copytree(ROOT / "fixtures" / "e2e-home", fx)
+    fx, data, src, busy, work = prepare(tmp)
     home = tmp / "home"
     home.mkdir()
     claude = fx / "claude"
@@ -136,12 +562,13 @@ def main():
     env.update({
         "HOME": str(home),
         "CLAUDE_CONFIG_DIR": str(claude),
-        "CORRAL_DATA_DIR": str(tmp / "data"),
+        "CORRAL_DATA_DIR": str(data),
         "CORRAL_FLEET": str(fx / "fleet" / "herdctl.yaml"),
         "NO_AT_BRIDGE": "1",
     })
     port, native_port = free_port(), free_port()
     driver_log = open(tmp / "tauri-driver.log", "wb")
+    fake_claude = start_fake_claude(tmp, work)
     tauri_driver = subprocess.Popen(
         [TAURI_DRIVER, "--port", str(port), "--native-port", str(native_port),
          "--native-driver", NATIVE_DRIVER],
@@ -153,82 +580,23 @@ def main():
             f"http://127.0.0.1:{port}/status", timeout=1).status == 200, timeout=15)
         started = time.monotonic()
         driver = webdriver.Remote(command_executor=f"http://127.0.0.1:{port}", options=Options())
+        driver.set_script_timeout(30)
         log(f"session created in {time.monotonic() - started:.1f}s")
 
-        # 1. The window opens on the UI.
-        wait_until("the sidebar", lambda: by_testid(driver, "nav-all-chats"))
-        assert driver.title == "Corral", f"title is {driver.title!r}"
-        shot(driver, "01-window-open")
-
-        # 2. All Chats shows the fixture's groups (the temp folder hidden).
-        by_testid(driver, "nav-all-chats")[0].click()
-        groups = wait_until("three groups in All Chats",
-                            lambda: (lambda g: g if len(g) >= 3 else None)(by_testid(driver, "group-header")))
-        text = text_of(driver.find_element(By.TAG_NAME, "body"))
-        for wd in ("/home/dev/webshop", "/home/dev/notes", "/srv/herd/alpha"):
-            assert wd in text, f"group {wd} missing from {text!r}"
-        assert "/tmp/scratch" not in text, "the temp folder should be hidden by default"
-        assert len(groups) == 3, f"expected 3 groups, got {len(groups)}"
-        shot(driver, "02-all-chats")
-
-        # 3. A session opens in the viewer.
-        row = wait_until("the cart session row", lambda: row_with_text(driver, "session-row", "Cart quantity selector"))
-        row.click()
-        wait_until("the cart transcript", lambda: any(
-            "QuantitySelector" in text_of(t) for t in by_testid(driver, "transcript")))
-        messages = by_testid(driver, "message")
-        assert len(messages) >= 3, f"only {len(messages)} messages shown"
-        shot(driver, "03-session-open")
-
-        # 4. A rename persists to <state dir>/session-metadata/<agent>.json.
-        row = wait_until("the alpha session row", lambda: row_with_text(driver, "session-row", "Nightly deploy summary"))
-        row.click()
-        wait_until("the alpha transcript", lambda: any(
-            "Two deploys failed" in text_of(t) for t in by_testid(driver, "transcript")))
-        row = wait_until("the alpha session row", lambda: row_with_text(driver, "session-row", "Nightly deploy summary"))
-        button = row.find_elements(By.CSS_SELECTOR, '[data-testid="rename-button"]')
-        if button:
-            driver.execute_script("arguments[0].click()", button[0])
-        else:
-            row.send_keys(Keys.F2)
-        field = wait_until("the rename field", lambda: by_testid(driver, "rename-input"))[0]
-        field.send_keys(Keys.CONTROL, "a")
-        field.send_keys("Deploy report (e2e)")
-        field.send_keys(Keys.ENTER)
-        meta_file = state_dir / "session-metadata" / "alpha.json"
-
-        def saved_name():
-            meta = json.loads(meta_file.read_text())
-            return meta["sessions"][ALPHA_JOB].get("customName") == "Deploy report (e2e)"
-
-        wait_until(f"the new name in {meta_file}", lambda: meta_file.is_file() and saved_name())
-        wait_until("the new name in the header", lambda: any(
-            text_of(el).strip() == "Deploy report (e2e)" for el in by_testid(driver, "session-name")))
-        shot(driver, "04-renamed")
-
-        # 5. Live updates: a transcript appended on disk shows up without any click.
-        transcript = claude / "projects" / "-srv-herd-alpha" / f"{ALPHA_JOB}.jsonl"
-        with transcript.open("a") as f:
-            f.write(jsonl({"parentUuid": None, "isSidechain": False, "userType": "external",
-                           "cwd": "/srv/herd/alpha", "sessionId": ALPHA_JOB, "version": "2.1.114",
-                           "gitBranch": "main", "type": "user",
-                           "message": {"role": "user", "content": "Appended on disk during the e2e run"},
-                           "uuid": "a1a1a1a1-e2e0-4000-8000-000000000001",
-                           "timestamp": "2026-11-21T08:00:00.000Z"}))
-        wait_until("the appended message in the open transcript", lambda: any(
-            "Appended on disk during the e2e run" in text_of(t) for t in by_testid(driver, "transcript")))
-        shot(driver, "05-live-append")
-
-        # ... and a new session in a new folder appears in All Chats.
-        folder = claude / "projects" / "-home-dev-live"
-        folder.mkdir()
-        (folder / f"{LIVE_SID}.jsonl").write_text("".join(live_session_lines("/home/dev/live")))
-        wait_until("the new session in All Chats", lambda: row_with_text(driver, "session-row", "Live update arrived"))
-        shot(driver, "06-live-new-session")
+        step_window_and_chats(driver)
+        step_viewer_rename_live(driver, claude, state_dir)
+        step_huge_session(driver)
+        step_fleet_and_release(driver, state_dir)
+        step_import_and_undo(driver, fx, src)
+        step_occupied_move(driver, busy)
+        step_views(driver, "light")
+        step_views(driver, "dark")
         ok = True
-        log("PASS: window, All Chats groups, session viewer, rename persisted, live updates")
+        log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
+            "50,000-message session, Fleet counts, release, import + undo (byte-identical), "
+            "occupied move refused, light and dark views")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
-        log(f"FAIL: {e}")
+        log(f"FAIL: {type(e).__name__}: {e}")
         if driver is not None:
             try:
                 shot(driver, "99-failure")
@@ -240,11 +608,12 @@ def main():
                 driver.quit()
             except WebDriverException:
                 pass
-        try:
-            os.killpg(tauri_driver.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        tauri_driver.wait(timeout=10)
+        for proc in (tauri_driver, fake_claude):
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            proc.wait(timeout=10)
         driver_log.close()
         if ok:
             shutil.rmtree(tmp, ignore_errors=True)
