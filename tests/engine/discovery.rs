@@ -304,6 +304,10 @@ fn browsing_writes_nothing_but_corrals_own_index() {
     index_files.sort();
     assert_eq!(index_files.len(), 2, "{index_files:?}");
     assert!(index_files[0].starts_with("jobs-") && index_files[1].starts_with("listing-"));
+    // The listing index is one shard per transcript folder.
+    let shards = shard_files(&home);
+    assert!(shards.len() >= 5, "{shards:?}");
+    assert!(shards.iter().all(|p| p.extension().unwrap() == "idx"), "{shards:?}");
 }
 
 #[test]
@@ -331,10 +335,12 @@ fn index_follows_appends_replacements_deletions_and_corruption() {
         home.catalog().session(&sid("a3")).unwrap().last_message_at.as_deref(),
         Some("2026-11-28T10:00:00.000Z")
     );
-    // Corrupt the index: it is rebuilt, not trusted.
-    let index = listing_index(&home);
-    std::fs::write(&index, b"{ not json").unwrap();
+    // Corrupt every shard of the index: it is rebuilt, not trusted.
+    for shard in shard_files(&home) {
+        std::fs::write(&shard, b"{ not json").unwrap();
+    }
     assert_eq!(count(&home.catalog()), 3);
+    assert!(shard_files(&home).iter().all(|p| std::fs::read(p).unwrap().starts_with(b"CORRALIX")));
     // Delete a transcript: it disappears.
     std::fs::remove_file(&path).unwrap();
     c.invalidate(&[]);
@@ -497,33 +503,115 @@ fn unchanged_transcripts_are_not_read_again() {
 
 #[test]
 fn a_changed_extractor_invalidates_cached_facts_exactly_once() {
+    use corral_engine::index::SHARD_EXTRACTOR_OFFSET;
     let home = Home::new();
     home.catalog().all_sessions(ListOptions::default()).unwrap();
-    let index = listing_index(&home);
-    let text = std::fs::read_to_string(&index).unwrap();
+    let path = home.transcript("-home-u-scratch", "d1");
+    let shard = shard_of(&home, &path);
     let current = corral_engine::transcript::facts::EXTRACTOR_VERSION;
-    assert!(text.contains(&format!("\"extractor\":{current}")));
+    let bytes = std::fs::read(&shard).unwrap();
+    let version = |b: &[u8]| {
+        u32::from_le_bytes(
+            b[SHARD_EXTRACTOR_OFFSET..SHARD_EXTRACTOR_OFFSET + 4].try_into().unwrap(),
+        )
+    };
+    assert_eq!(version(&bytes), current);
+    // A shard written by another extractor version is re-extracted, then rewritten with the
+    // current version, so the next listing trusts it again.
+    let mut old = bytes.clone();
+    old[SHARD_EXTRACTOR_OFFSET..SHARD_EXTRACTOR_OFFSET + 4].copy_from_slice(&0u32.to_le_bytes());
+    std::fs::write(&shard, &old).unwrap();
     let preview = |home: &Home| home.catalog().session(&sid("d1")).unwrap().preview.unwrap();
-    // The index is trusted while the extractor version matches (a tampered value shows)…
-    let tampered = text.replace("Quick question about bash arrays", "Tampered preview text here");
-    std::fs::write(&index, &tampered).unwrap();
-    assert_eq!(preview(&home), "Tampered preview text here");
-    // …and an index written by another extractor version is re-extracted, then rewritten with
-    // the current version, so the next listing trusts it again.
-    let old = tampered.replace(&format!("\"extractor\":{current}"), "\"extractor\":0");
-    std::fs::write(&index, old).unwrap();
     assert_eq!(preview(&home), "Quick question about bash arrays");
-    let rewritten = std::fs::read_to_string(&index).unwrap();
-    assert!(rewritten.contains(&format!("\"extractor\":{current}")));
-    assert!(!rewritten.contains("Tampered"));
+    let rewritten = std::fs::read(&shard).unwrap();
+    assert_eq!(version(&rewritten), current);
+    assert_eq!(rewritten, bytes, "rebuilt to the same content");
 }
 
+#[test]
+fn damaged_misplaced_stray_and_old_index_files_are_never_trusted() {
+    let home = Home::new();
+    let cold = all(&home.catalog(), true);
+    let d1 = home.transcript("-home-u-scratch", "d1");
+    let a1 = home.transcript("-home-u-projects-alpha", "a1");
+    let (d1_shard, a1_shard) = (shard_of(&home, &d1), shard_of(&home, &a1));
+    assert_ne!(d1_shard, a1_shard);
+    let good = std::fs::read(&d1_shard).unwrap();
+    let fresh = |home: &Home| {
+        let listing = all(&home.catalog(), true);
+        assert_eq!(listing, cold, "a listing from a damaged index equals a cold listing");
+        assert_eq!(std::fs::read(&d1_shard).unwrap(), good, "the damaged shard is rebuilt");
+    };
+    // A tampered byte inside the payload (the preview text): refused by the checksum.
+    let at = memchr::memmem::find(&good, b"bash arrays").unwrap();
+    let mut tampered = good.clone();
+    tampered[at] = b'c';
+    std::fs::write(&d1_shard, &tampered).unwrap();
+    fresh(&home);
+    // Truncated: empty, inside the header, inside the payload, one byte short.
+    for len in [0, 7, 31, 40, good.len() / 2, good.len() - 1] {
+        std::fs::write(&d1_shard, &good[..len]).unwrap();
+        fresh(&home);
+    }
+    // Another folder's shard under this folder's name.
+    std::fs::copy(&a1_shard, &d1_shard).unwrap();
+    fresh(&home);
+    // Random bytes, and a shard of a future format.
+    let noise: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(&d1_shard, noise).unwrap();
+    fresh(&home);
+    let mut future = good.clone();
+    future[8] = 99;
+    std::fs::write(&d1_shard, &future).unwrap();
+    fresh(&home);
+    // The single-file JSON index of earlier versions and a stray shard are removed; the shard of
+    // a folder that disappears goes with it.
+    let dir = d1_shard.parent().unwrap().to_path_buf();
+    let legacy = dir.with_extension("json");
+    std::fs::write(&legacy, br#"{"format":1,"extractor":1,"entries":{}}"#).unwrap();
+    let stray = dir.join("00000000deadbeef.idx");
+    std::fs::write(&stray, &good).unwrap();
+    let c = home.catalog();
+    std::fs::remove_dir_all(d1.parent().unwrap()).unwrap();
+    let without: BTreeMap<String, SessionSummary> = cold
+        .iter()
+        .filter(|(_, s)| s.encoded_path != "-home-u-scratch")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    assert!(without.len() < cold.len() && !without.contains_key(&sid("d1")));
+    assert_eq!(all(&c, true), without);
+    assert!(!legacy.exists(), "the old JSON index is removed");
+    assert!(!stray.exists(), "a shard no folder claims is removed");
+    assert!(!d1_shard.exists(), "the shard of a removed folder is removed");
+    assert!(a1_shard.exists());
+}
+
+/// The listing index's folder of shards.
 fn listing_index(home: &Home) -> PathBuf {
     std::fs::read_dir(home.data.join("index"))
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("listing-"))
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("listing-") && p.is_dir())
         .unwrap()
+}
+
+/// Every shard file of the listing index.
+fn shard_files(home: &Home) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(listing_index(home))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The shard file that holds `transcript`'s entry.
+fn shard_of(home: &Home, transcript: &Path) -> PathBuf {
+    let index = corral_engine::index::ListingIndex::new(&home.data, &home.claude());
+    let shard = index.shard_file(transcript.parent().unwrap());
+    assert!(shard.is_file(), "{shard:?}");
+    shard
 }
 
 #[test]

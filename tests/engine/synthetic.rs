@@ -651,9 +651,20 @@ fn indexed_listing_equals_a_cold_listing_after_appends_truncations_deletions_and
     assert_eq!(indexed, cold, "the index must give what a cold scan gives");
     assert_ne!(indexed, before);
 
-    // A corrupted index is rebuilt, never trusted.
+    // A corrupted index (every file, every shard) is rebuilt, never trusted.
+    let mut corrupted = 0;
     for e in std::fs::read_dir(data.join("index")).unwrap() {
-        std::fs::write(e.unwrap().path(), b"{\"format\":1,\"entries\":{\"x\":").unwrap();
+        let p = e.unwrap().path();
+        let files = if p.is_dir() {
+            std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()).collect()
+        } else {
+            vec![p]
+        };
+        for f in files {
+            std::fs::write(f, b"{\"format\":1,\"entries\":{\"x\":").unwrap();
+            corrupted += 1;
+        }
     }
+    assert!(corrupted > 5, "the index has one shard per folder");
     assert_eq!(list_by_id(&claude, fleet.as_deref(), &data), cold);
 }

@@ -20,7 +20,7 @@ use ts_rs::TS;
 use crate::attribution::{self, AttributionIndex, JobCache};
 use crate::error::{Error, Result};
 use crate::fleet::{Agent, Fleet};
-use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex};
+use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex, LoadedShard, PendingShard};
 use crate::metadata::{ADHOC, MetadataStore};
 use crate::model::{
     AgentSummary, Attribution, DirectoryGroup, MessagePage, NotResumableReason, SessionSummary,
@@ -102,7 +102,8 @@ pub struct FoundTranscript {
     pub size: u64,
     pub mtime: SystemTime,
     pub docker: bool,
-    pub facts: TranscriptFacts,
+    /// Shared with the listing index (not copied per listing).
+    pub facts: Arc<TranscriptFacts>,
 }
 
 impl FoundTranscript {
@@ -151,25 +152,23 @@ struct Caches {
     last: Option<(Instant, Arc<Scan>)>,
 }
 
-impl Caches {
-    fn load_jobs(&mut self) {
-        if std::mem::replace(&mut self.jobs_loaded, true) {
-            return;
-        }
-        // A missing or unreadable cache is rebuilt from the job files, never trusted.
-        if let Ok(bytes) = fs::read(&self.jobs_file)
-            && let Ok((JOBS_CACHE_FORMAT, cache)) =
-                serde_json::from_slice::<(u32, JobCache)>(&bytes)
-        {
-            self.jobs = cache;
-        }
+/// Loads the persisted job cache once; a missing or unreadable cache is rebuilt from the job
+/// files, never trusted.
+fn load_jobs(jobs: &mut JobCache, file: &Path, loaded: &mut bool) {
+    if std::mem::replace(loaded, true) {
+        return;
     }
+    if let Ok(bytes) = fs::read(file)
+        && let Ok((JOBS_CACHE_FORMAT, cache)) = serde_json::from_slice::<(u32, JobCache)>(&bytes)
+    {
+        *jobs = cache;
+    }
+}
 
-    fn save_jobs(&self) -> Result<()> {
-        let bytes = serde_json::to_vec(&(JOBS_CACHE_FORMAT, &self.jobs))
-            .map_err(|e| Error::io("cannot encode the job cache", std::io::Error::other(e)))?;
-        crate::atomic_write::write_atomic(&self.jobs_file, &bytes)
-    }
+fn save_jobs(jobs: &JobCache, file: &Path) -> Result<()> {
+    let bytes = serde_json::to_vec(&(JOBS_CACHE_FORMAT, jobs))
+        .map_err(|e| Error::io("cannot encode the job cache", std::io::Error::other(e)))?;
+    crate::atomic_write::write_atomic(file, &bytes)
 }
 
 /// Bump when the shape of the persisted job cache changes.
@@ -259,26 +258,81 @@ impl Catalog {
     }
 
     fn scan_now(&self, caches: &mut Caches) -> Result<Scan> {
-        let mut warnings = Vec::new();
-        let candidates = self.list_transcript_files(&mut warnings);
-        caches.index.load();
+        let Caches { index, jobs, jobs_file, jobs_loaded, .. } = caches;
+        // Transcripts and attribution do not depend on each other: both run at once.
+        let (transcripts, attribution) = rayon::join(
+            || self.scan_transcripts(index),
+            || {
+                load_jobs(jobs, jobs_file, jobs_loaded);
+                let (attribution, mut warnings) = AttributionIndex::build(&self.state_dir, jobs);
+                let stats = attribution.job_stats();
+                if (stats.parsed > 0 || stats.dropped > 0)
+                    && let Err(e) = save_jobs(jobs, jobs_file)
+                {
+                    warnings.push(Warning::new(jobs_file.as_path(), e.to_string()));
+                }
+                (attribution, warnings)
+            },
+        );
+        let (transcripts, mut warnings) = transcripts;
+        let (attribution, attribution_warnings) = attribution;
+        warnings.extend(attribution_warnings);
+        let (custom_names, metadata_warnings) =
+            MetadataStore::new(&self.state_dir).custom_names_with_warnings();
+        warnings.extend(metadata_warnings);
+        Ok(Scan { transcripts, attribution, custom_names, warnings })
+    }
 
-        // Decide per file: reuse (a stat says it is unchanged), resume (appended) or rescan.
-        let mut transcripts = Vec::with_capacity(candidates.len());
-        let mut to_scan: Vec<(Candidate, Option<(u64, FactsScanner)>)> = Vec::new();
-        for c in candidates {
-            match caches.index.get(&c.path).map(|e| (e.freshness(&c.stamp), e)) {
-                Some((Freshness::Fresh, e)) => {
-                    let facts = e.scanner.facts();
-                    transcripts.push(c.into_found(facts));
+    /// Every transcript with its facts: a `stat` per file validates it against the index; only
+    /// what changed is read (in parallel, appended files from where they left off).
+    fn scan_transcripts(&self, index: &mut ListingIndex) -> (Vec<FoundTranscript>, Vec<Warning>) {
+        let mut warnings = Vec::new();
+        let folders = self.transcript_folders(&mut warnings);
+        // On every core, per folder: list and stat its files, read its index shard if it is not
+        // in memory yet, and decide per file: reuse (a stat says it is unchanged), resume
+        // (appended) or rescan.
+        let dirs: Vec<&Path> = folders.iter().map(|f| f.0.as_path()).collect();
+        let pending = index.sync_folders(&dirs);
+        let known: &ListingIndex = index;
+        let listed: Vec<FolderPass> = folders
+            .par_iter()
+            .zip(pending)
+            .map(|((dir, folder, docker), pending)| {
+                let shard = pending.map(PendingShard::read);
+                let mut candidates = Vec::new();
+                let mut pass = FolderPass::default();
+                list_folder(dir, folder, *docker, &mut candidates, &mut pass.warnings);
+                for c in candidates {
+                    let entry = match &shard {
+                        Some(s) => s.get(&c.path),
+                        None => known.get(&c.path),
+                    };
+                    match entry.map(|e| (e.freshness(&c.stamp), e)) {
+                        Some((Freshness::Fresh, e)) => {
+                            let facts = e.facts();
+                            pass.found.push(c.into_found(facts));
+                        }
+                        Some((Freshness::Appended, e)) => {
+                            let resume = Some((e.offset, e.scanner.clone()));
+                            pass.to_scan.push((c, resume));
+                        }
+                        Some((Freshness::Stale, _)) | None => pass.to_scan.push((c, None)),
+                    }
                 }
-                Some((Freshness::Appended, e)) => {
-                    let resume = Some((e.offset, e.scanner.clone()));
-                    to_scan.push((c, resume));
-                }
-                Some((Freshness::Stale, _)) | None => to_scan.push((c, None)),
-            }
+                pass.shard = shard;
+                pass
+            })
+            .collect();
+        let mut transcripts = Vec::with_capacity(listed.iter().map(|p| p.found.len()).sum());
+        let mut to_scan = Vec::new();
+        let mut shards = Vec::new();
+        for pass in listed {
+            transcripts.extend(pass.found);
+            to_scan.extend(pass.to_scan);
+            warnings.extend(pass.warnings);
+            shards.extend(pass.shard);
         }
+        index.adopt(shards);
 
         // Changed transcripts are read in parallel, each from where it left off.
         let scanned: Vec<(Candidate, std::io::Result<facts::ScanOutcome>)> = to_scan
@@ -291,13 +345,9 @@ impl Catalog {
         for (c, result) in scanned {
             match result {
                 Ok(outcome) => {
-                    let facts = outcome.scanner.facts();
-                    let entry = IndexEntry {
-                        stamp: c.stamp,
-                        offset: outcome.offset,
-                        scanner: outcome.scanner,
-                    };
-                    caches.index.insert(c.path.clone(), entry);
+                    let entry = IndexEntry::new(c.stamp, outcome.offset, outcome.scanner);
+                    let facts = entry.facts();
+                    index.insert(&c.path, entry);
                     transcripts.push(c.into_found(facts));
                 }
                 // Vanished between listing and reading, or unreadable: reported, never fatal.
@@ -305,31 +355,16 @@ impl Catalog {
                 Err(e) => warnings.push(Warning::new(&c.path, format!("cannot read: {e}"))),
             }
         }
-        let live: std::collections::HashSet<&Path> =
-            transcripts.iter().map(|t| t.path.as_path()).collect();
-        caches.index.retain_paths(&|p| live.contains(p));
-        if let Err(e) = caches.index.save() {
-            warnings.push(Warning::new(caches.index.path(), e.to_string()));
+        index.retain_live(transcripts.iter().map(|t| t.path.as_path()));
+        if let Err(e) = index.save() {
+            warnings.push(Warning::new(index.path(), e.to_string()));
         }
-
-        caches.load_jobs();
-        let (attribution, attribution_warnings) =
-            AttributionIndex::build(&self.state_dir, &mut caches.jobs);
-        warnings.extend(attribution_warnings);
-        let stats = attribution.job_stats();
-        if (stats.parsed > 0 || stats.dropped > 0)
-            && let Err(e) = caches.save_jobs()
-        {
-            warnings.push(Warning::new(&caches.jobs_file, e.to_string()));
-        }
-        let (custom_names, metadata_warnings) =
-            MetadataStore::new(&self.state_dir).custom_names_with_warnings();
-        warnings.extend(metadata_warnings);
-        Ok(Scan { transcripts, attribution, custom_names, warnings })
+        (transcripts, warnings)
     }
 
-    /// Every candidate transcript file, with its stat. Unreadable folders become warnings.
-    fn list_transcript_files(&self, warnings: &mut Vec<Warning>) -> Vec<Candidate> {
+    /// The folders that may hold transcripts: `projects/*` and, with a fleet, its docker-sessions
+    /// folder, as (path, folder name, docker). Unreadable `projects` becomes a warning.
+    fn transcript_folders(&self, warnings: &mut Vec<Warning>) -> Vec<(PathBuf, String, bool)> {
         let projects = self.projects_dir();
         let mut folders: Vec<(PathBuf, String, bool)> = Vec::new();
         match fs::read_dir(&projects) {
@@ -348,41 +383,31 @@ impl Catalog {
         if self.fleet.is_some() {
             folders.push((self.state_dir.join("docker-sessions"), "docker:".to_owned(), true));
         }
-        // Folders are listed and their files stat'ed on every core.
-        let listed: Vec<(Vec<Candidate>, Vec<Warning>)> = folders
-            .into_par_iter()
-            .map(|(dir, folder, docker)| {
-                let mut out = Vec::new();
-                let mut w = Vec::new();
-                list_folder(&dir, &folder, docker, &mut out, &mut w);
-                (out, w)
-            })
-            .collect();
-        let mut out = Vec::new();
-        for (candidates, w) in listed {
-            out.extend(candidates);
-            warnings.extend(w);
-        }
-        out
+        folders
     }
 
     /// Every session, grouped by real working directory, newest group first.
     pub fn all_sessions(&self, opts: ListOptions) -> Result<Listing> {
         let scan = self.scan()?;
-        let mut sessions: Vec<(SessionSummary, bool, String)> = Vec::new();
-        for t in scan.transcripts.iter().filter(|t| t.is_session()) {
-            let attr = scan.attribution.get(&t.session_id);
-            if t.docker && attr.agent_name.is_none() {
-                continue; // docker sessions are listed only under the agent that owns them
-            }
-            let summary = self.summarize(t, &attr, &scan);
-            let is_temp = paths::is_temp_directory(&summary.working_directory);
-            if is_temp && !opts.include_temp {
-                continue;
-            }
-            let activity = t.activity();
-            sessions.push((summary, is_temp, activity));
-        }
+        // Summaries are built on every core.
+        let mut sessions: Vec<(SessionSummary, bool, String)> = scan
+            .transcripts
+            .par_iter()
+            .filter(|t| t.is_session())
+            .filter_map(|t| {
+                let attr = scan.attribution.get(&t.session_id);
+                if t.docker && attr.agent_name.is_none() {
+                    return None; // docker sessions are listed only under the agent that owns them
+                }
+                let summary = self.summarize(t, &attr, &scan);
+                let is_temp = paths::is_temp_directory(&summary.working_directory);
+                if is_temp && !opts.include_temp {
+                    return None;
+                }
+                let activity = t.activity();
+                Some((summary, is_temp, activity))
+            })
+            .collect();
         sessions.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.session_id.cmp(&b.0.session_id)));
 
         // Group by real working directory (docker sessions by owning agent).
@@ -669,6 +694,15 @@ impl Catalog {
     }
 }
 
+/// What one folder's share of a scan found (see `Catalog::scan_transcripts`).
+#[derive(Default)]
+struct FolderPass {
+    found: Vec<FoundTranscript>,
+    to_scan: Vec<(Candidate, Option<(u64, FactsScanner)>)>,
+    warnings: Vec<Warning>,
+    shard: Option<LoadedShard>,
+}
+
 /// A transcript file found by listing, before it is read.
 #[derive(Debug)]
 struct Candidate {
@@ -683,7 +717,7 @@ struct Candidate {
 /// Lists the top-level `*.jsonl` files of one folder that can be sessions: regular files (a
 /// directory named `x.jsonl` is skipped), not `agent-*.jsonl`, not empty, with a valid id.
 impl Candidate {
-    fn into_found(self, facts: TranscriptFacts) -> FoundTranscript {
+    fn into_found(self, facts: Arc<TranscriptFacts>) -> FoundTranscript {
         FoundTranscript {
             path: self.path,
             folder: self.folder,
@@ -719,9 +753,14 @@ fn list_folder(
             continue;
         }
         let path = entry.path();
-        // `metadata` follows symlinks: a linked transcript (link placement) is listed; a dangling
-        // link or a vanished file is skipped.
-        let Ok(meta) = fs::metadata(&path) else { continue };
+        // A symlink is followed: a linked transcript (link placement) is listed; a dangling link
+        // or a vanished file is skipped. Anything else is stat'ed relative to the open folder
+        // (no path lookup).
+        let meta = match entry.file_type() {
+            Ok(ty) if !ty.is_symlink() => entry.metadata(),
+            _ => fs::metadata(&path),
+        };
+        let Ok(meta) = meta else { continue };
         if !meta.is_file() || meta.len() == 0 {
             continue;
         }

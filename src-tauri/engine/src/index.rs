@@ -6,20 +6,44 @@
 //! - an appended transcript (same inode, larger, newer) is parsed only from where it left off;
 //! - anything else (shrunk, replaced, new inode, older extractor) is rescanned from the start.
 //!
-//! The file is rewritten atomically, once per listing, only when something changed. A corrupt or
-//! old-format index is discarded and rebuilt, never trusted.
+//! On disk the index is split into one **shard per transcript folder**
+//! (`<data>/index/listing-<encoded home>/<hash of the folder>.idx`), so a change rewrites only the
+//! small shard of the folder that changed, and shards load in parallel. A shard is a fixed header
+//! (magic, format and extractor versions, payload length, checksum) followed by a compact binary
+//! payload (postcard). A shard that is missing, truncated, corrupt (checksum), of another format or
+//! extractor version, or written for another folder is discarded and rebuilt from the
+//! transcripts, never trusted; decoding never panics. Shards are replaced by rename (readers see
+//! the old or the new shard); they are not fsynced, as the index is only a cache and a torn shard
+//! fails its checksum. The single-file JSON index of earlier versions (`listing-<home>.json`) is
+//! removed on the first save.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::transcript::facts::{EXTRACTOR_VERSION, FactsScanner};
+use crate::transcript::facts::{EXTRACTOR_VERSION, FactsScanner, TranscriptFacts};
 
-/// Bump when the on-disk shape of the index changes.
-const FORMAT_VERSION: u32 = 1;
+/// Bump when the on-disk shape of a shard changes (1 was the single JSON file).
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The first bytes of every shard.
+pub const SHARD_MAGIC: [u8; 8] = *b"CORRALIX";
+
+/// Shard header: magic (8 bytes), format version (u32 LE), extractor version (u32 LE), payload
+/// length (u64 LE), payload checksum (u64 LE); the payload follows.
+pub const SHARD_HEADER_LEN: usize = 32;
+
+/// Byte offset of the extractor version inside a shard header.
+pub const SHARD_EXTRACTOR_OFFSET: usize = 12;
+
+/// File name extension of shard files.
+pub const SHARD_EXTENSION: &str = "idx";
 
 /// The identity of a file as `stat` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,12 +84,21 @@ fn inode(_meta: &fs::Metadata) -> u64 {
 }
 
 /// What the index remembers about one transcript.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct IndexEntry {
     pub stamp: FileStamp,
     /// Offset just past the last complete line the scanner consumed.
     pub offset: u64,
     pub scanner: FactsScanner,
+    /// The scanner's facts, computed once and shared by every listing (not persisted).
+    #[serde(skip)]
+    facts: OnceLock<Arc<TranscriptFacts>>,
+}
+
+impl PartialEq for IndexEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.stamp == other.stamp && self.offset == other.offset && self.scanner == other.scanner
+    }
 }
 
 /// How an entry relates to the file on disk now.
@@ -80,6 +113,15 @@ pub enum Freshness {
 }
 
 impl IndexEntry {
+    pub fn new(stamp: FileStamp, offset: u64, scanner: FactsScanner) -> Self {
+        Self { stamp, offset, scanner, facts: OnceLock::new() }
+    }
+
+    /// What listing needs, from the scanner state (computed on first use, then shared).
+    pub fn facts(&self) -> Arc<TranscriptFacts> {
+        Arc::clone(self.facts.get_or_init(|| Arc::new(self.scanner.facts())))
+    }
+
     pub fn freshness(&self, now: &FileStamp) -> Freshness {
         if self.stamp == *now {
             Freshness::Fresh
@@ -95,102 +137,425 @@ impl IndexEntry {
     }
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct IndexFile {
-    format: u32,
-    extractor: u32,
-    entries: HashMap<PathBuf, IndexEntry>,
+/// A shard's payload as written: the folder it belongs to and its entries by file name.
+#[derive(Serialize)]
+struct ShardOut<'a> {
+    folder: &'a [u8],
+    entries: Vec<(&'a [u8], &'a IndexEntry)>,
 }
 
-/// The in-memory index of one Claude home, backed by one file in the data dir.
+/// A shard's payload as read.
+#[derive(Deserialize)]
+struct ShardIn {
+    folder: Vec<u8>,
+    entries: Vec<(Vec<u8>, IndexEntry)>,
+}
+
+/// The entries of one transcript folder, by file name.
+#[derive(Debug, Default)]
+struct Shard {
+    entries: HashMap<Box<[u8]>, IndexEntry>,
+    /// Differs from the shard file (or the file is unusable): write it on the next save.
+    dirty: bool,
+}
+
+/// The in-memory index of one Claude home, backed by one shard file per transcript folder.
 #[derive(Debug)]
 pub struct ListingIndex {
-    file: PathBuf,
-    entries: HashMap<PathBuf, IndexEntry>,
-    dirty: bool,
-    loaded: bool,
+    dir: PathBuf,
+    legacy_file: PathBuf,
+    shards: HashMap<PathBuf, Shard>,
+    /// Shard file names found on disk (read once), minus those claimed by a known folder.
+    unclaimed: Option<HashSet<String>>,
+    /// Shard files to delete on the next save (their folder is gone or emptied).
+    doomed: HashSet<String>,
+    legacy_removed: bool,
 }
 
 impl ListingIndex {
     /// The index of `claude_home`, stored under `<data dir>/index/`.
     pub fn new(data_dir: &Path, claude_home: &Path) -> Self {
         let key = crate::paths::encode_path(&claude_home.to_string_lossy());
+        let index_dir = data_dir.join("index");
         Self {
-            file: data_dir.join("index").join(format!("listing-{key}.json")),
-            entries: HashMap::new(),
-            dirty: false,
-            loaded: false,
+            dir: index_dir.join(format!("listing-{key}")),
+            legacy_file: index_dir.join(format!("listing-{key}.json")),
+            shards: HashMap::new(),
+            unclaimed: None,
+            doomed: HashSet::new(),
+            legacy_removed: false,
         }
     }
 
-    /// Where the index lives on disk.
+    /// The folder holding the shards.
     pub fn path(&self) -> &Path {
-        &self.file
+        &self.dir
     }
 
-    /// Loads the file once; a missing, corrupt or old-version file yields an empty index.
+    /// The shard file of the transcript folder `folder`.
+    pub fn shard_file(&self, folder: &Path) -> PathBuf {
+        self.dir.join(shard_name(folder))
+    }
+
+    /// Loads every shard present on disk (for tools and measurements; listings load only the
+    /// folders they list, see [`ListingIndex::sync_folders`]). Unusable shards are skipped.
     pub fn load(&mut self) {
-        if self.loaded {
-            return;
+        let Ok(read) = fs::read_dir(&self.dir) else { return };
+        let files: Vec<PathBuf> = read.flatten().map(|e| e.path()).collect();
+        let loaded: Vec<(PathBuf, Shard)> = files
+            .par_iter()
+            .filter_map(|p| {
+                let bytes = fs::read(p).ok()?;
+                let (folder, shard) = decode_shard(&bytes)?;
+                let folder = PathBuf::from(String::from_utf8(folder).ok()?);
+                Some((folder, shard))
+            })
+            .collect();
+        for (folder, shard) in loaded {
+            self.shards.entry(folder).or_insert(shard);
         }
-        self.loaded = true;
-        let Ok(bytes) = fs::read(&self.file) else { return };
-        match serde_json::from_slice::<IndexFile>(&bytes) {
-            Ok(f) if f.format == FORMAT_VERSION && f.extractor == EXTRACTOR_VERSION => {
-                self.entries = f.entries;
-            }
-            // Old format, old extractor or corrupt: rebuilt from the transcripts, and the file
-            // is replaced on the next save.
-            _ => self.dirty = true,
+    }
+
+    /// Declares the transcript folders that exist now and returns, for each, the shard still to
+    /// be read (`None` when it is in memory already); the caller reads them (in parallel, see
+    /// [`PendingShard::read`]) and hands them to [`ListingIndex::adopt`]. Shards of folders no
+    /// longer listed are dropped and their files deleted on the next save; so are shard files no
+    /// folder claims.
+    pub fn sync_folders(&mut self, folders: &[&Path]) -> Vec<Option<PendingShard>> {
+        let unclaimed = self.unclaimed.get_or_insert_with(|| list_shard_files(&self.dir));
+        let live: HashSet<&Path> = folders.iter().copied().collect();
+        let gone: Vec<PathBuf> =
+            self.shards.keys().filter(|k| !live.contains(k.as_path())).cloned().collect();
+        for folder in gone {
+            self.shards.remove(&folder);
+            self.doomed.insert(shard_name(&folder));
+        }
+        let mut pending = Vec::with_capacity(folders.len());
+        for folder in folders {
+            let name = shard_name(folder);
+            unclaimed.remove(&name);
+            self.doomed.remove(&name);
+            pending.push(
+                (!self.shards.contains_key(*folder)).then(|| PendingShard {
+                    folder: folder.to_path_buf(),
+                    file: self.dir.join(name),
+                }),
+            );
+        }
+        self.doomed.extend(unclaimed.drain());
+        pending
+    }
+
+    /// Takes in shards read after [`ListingIndex::sync_folders`].
+    pub fn adopt(&mut self, loaded: impl IntoIterator<Item = LoadedShard>) {
+        for LoadedShard { folder, shard } in loaded {
+            self.shards.entry(folder).or_insert(shard);
         }
     }
 
     pub fn get(&self, path: &Path) -> Option<&IndexEntry> {
-        self.entries.get(path)
+        let (folder, name) = split(path)?;
+        self.shards.get(folder)?.entries.get(name)
     }
 
-    pub fn insert(&mut self, path: PathBuf, entry: IndexEntry) {
-        if self.entries.get(&path) != Some(&entry) {
-            self.entries.insert(path, entry);
-            self.dirty = true;
+    pub fn insert(&mut self, path: &Path, entry: IndexEntry) {
+        let Some((folder, name)) = split(path) else { return };
+        let shard = self.shards.entry(folder.to_path_buf()).or_default();
+        if shard.entries.get(name) != Some(&entry) {
+            shard.entries.insert(name.into(), entry);
+            shard.dirty = true;
         }
     }
 
-    /// Drops entries for transcripts that no longer exist.
-    pub fn retain_paths(&mut self, keep: &dyn Fn(&Path) -> bool) {
-        let before = self.entries.len();
-        self.entries.retain(|p, _| keep(p));
-        if self.entries.len() != before {
-            self.dirty = true;
+    /// Keeps exactly the entries of `live` (transcripts that all have an entry already, as after
+    /// a scan): a folder whose entry count matches its live count is left untouched, so the
+    /// common case costs one count per folder.
+    pub fn retain_live<'a>(&mut self, live: impl IntoIterator<Item = &'a Path>) {
+        let mut by_folder: HashMap<&Path, Vec<&[u8]>> = HashMap::new();
+        for path in live {
+            if let Some((folder, name)) = split(path) {
+                by_folder.entry(folder).or_default().push(name);
+            }
+        }
+        for (folder, shard) in &mut self.shards {
+            let names = by_folder.get(folder.as_path()).map_or(&[][..], Vec::as_slice);
+            if names.len() == shard.entries.len() {
+                continue;
+            }
+            let keep: HashSet<&[u8]> = names.iter().copied().collect();
+            shard.entries.retain(|name, _| keep.contains(&**name));
+            shard.dirty = true;
         }
     }
 
-    /// Writes the index atomically if anything changed. Failures are reported, never fatal to a
-    /// listing (the index is only a cache).
+    /// Writes the shards that changed (in parallel) and deletes the ones no longer needed.
+    /// Failures are reported, never fatal to a listing (the index is only a cache); a shard that
+    /// could not be written stays dirty and is tried again on the next save.
     pub fn save(&mut self) -> crate::Result<()> {
-        if !self.dirty {
+        if !self.legacy_removed {
+            self.legacy_removed = true;
+            let _ = fs::remove_file(&self.legacy_file);
+        }
+        let dirty: Vec<(&Path, &mut Shard)> = self
+            .shards
+            .iter_mut()
+            .filter(|(_, s)| s.dirty)
+            .map(|(folder, shard)| (folder.as_path(), shard))
+            .collect();
+        if dirty.is_empty() && self.doomed.is_empty() {
             return Ok(());
         }
-        let file = IndexFile {
-            format: FORMAT_VERSION,
-            extractor: EXTRACTOR_VERSION,
-            entries: std::mem::take(&mut self.entries),
-        };
-        let bytes = serde_json::to_vec(&file);
-        self.entries = file.entries;
-        let bytes = bytes.map_err(|e| {
-            crate::Error::io("cannot encode the listing index", std::io::Error::other(e))
-        })?;
-        crate::atomic_write::write_atomic(&self.file, &bytes)?;
-        self.dirty = false;
-        Ok(())
+        fs::create_dir_all(&self.dir)
+            .map_err(|e| crate::Error::io_at("create folder", &self.dir, e))?;
+        for name in self.doomed.drain() {
+            let _ = fs::remove_file(self.dir.join(name));
+        }
+        let dir = &self.dir;
+        let errors: Vec<crate::Error> = dirty
+            .into_par_iter()
+            .filter_map(|(folder, shard)| {
+                let file = dir.join(shard_name(folder));
+                let result = if shard.entries.is_empty() {
+                    match fs::remove_file(&file) {
+                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                            Err(crate::Error::io_at("remove", &file, e))
+                        }
+                        _ => Ok(()),
+                    }
+                } else {
+                    encode_shard(folder, shard).and_then(|bytes| replace_file(&file, &bytes))
+                };
+                match result {
+                    Ok(()) => {
+                        shard.dirty = false;
+                        None
+                    }
+                    Err(e) => Some(e),
+                }
+            })
+            .collect();
+        match errors.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
+    /// Entries held in memory.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.shards.values().map(|s| s.entries.len()).sum()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.shards.values().all(|s| s.entries.is_empty())
+    }
+}
+
+/// A shard still to be read from disk (see [`ListingIndex::sync_folders`]).
+#[derive(Debug)]
+pub struct PendingShard {
+    folder: PathBuf,
+    file: PathBuf,
+}
+
+impl PendingShard {
+    /// Reads and checks the shard; an unusable one gives an empty shard that is rewritten on the
+    /// next save.
+    pub fn read(self) -> LoadedShard {
+        let shard = read_shard(&self.file, &self.folder);
+        LoadedShard { folder: self.folder, shard }
+    }
+}
+
+/// A shard read from disk, for [`ListingIndex::adopt`].
+#[derive(Debug)]
+pub struct LoadedShard {
+    folder: PathBuf,
+    shard: Shard,
+}
+
+impl LoadedShard {
+    /// The entry of a transcript of this shard's folder.
+    pub fn get(&self, path: &Path) -> Option<&IndexEntry> {
+        let (folder, name) = split(path)?;
+        if folder != self.folder {
+            return None;
+        }
+        self.shard.entries.get(name)
+    }
+}
+
+/// A transcript path as (folder, file name bytes).
+fn split(path: &Path) -> Option<(&Path, &[u8])> {
+    Some((path.parent()?, path.file_name()?.as_encoded_bytes()))
+}
+
+/// `<16 hex digits of a hash of the folder path>.idx`.
+fn shard_name(folder: &Path) -> String {
+    format!("{:016x}.{SHARD_EXTENSION}", fnv1a(folder.as_os_str().as_encoded_bytes()))
+}
+
+fn list_shard_files(dir: &Path) -> HashSet<String> {
+    let Ok(read) = fs::read_dir(dir) else { return HashSet::new() };
+    read.flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| !n.starts_with('.') && n.ends_with(SHARD_EXTENSION))
+        .collect()
+}
+
+/// The shard of `folder` from `file`; missing gives an empty shard, unusable an empty dirty one
+/// (so it is replaced on the next save).
+fn read_shard(file: &Path, folder: &Path) -> Shard {
+    let Ok(bytes) = fs::read(file) else { return Shard::default() };
+    match decode_shard(&bytes) {
+        Some((f, shard)) if f == folder.as_os_str().as_encoded_bytes() => shard,
+        _ => Shard { entries: HashMap::new(), dirty: true },
+    }
+}
+
+/// Checks the header and checksum and decodes the payload; `None` for anything unusable.
+fn decode_shard(bytes: &[u8]) -> Option<(Vec<u8>, Shard)> {
+    let (header, payload) = bytes.split_at_checked(SHARD_HEADER_LEN)?;
+    let word = |at: usize, len: usize| -> Option<u64> {
+        let b = header.get(at..at + len)?;
+        let mut out = [0u8; 8];
+        out.get_mut(..len)?.copy_from_slice(b);
+        Some(u64::from_le_bytes(out))
+    };
+    if header.get(..8)? != SHARD_MAGIC
+        || word(8, 4)? != u64::from(FORMAT_VERSION)
+        || word(SHARD_EXTRACTOR_OFFSET, 4)? != u64::from(EXTRACTOR_VERSION)
+        || word(16, 8)? != payload.len() as u64
+        || word(24, 8)? != checksum(payload)
+    {
+        return None;
+    }
+    let (shard, rest) = postcard::take_from_bytes::<ShardIn>(payload).ok()?;
+    if !rest.is_empty() {
+        return None;
+    }
+    let entries = shard.entries.into_iter().map(|(name, e)| (name.into_boxed_slice(), e)).collect();
+    Some((shard.folder, Shard { entries, dirty: false }))
+}
+
+fn encode_shard(folder: &Path, shard: &Shard) -> crate::Result<Vec<u8>> {
+    let mut entries: Vec<(&[u8], &IndexEntry)> =
+        shard.entries.iter().map(|(n, e)| (&**n, e)).collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let out = ShardOut { folder: folder.as_os_str().as_encoded_bytes(), entries };
+    let mut bytes = vec![0u8; SHARD_HEADER_LEN];
+    let mut bytes = postcard::to_extend(&out, std::mem::take(&mut bytes)).map_err(|e| {
+        crate::Error::io("cannot encode the listing index", std::io::Error::other(e))
+    })?;
+    let payload = bytes.get(SHARD_HEADER_LEN..).unwrap_or_default();
+    let (len, sum) = (payload.len() as u64, checksum(payload));
+    let mut header = Vec::with_capacity(SHARD_HEADER_LEN);
+    header.extend_from_slice(&SHARD_MAGIC);
+    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header.extend_from_slice(&EXTRACTOR_VERSION.to_le_bytes());
+    header.extend_from_slice(&len.to_le_bytes());
+    header.extend_from_slice(&sum.to_le_bytes());
+    if let Some(h) = bytes.get_mut(..SHARD_HEADER_LEN) {
+        h.copy_from_slice(&header);
+    }
+    Ok(bytes)
+}
+
+/// Writes `bytes` to a hidden sibling temp file and renames it over `file`. No fsync: the index
+/// is a cache, and a shard torn by a crash fails its checksum and is rebuilt.
+fn replace_file(file: &Path, bytes: &[u8]) -> crate::Result<()> {
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let nanos =
+        SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let tmp = file.with_file_name(format!(".{name}.tmp.{}.{nanos}", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        drop(f);
+        fs::rename(&tmp, file)
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(crate::Error::io_at("write", file, e));
+    }
+    Ok(())
+}
+
+/// FNV-1a, 64 bits: stable across platforms and versions (shard names must not change).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// A fast 64-bit checksum of a payload, eight bytes a step (detects torn and damaged shards; not
+/// a defence against a deliberate forger, who could as well edit the transcripts).
+fn checksum(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    for c in chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29);
+    }
+    fnv1a(tail) ^ h.wrapping_mul(K)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn entry(size: u64) -> IndexEntry {
+        let mut scanner = FactsScanner::new();
+        scanner.feed(br#"{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hello there"}}"#);
+        IndexEntry::new(FileStamp { size, mtime_ns: -5, inode: 7 }, size, scanner)
+    }
+
+    #[test]
+    fn a_shard_round_trips_and_any_damage_is_rejected() {
+        let folder = Path::new("/home/u/.claude/projects/-w");
+        let mut shard = Shard::default();
+        shard.entries.insert(b"a.jsonl".to_vec().into(), entry(10));
+        shard.entries.insert(b"b.jsonl".to_vec().into(), entry(20));
+        let bytes = encode_shard(folder, &shard).unwrap();
+        let (f, back) = decode_shard(&bytes).unwrap();
+        assert_eq!(f, folder.as_os_str().as_encoded_bytes());
+        assert_eq!(back.entries, shard.entries);
+        // Every truncation and every single-byte change is refused, never trusted.
+        for len in 0..bytes.len() {
+            assert!(decode_shard(&bytes[..len]).is_none(), "truncated to {len}");
+        }
+        for at in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[at] ^= 0x41;
+            assert!(decode_shard(&b).is_none(), "byte {at} changed");
+        }
+        // Trailing bytes too.
+        let mut b = bytes.clone();
+        b.push(0);
+        assert!(decode_shard(&b).is_none());
+    }
+
+    #[test]
+    fn hostile_payloads_with_a_valid_header_never_panic() {
+        let mut seed = 0x1234_5678_u64;
+        for len in 0..600 {
+            let payload: Vec<u8> = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    (seed >> 56) as u8
+                })
+                .collect();
+            let mut bytes = Vec::new();
+            bytes.extend_from_slice(&SHARD_MAGIC);
+            bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+            bytes.extend_from_slice(&EXTRACTOR_VERSION.to_le_bytes());
+            bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
+            bytes.extend_from_slice(&payload);
+            let _ = decode_shard(&bytes);
+        }
     }
 }
