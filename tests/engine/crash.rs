@@ -80,8 +80,19 @@ fn scenario(mode: PlacementMode, cross_device: bool, target: &ImportTarget) -> u
             sources
                 .push(fs::read(w.session(&w.export, &sid(n), "/home/u/scratch", false)).unwrap());
         }
+        // Session 1 has its own folder (a subagent run), which travels with it.
+        let sub = w.export.join(sid(1)).join("subagents");
+        fs::create_dir_all(&sub).unwrap();
+        for (name, bytes) in [
+            ("agent-a1b2c3.jsonl", &b"{\"type\":\"user\",\"isSidechain\":true}\n"[..]),
+            ("agent-a1b2c3.meta.json", &b"{\"agentType\":\"Explore\"}"[..]),
+        ] {
+            fs::write(sub.join(name), bytes).unwrap();
+            sources.push(bytes.to_vec());
+        }
         let plan = w.plan(target, &[w.export.clone()], mode);
         assert_eq!(plan.placements.len(), 3, "{:?}", plan.skipped);
+        assert_eq!(plan.placements[0].companions.len(), 2);
         // beta adopts session 2 meanwhile: the run replaces that record (and backs it up).
         w.adoption_record(&sid(2), "beta");
         let before = w.user_tree();

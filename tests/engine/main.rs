@@ -4,6 +4,7 @@ mod adoption;
 mod adoptions;
 mod attribution;
 mod cli;
+mod companions;
 mod corpus;
 mod crash;
 mod discovery;

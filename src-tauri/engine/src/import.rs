@@ -25,7 +25,8 @@ use crate::placement::{
     PlaceOutcome, PlacedAs, PlacementFs, PlacementMode, RealFs, copy_new, place,
 };
 use crate::runs::{
-    EntryKind, EntryState, JournalEntry, RunWriter, check_backup_root, fault_point, iso,
+    EntryKind, EntryState, JournalEntry, MAX_COMPANION_DEPTH, RunWriter, check_backup_root,
+    fault_point, iso,
 };
 use crate::transcript::facts::{TranscriptFacts, scan_file};
 
@@ -90,6 +91,10 @@ pub struct PlannedPlacement {
     pub record_only: bool,
     /// For copy/link: a `claude` process may be writing this session (see the occupancy guard).
     pub warning: Option<String>,
+    /// Files of the session's own folder (`<sid>/subagents/agent-*.jsonl`, their `.meta.json`,
+    /// tool results), relative to `<sid>/` with `/` separators: they travel with the transcript.
+    #[serde(default)]
+    pub companions: Vec<String>,
 }
 
 /// The plan: what `apply` would do, computed without writing anything.
@@ -118,6 +123,10 @@ pub struct PlacedItem {
     /// The adoption record written (agent targets).
     pub record: Option<String>,
     pub warning: Option<String>,
+    /// Companion files (subagent transcripts…) placed with it.
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub companions: u64,
 }
 
 /// The result of an import (applied, or a dry run with `runId: null`).
@@ -163,6 +172,7 @@ impl ImportPlan {
                     placed_as: None,
                     record: None,
                     warning: p.warning.clone(),
+                    companions: p.companions.len() as u64,
                 })
                 .collect(),
             skipped: self.skipped.clone(),
@@ -507,6 +517,7 @@ pub fn plan_import(
             plan.skipped.push(skip(path, sid, SkipReason::Occupied, reason.clone()));
             continue;
         }
+        let companions = if in_place { Vec::new() } else { companions_of(path, &sid) };
         plan.placements.push(PlannedPlacement {
             session_id: sid,
             name: facts.auto_name(),
@@ -515,6 +526,7 @@ pub fn plan_import(
             source_cwd: facts.cwd.clone(),
             record_only: in_place,
             warning: occupied,
+            companions,
         });
     }
     Ok(plan)
@@ -669,6 +681,7 @@ pub fn apply_with(
             placed_as: None,
             record: None,
             warning: p.warning.clone(),
+            companions: 0,
         };
         if p.record_only {
             w.push(entry(
@@ -685,11 +698,25 @@ pub fn apply_with(
             w.save()?;
             item.placed_as = Some(PlacedAs::RecordOnly);
         } else {
-            match place_one(w, plan.mode, opts.fs, p, i, from, to, &projects)? {
+            match place_one(w, plan.mode, opts.fs, p, i, from, to)? {
                 Ok(how) => item.placed_as = Some(how),
                 Err(s) => {
                     report.skipped.push(s);
                     continue;
+                }
+            }
+            if !p.companions.is_empty() {
+                let (placed, problems) = place_companions(w, plan.mode, opts.fs, p, i, from, to)?;
+                item.companions = placed;
+                if !problems.is_empty() {
+                    let note = format!(
+                        "{} of {} files of its folder were not placed: {}",
+                        problems.len(),
+                        p.companions.len(),
+                        problems.join("; ")
+                    );
+                    item.warning =
+                        Some(item.warning.take().map_or(note.clone(), |w| format!("{w}; {note}")));
                 }
             }
         }
@@ -769,7 +796,6 @@ fn place_one(
     i: usize,
     from: &Path,
     to: &Path,
-    projects: &Path,
 ) -> Result<Outcome<PlacedAs>> {
     let sid = p.session_id.clone();
     let fail = |reason: SkipReason, detail: String| Err(skip(from, sid.clone(), reason, detail));
@@ -779,27 +805,9 @@ fn place_one(
     };
     // The destination folder: journaled before it is created, so undo can remove it again.
     if let Some(folder) = to.parent()
-        && fs::symlink_metadata(folder).is_err()
+        && let Err(detail) = ensure_folder(w, p, folder, "destination folder")?
     {
-        let mut e = entry(
-            EntryKind::Folder,
-            p,
-            folder.display().to_string(),
-            None,
-            None,
-            EntryState::Intended,
-        );
-        e.detail = Some("destination folder".into());
-        let idx = w.push(e)?;
-        if let Err(err) = fs::create_dir_all(folder) {
-            w.set(idx, EntryState::Failed, None, Some(err.to_string()))?;
-            return Ok(fail(
-                SkipReason::PlacementFailed,
-                format!("cannot create {}: {err}", folder.display()),
-            ));
-        }
-        crate::atomic_write::sync_dir(projects);
-        w.set(idx, EntryState::Done, None, None)?;
+        return Ok(fail(SkipReason::PlacementFailed, detail));
     }
     // Each backup keeps its own file name (`backup/<n>/<sid>.jsonl`), so a backup folder can
     // itself be imported again and every session keeps its id.
@@ -859,6 +867,197 @@ fn place_one(
             Ok(fail(SkipReason::PlacementFailed, format!("{}: {e}", mode.as_str())))
         }
     }
+}
+
+/// Creates `folder` (one level) unless it exists, journaled first so undo can remove it again.
+/// `Ok(Err(_))`: it could not be created, or something that is not a folder is in the way.
+fn ensure_folder(
+    w: &mut RunWriter,
+    p: &PlannedPlacement,
+    folder: &Path,
+    what: &str,
+) -> Result<std::result::Result<(), String>> {
+    match fs::symlink_metadata(folder) {
+        Ok(m) if m.is_dir() => return Ok(Ok(())),
+        Ok(_) => {
+            return Ok(Err(format!("{} is in the way and is not a folder", folder.display())));
+        }
+        Err(_) => {}
+    }
+    let mut e =
+        entry(EntryKind::Folder, p, folder.display().to_string(), None, None, EntryState::Intended);
+    e.detail = Some(what.into());
+    let idx = w.push(e)?;
+    if let Err(err) = fs::create_dir_all(folder) {
+        w.set(idx, EntryState::Failed, None, Some(err.to_string()))?;
+        return Ok(Err(format!("cannot create {}: {err}", folder.display())));
+    }
+    if let Some(parent) = folder.parent() {
+        crate::atomic_write::sync_dir(parent);
+    }
+    w.set(idx, EntryState::Done, None, None)?;
+    Ok(Ok(()))
+}
+
+/// Most companion files one session may bring along (a guard against a runaway folder).
+const MAX_COMPANIONS: usize = 10_000;
+
+/// The files under `<folder of transcript>/<sid>/` (regular files only; symbolic links and
+/// anything deeper than `MAX_COMPANION_DEPTH` are left out), as `/`-separated relative paths.
+fn companions_of(transcript: &Path, sid: &str) -> Vec<String> {
+    fn walk(dir: &Path, rel: &str, depth: usize, out: &mut Vec<String>) {
+        let Ok(rd) = fs::read_dir(dir) else { return };
+        let mut entries: Vec<fs::DirEntry> = rd.flatten().collect();
+        entries.sort_by_key(fs::DirEntry::file_name);
+        for e in entries {
+            if out.len() >= MAX_COMPANIONS {
+                return;
+            }
+            let Some(name) = e.file_name().to_str().map(str::to_owned) else { continue };
+            let here = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+            match e.file_type() {
+                Ok(t) if t.is_file() => out.push(here),
+                Ok(t) if t.is_dir() && depth < MAX_COMPANION_DEPTH => {
+                    walk(&e.path(), &here, depth + 1, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let Some(dir) = transcript.parent().map(|d| d.join(sid)) else { return Vec::new() };
+    if !fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    walk(&dir, "", 1, &mut out);
+    out
+}
+
+/// A companion's relative path as plain path parts, or `None` if it is anything else (a plan
+/// may come from outside).
+fn companion_rel(rel: &str) -> Option<PathBuf> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let plain = parts.iter().all(|part| {
+        !part.is_empty()
+            && *part != "."
+            && *part != ".."
+            && !part.contains(['\\', '\0'])
+            && Path::new(part).components().count() == 1
+            && matches!(Path::new(part).components().next(), Some(std::path::Component::Normal(_)))
+    });
+    (plain && (1..=MAX_COMPANION_DEPTH).contains(&parts.len()))
+        .then(|| parts.iter().collect::<PathBuf>())
+}
+
+/// Places the files of `<sid>/` next to the placed transcript, each journaled (and, for a move,
+/// backed up) before it is created, exactly like the transcript. A file whose destination is
+/// taken is left alone. Returns how many were placed and what went wrong with the others.
+#[allow(clippy::too_many_arguments)]
+fn place_companions(
+    w: &mut RunWriter,
+    mode: PlacementMode,
+    fs_ops: &dyn PlacementFs,
+    p: &PlannedPlacement,
+    i: usize,
+    from: &Path,
+    to: &Path,
+) -> Result<(u64, Vec<String>)> {
+    let sid = p.session_id.as_str();
+    let (Some(src_root), Some(dest_root)) =
+        (from.parent().map(|d| d.join(sid)), to.parent().map(|d| d.join(sid)))
+    else {
+        return Ok((0, vec!["the transcript has no folder".into()]));
+    };
+    let mut placed = 0;
+    let mut problems = Vec::new();
+    'files: for rel_text in &p.companions {
+        let Some(rel) = companion_rel(rel_text) else {
+            problems.push(format!("{rel_text:?} is not a plain relative path"));
+            continue;
+        };
+        let src = src_root.join(&rel);
+        let dest = dest_root.join(&rel);
+        let real_src = match fs::symlink_metadata(&src) {
+            Ok(m) if m.is_file() => match fs::canonicalize(&src) {
+                Ok(r) => r,
+                Err(e) => {
+                    problems.push(format!("{rel_text}: {e}"));
+                    continue;
+                }
+            },
+            Ok(_) => {
+                problems.push(format!("{rel_text}: not a regular file"));
+                continue;
+            }
+            Err(e) => {
+                problems.push(format!("{rel_text}: {e}"));
+                continue;
+            }
+        };
+        // Folders from `<sid>/` down to the file's own, each journaled before it is created.
+        let mut folder = dest_root.clone();
+        let mut folders = vec![folder.clone()];
+        for part in rel.parent().into_iter().flat_map(Path::components) {
+            folder = folder.join(part);
+            folders.push(folder.clone());
+        }
+        for f in &folders {
+            if let Err(detail) = ensure_folder(w, p, f, "session folder")? {
+                problems.push(format!("{rel_text}: {detail}"));
+                continue 'files;
+            }
+        }
+        let backup = (mode == PlacementMode::Move).then(|| format!("{i:05}/{sid}/{rel_text}"));
+        let idx = w.push(entry(
+            EntryKind::Companion,
+            p,
+            dest.display().to_string(),
+            Some(real_src.display().to_string()),
+            backup.clone(),
+            EntryState::Intended,
+        ))?;
+        if let Some(name) = &backup {
+            let bk = w.backup_dir().join(name);
+            let made = bk
+                .parent()
+                .map_or(Ok(()), fs::create_dir_all)
+                .and_then(|()| copy_new(&real_src, &bk));
+            match made {
+                Ok(true) => {
+                    if let Some(parent) = bk.parent() {
+                        crate::atomic_write::sync_dir(parent);
+                    }
+                }
+                Ok(false) => {
+                    w.set(idx, EntryState::Failed, None, Some("backup name taken".into()))?;
+                    problems.push(format!("{rel_text}: its backup name is taken"));
+                    continue;
+                }
+                Err(e) => {
+                    w.set(idx, EntryState::Failed, None, Some(e.to_string()))?;
+                    problems.push(format!("{rel_text}: cannot back it up: {e}"));
+                    continue;
+                }
+            }
+        }
+        let outcome = place(fs_ops, mode, &real_src, &dest, &w.journal.run_id);
+        fault_point("companion placed, journal not yet updated");
+        match outcome {
+            Ok(PlaceOutcome::Placed(how)) => {
+                w.set(idx, EntryState::Done, Some(how), None)?;
+                placed += 1;
+            }
+            Ok(PlaceOutcome::DestinationExists) => {
+                w.set(idx, EntryState::Skipped, None, Some("destination exists".into()))?;
+                problems.push(format!("{rel_text}: already at the destination (kept as it is)"));
+            }
+            Err(e) => {
+                w.set(idx, EntryState::Failed, None, Some(e.to_string()))?;
+                problems.push(format!("{rel_text}: {e}"));
+            }
+        }
+    }
+    Ok((placed, problems))
 }
 
 /// Re-checks ownership and writes the adoption record (backing up one it replaces).

@@ -74,6 +74,9 @@ pub fn fault_point(_label: &str) {}
 pub enum EntryKind {
     /// A transcript file placed at `path`.
     File,
+    /// A file that belongs to a placed transcript and travels with it: `<folder>/<sid>/<rel>`
+    /// (subagent transcripts and their `.meta.json`, tool results).
+    Companion,
     /// An adoption record written at `path`.
     Record,
     /// A folder created for the run's files (a projects folder, the adoption store); undo removes
@@ -681,7 +684,7 @@ fn decide(target: &UndoTarget, run_id: &str) -> Result<(PathBuf, RunJournal, Dec
         match entry.kind {
             EntryKind::Record => decided.push((sid, ctx.record_step(entry))),
             EntryKind::Folder => decided.push((None, ctx.folder_step(entry))),
-            EntryKind::File => {
+            EntryKind::File | EntryKind::Companion => {
                 if entry.state == EntryState::Skipped
                     || entry.placed_as == Some(PlacedAs::RecordOnly)
                 {
@@ -712,19 +715,39 @@ fn refuse(path: &Path, reason: impl Into<String>) -> Step {
 
 impl Ctx<'_> {
     /// The destination path, if it sits exactly in `<claude home>/projects/<folder>/<sid>.jsonl`
-    /// (resolved against the Claude home undo was pointed at).
+    /// — or, for a companion, below `<claude home>/projects/<folder>/<sid>/` — resolved against
+    /// the Claude home undo was pointed at.
     fn checked_destination(&self, entry: &JournalEntry) -> std::result::Result<PathBuf, Step> {
         let path = PathBuf::from(&entry.path);
         let sid = crate::paths::validate_session_id(&entry.session_id)
             .map_err(|e| refuse(&path, e.to_string()))?;
-        if path.file_name().and_then(|n| n.to_str()) != Some(&format!("{sid}.jsonl")) {
+        let session_file = if entry.kind == EntryKind::Companion {
+            companion_session_file(&path, sid)
+                .ok_or_else(|| refuse(&path, "not inside its session's folder; not touched"))?
+        } else {
+            path.clone()
+        };
+        if session_file.file_name().and_then(|n| n.to_str()) != Some(&format!("{sid}.jsonl")) {
             return Err(refuse(&path, "not named after its session id; not touched"));
         }
         let (Some(folder), Some(folder_name)) =
-            (path.parent(), path.parent().and_then(Path::file_name))
+            (session_file.parent(), session_file.parent().and_then(Path::file_name))
         else {
             return Err(refuse(&path, "has no parent folder; not touched"));
         };
+        if entry.kind == EntryKind::Companion
+            && let (Some(parent), Ok(real_folder)) = (path.parent(), fs::canonicalize(folder))
+        {
+            // No symbolic link may lead the companion out of `<folder>/<sid>/`.
+            match fs::canonicalize(parent) {
+                Ok(real) if real.starts_with(real_folder.join(sid)) => {}
+                Ok(_) => {
+                    return Err(refuse(&path, "leads out of its session's folder; not touched"));
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(refuse(&path, format!("cannot resolve its folder: {e}"))),
+            }
+        }
         let projects = crate::paths::projects_dir(&self.target.claude_home);
         let real_projects = fs::canonicalize(&projects).unwrap_or(projects);
         match fs::canonicalize(folder) {
@@ -750,10 +773,12 @@ impl Ctx<'_> {
 
     fn backup_file(&self, entry: &JournalEntry) -> Option<PathBuf> {
         let name = entry.backup.as_deref()?;
-        // `<n>/<file>` (or a bare file name) inside backup/, nothing else.
+        // `<n>/<file>` (or a bare file name) inside backup/, nothing else; a companion's
+        // `<n>/<sid>/<rel>` may be deeper.
         let p = Path::new(name);
         let plain = p.components().all(|c| matches!(c, std::path::Component::Normal(_)));
-        (plain && (1..=2).contains(&p.components().count())).then(|| self.backup.join(name))
+        let deepest = if entry.kind == EntryKind::Companion { MAX_COMPANION_DEPTH + 2 } else { 2 };
+        (plain && (1..=deepest).contains(&p.components().count())).then(|| self.backup.join(name))
     }
 
     fn created_by_run(&self, meta: &fs::Metadata) -> bool {
@@ -887,8 +912,13 @@ impl Ctx<'_> {
         let store = adoptions::store_dir(&self.target.state_dir);
         let projects = crate::paths::projects_dir(&self.target.claude_home);
         let real = fs::canonicalize(&path).ok();
-        let in_projects = real.as_deref().and_then(Path::parent).map(Path::to_path_buf)
-            == fs::canonicalize(&projects).ok();
+        // A transcript folder, or a folder below one (a companion's `<sid>/subagents/`).
+        let in_projects = match (&real, fs::canonicalize(&projects)) {
+            (Some(real), Ok(projects)) => {
+                real.strip_prefix(&projects).is_ok_and(|rel| rel.components().count() >= 1)
+            }
+            _ => false,
+        };
         let is_store = real.is_some() && real == fs::canonicalize(&store).ok();
         if in_projects || is_store {
             Step::RemoveFolderIfEmpty { path }
@@ -1006,6 +1036,25 @@ fn execute(step: Step) -> std::result::Result<(String, UndoAction), (String, Str
         Step::Nothing { .. } | Step::Refuse { .. } => {}
     }
     Ok(summary)
+}
+
+/// How deep below `<sid>/` a companion file may lie.
+pub const MAX_COMPANION_DEPTH: usize = 4;
+
+/// For a companion path `<folder>/<sid>/<rel>`: the session's transcript `<folder>/<sid>.jsonl`.
+/// `None` unless every part of the path is a plain name and `<rel>` is 1 to
+/// `MAX_COMPANION_DEPTH` parts deep.
+pub(crate) fn companion_session_file(path: &Path, sid: &str) -> Option<PathBuf> {
+    use std::path::Component;
+    if path.components().any(|c| matches!(c, Component::ParentDir | Component::CurDir)) {
+        return None;
+    }
+    let sid_dir = path.ancestors().skip(1).find(|a| a.file_name().is_some_and(|n| n == sid))?;
+    let depth = path.strip_prefix(sid_dir).ok()?.components().count();
+    if !(1..=MAX_COMPANION_DEPTH).contains(&depth) {
+        return None;
+    }
+    Some(sid_dir.parent()?.join(format!("{sid}.jsonl")))
 }
 
 /// Recreates a moved source without replacing anything: a hard link to the destination (the very

@@ -233,7 +233,7 @@ export async function demoApplyImport(plan: ImportPlan, onProgress: (p: ImportPr
     const p = plan.placements[i];
     onProgress({ done: i, total, sessionId: p.sessionId });
     await delay(450);
-    placed.push({ sessionId: p.sessionId, from: p.from, to: p.to, placedAs: plan.mode === 'copy' ? 'copied' : plan.mode === 'move' ? 'moved' : 'hard-linked', record: plan.target.kind === 'agent' ? `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml` : null, warning: p.warning });
+    placed.push({ sessionId: p.sessionId, from: p.from, to: p.to, placedAs: plan.mode === 'copy' ? 'copied' : plan.mode === 'move' ? 'moved' : 'hard-linked', record: plan.target.kind === 'agent' ? `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml` : null, warning: p.warning, companions: p.companions.length });
     if (plan.target.kind === 'agent') {
       const dir = agentDefs.find((x) => x.name === (plan.target as { name: string }).name)?.dir ?? HOME;
       sessions.push({ ...(sessions[0] ?? ({} as DemoSession)), sessionId: p.sessionId, transcriptPath: p.to, workingDirectory: dir, encodedPath: dir.replace(/[^A-Za-z0-9]/g, '-'), origin: 'adopted', agentName: plan.target.name, customName: null, autoName: 'Imported: ' + (p.from.split('/').pop() ?? p.sessionId), mtime: new Date().toISOString() });
@@ -358,7 +358,7 @@ export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promi
       const sources = (a.sources as string[]) ?? [];
       const placements: PlannedPlacement[] = [];
       const skipped: ImportSkip[] = [];
-      const place = (sessionId: string, from: string) => placements.push({ sessionId, name: sessions.find((s) => s.sessionId === sessionId)?.autoName ?? null, from, to: `${destFolder}/${sessionId}.jsonl`, sourceCwd: `${HOME}/src/old`, recordOnly: false, warning: null });
+      const place = (sessionId: string, from: string) => placements.push({ sessionId, name: sessions.find((s) => s.sessionId === sessionId)?.autoName ?? null, from, to: `${destFolder}/${sessionId}.jsonl`, sourceCwd: `${HOME}/src/old`, recordOnly: false, warning: null, companions: sessionId.startsWith('a') ? ['subagents/agent-a1.jsonl', 'subagents/agent-a1.meta.json'] : [] });
       for (const src of sources) {
         const known = sessions.find((s) => s.transcriptPath === src);
         if (known) {

@@ -27,6 +27,16 @@ export function skipReasonText(s: Pick<ImportSkip, 'reason'> & { ownedBy?: strin
   }
 }
 
+/** "2 subagent runs and 1 other file" for a session folder's companion files. */
+export function companionText(files: string[]): string {
+  const runs = files.filter((f) => /^subagents\/agent-[^/]+\.jsonl$/.test(f)).length;
+  const others = files.length - runs;
+  const parts = [];
+  if (runs) parts.push(runs === 1 ? '1 subagent run' : `${runs} subagent runs`);
+  if (others) parts.push(others === 1 ? `1${runs ? ' other' : ''} file` : `${others}${runs ? ' other' : ''} files`);
+  return parts.join(' and ');
+}
+
 export const MODE_TEXT: Record<PlacementMode, { label: string; sentence: string }> = {
   copy: { label: 'Copy', sentence: 'Makes a new copy at the destination; your original stays untouched.' },
   move: { label: 'Move', sentence: 'The transcript disappears from its original folder (a backup is kept); refused for sessions in use.' },

@@ -7,7 +7,7 @@ const api = await import('../lib/api');
 const { app } = await import('../lib/state.svelte');
 const { default: ImportWizard } = await import('../lib/components/ImportWizard.svelte');
 const { default: HistoryView } = await import('../lib/components/HistoryView.svelte');
-const { skipReasonText } = await import('../lib/importtext');
+const { companionText, skipReasonText } = await import('../lib/importtext');
 
 const ALL_REASONS: SkipReason[] = ['sidechain', 'already-adopted', 'destination-exists', 'attributed-to-run', 'unreadable', 'not-a-transcript', 'occupied', 'placement-failed', 'record-failed'];
 
@@ -16,8 +16,8 @@ function plan(mode: ImportPlan['mode'] = 'copy', o: Partial<ImportPlan> = {}): I
     target: { kind: 'agent', name: 'team.alpha' },
     mode,
     placements: [
-      { sessionId: 'aaaa1111-0000-4000-a000-000000000001', name: 'Fix the login redirect', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', sourceCwd: '/old', recordOnly: false, warning: null },
-      { sessionId: 'bbbb2222-0000-4000-a000-000000000002', name: null, from: '/backup/b.jsonl', to: '/h/.claude/projects/-w-alpha/b.jsonl', sourceCwd: '/old', recordOnly: false, warning: 'a claude process may be writing this session' },
+      { sessionId: 'aaaa1111-0000-4000-a000-000000000001', name: 'Fix the login redirect', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', sourceCwd: '/old', recordOnly: false, warning: null, companions: ['subagents/agent-a1.jsonl', 'subagents/agent-a1.meta.json', 'subagents/agent-b2.jsonl'] },
+      { sessionId: 'bbbb2222-0000-4000-a000-000000000002', name: null, from: '/backup/b.jsonl', to: '/h/.claude/projects/-w-alpha/b.jsonl', sourceCwd: '/old', recordOnly: false, warning: 'a claude process may be writing this session', companions: [] },
     ],
     skipped: ALL_REASONS.map((reason, i) => ({ sessionId: `skip-${i}`, path: `/backup/s${i}.jsonl`, reason, detail: `detail ${i}`, ownedBy: reason === 'already-adopted' || reason === 'attributed-to-run' ? 'team.gamma' : null })),
     occupancyUnknown: null,
@@ -81,6 +81,14 @@ describe('import wizard', () => {
     // A session is shown by its name when it has one, else by the start of its id.
     const firstCells = [...screen.getByTestId('plan-table').querySelectorAll('tbody tr.ok td:first-child')].map((td) => td.textContent);
     expect(firstCells).toEqual(['Fix the login redirect', 'bbbb2222']);
+    // Its own folder travels with it, and the preview says so.
+    expect(screen.getAllByTestId('companions').map((c) => c.textContent)).toEqual(['+ its folder: 2 subagent runs and 1 other file']);
+  });
+
+  it('a session folder is described by what is in it', () => {
+    expect(companionText(['subagents/agent-a.jsonl'])).toBe('1 subagent run');
+    expect(companionText(['subagents/agent-a.jsonl', 'subagents/agent-a.meta.json'])).toBe('1 subagent run and 1 other file');
+    expect(companionText(['tool-results/x.txt', 'tool-results/y.txt'])).toBe('2 files');
   });
 
   it('skip reasons read as plain words', () => {
@@ -151,11 +159,12 @@ describe('import wizard', () => {
     expect(prog.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('1');
     await fireEvent.click(screen.getByTestId('wizard-cancel'));
     expect(api.cancelImport).toHaveBeenCalled();
-    release({ runId: 'run-1', runDir: '/d/runs/run-1', placed: [{ sessionId: 'a', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', placedAs: 'copied', record: '/s/a.yaml', warning: null }], skipped: plan().skipped, cancelled: true, dryRun: false });
+    release({ runId: 'run-1', runDir: '/d/runs/run-1', placed: [{ sessionId: 'a', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', placedAs: 'copied', record: '/s/a.yaml', warning: null, companions: 2 }], skipped: plan().skipped, cancelled: true, dryRun: false });
     await vi.waitFor(() => expect(step()).toBe(6));
     const result = screen.getByTestId('result');
     expect(result.textContent).toContain('Import cancelled');
     expect(result.textContent).toMatch(/1\s*placed,\s*9\s*skipped/);
+    expect(result.textContent).toContain('copied + 2 files of its folder');
     expect(screen.getByTestId('open-in-fleet').textContent).toBe('Open in Fleet view');
     await fireEvent.click(screen.getByTestId('undo-import'));
     await vi.waitFor(() => expect(screen.getByTestId('confirm-undo')).toBeTruthy());
@@ -170,7 +179,7 @@ describe('import wizard', () => {
 
   it('"Open in Fleet view" reveals the target agent', async () => {
     vi.mocked(api.planImport).mockResolvedValue(plan());
-    vi.mocked(api.applyImport).mockResolvedValue({ runId: 'r', runDir: '/d', placed: [{ sessionId: 'a', from: '/a', to: '/b', placedAs: 'copied', record: null, warning: null }], skipped: [], cancelled: false, dryRun: false });
+    vi.mocked(api.applyImport).mockResolvedValue({ runId: 'r', runDir: '/d', placed: [{ sessionId: 'a', from: '/a', to: '/b', placedAs: 'copied', record: null, warning: null, companions: 0 }], skipped: [], cancelled: false, dryRun: false });
     app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'], advanceTo: 6 };
     app.view = 'chats';
     render(ImportWizard);

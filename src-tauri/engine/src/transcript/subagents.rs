@@ -74,12 +74,17 @@ fn info(agent_id: &str, path: &Path, with_meta: bool) -> SubagentInfo {
     }
 }
 
-/// `agent-*.jsonl` regular files directly in `dir`, sorted by name.
+/// `agent-*.jsonl` regular files directly in `dir` (or symbolic links to one: a linked
+/// placement across devices), sorted by name.
 fn agent_files(dir: &Path) -> Vec<(String, PathBuf)> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
     let mut out: Vec<(String, PathBuf)> = entries
         .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| match e.file_type() {
+            Ok(t) if t.is_symlink() => std::fs::metadata(e.path()).is_ok_and(|m| m.is_file()),
+            Ok(t) => t.is_file(),
+            Err(_) => false,
+        })
         .filter_map(|e| {
             let name = e.file_name();
             let id = agent_id_of(name.to_str()?)?.to_owned();

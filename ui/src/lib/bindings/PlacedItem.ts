@@ -12,4 +12,8 @@ placedAs: PlacedAs | null,
 /**
  * The adoption record written (agent targets).
  */
-record: string | null, warning: string | null, };
+record: string | null, warning: string | null, 
+/**
+ * Companion files (subagent transcripts…) placed with it.
+ */
+companions: number, };

@@ -20,4 +20,9 @@ recordOnly: boolean,
 /**
  * For copy/link: a `claude` process may be writing this session (see the occupancy guard).
  */
-warning: string | null, };
+warning: string | null, 
+/**
+ * Files of the session's own folder (`<sid>/subagents/agent-*.jsonl`, their `.meta.json`,
+ * tool results), relative to `<sid>/` with `/` separators: they travel with the transcript.
+ */
+companions: Array<string>, };
