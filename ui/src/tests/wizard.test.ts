@@ -159,12 +159,13 @@ describe('import wizard', () => {
     expect(prog.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('1');
     await fireEvent.click(screen.getByTestId('wizard-cancel'));
     expect(api.cancelImport).toHaveBeenCalled();
-    release({ runId: 'run-1', runDir: '/d/runs/run-1', placed: [{ sessionId: 'a', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', placedAs: 'copied', record: '/s/a.yaml', warning: null, companions: 2 }], skipped: plan().skipped, cancelled: true, dryRun: false });
+    release({ runId: 'run-1', runDir: '/d/runs/run-1', placed: [{ sessionId: 'aaaa1111-0000-4000-a000-000000000001', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', placedAs: 'copied', record: '/s/a.yaml', warning: null, companions: 2 }], skipped: plan().skipped, cancelled: true, dryRun: false });
     await vi.waitFor(() => expect(step()).toBe(6));
     const result = screen.getByTestId('result');
     expect(result.textContent).toContain('Import cancelled');
     expect(result.textContent).toMatch(/1\s*placed,\s*9\s*skipped/);
     expect(result.textContent).toContain('copied + 2 files of its folder');
+    expect(result.textContent).toContain('Fix the login redirect'); // named, not just a path
     expect(screen.getByTestId('open-in-fleet').textContent).toBe('Open in Fleet view');
     await fireEvent.click(screen.getByTestId('undo-import'));
     await vi.waitFor(() => expect(screen.getByTestId('confirm-undo')).toBeTruthy());
