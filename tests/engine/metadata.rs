@@ -261,3 +261,30 @@ fn metadata_keys_cannot_escape_but_dotted_names_work() {
         tmp.path().join("state/session-metadata/fleetb.beta.json")
     );
 }
+
+/// Renames from many threads (the app renames off the main thread, several at once) all land:
+/// no read-modify-write loses another's name.
+#[test]
+fn concurrent_renames_in_one_file_all_land() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().to_path_buf();
+    let threads: Vec<_> = (0..8u32)
+        .map(|t| {
+            let state = state.clone();
+            std::thread::spawn(move || {
+                let store = MetadataStore::new(&state);
+                for i in 0..25u32 {
+                    let sid = format!("{t:08x}-0000-4000-8000-{i:012x}");
+                    store.set_custom_name("alpha", &sid, Some(&format!("name {t}/{i}"))).unwrap();
+                }
+            })
+        })
+        .collect();
+    for h in threads {
+        h.join().unwrap();
+    }
+    let names = MetadataStore::new(&state).custom_names();
+    let alpha = &names["alpha"];
+    assert_eq!(alpha.len(), 200, "lost updates: only {} of 200 names", alpha.len());
+    assert_eq!(alpha["00000007-0000-4000-8000-000000000018"], "name 7/24");
+}

@@ -10,23 +10,37 @@ use crate::error::{Error, Result};
 /// Writes `bytes` to `path` atomically: a sibling temp file is written, fsynced and renamed over
 /// `path`, so readers see the old or the new content, never a mix. Creates missing parent folders.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_if(path, bytes, || true).map(|_| ())
+}
+
+/// Like [`write_atomic`], but asks `still_current` right before the rename (after the new bytes
+/// are written and synced, so the moment between the question and the replacement is as short as
+/// it can be); when it answers `false` nothing is replaced and `Ok(false)` is returned.
+pub fn write_atomic_if(
+    path: &Path,
+    bytes: &[u8],
+    still_current: impl FnOnce() -> bool,
+) -> Result<bool> {
     let parent = path.parent().unwrap_or_else(|| Path::new("."));
     fs::create_dir_all(parent).map_err(|e| Error::io_at("create folder", parent, e))?;
     let tmp = temp_sibling(path);
-    let result = (|| -> std::io::Result<()> {
+    let result = (|| -> std::io::Result<bool> {
         let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);
+        if !still_current() {
+            fs::remove_file(&tmp)?;
+            return Ok(false);
+        }
         fs::rename(&tmp, path)?;
         sync_dir(parent);
-        Ok(())
+        Ok(true)
     })();
-    if let Err(e) = result {
+    result.map_err(|e| {
         let _ = fs::remove_file(&tmp);
-        return Err(Error::io_at("write", path, e));
-    }
-    Ok(())
+        Error::io_at("write", path, e)
+    })
 }
 
 /// Creates `path` with `bytes` only if nothing exists there (no symlink is followed).

@@ -206,10 +206,56 @@ impl MetadataStore {
         let session_id = crate::paths::validate_session_id(session_id)?;
         let path = self.file_path(agent_key)?;
         let name = name.filter(|n| !n.is_empty());
+        // One writer at a time in this process; against other writers (herdctl, another Corral),
+        // the file is read again just before the write, and the change is redone on top of theirs
+        // if it moved meanwhile.
+        let _one_writer = WRITE_LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.write_name(agent_key, &path, session_id, name, &|| {})
+    }
+
+    /// The write of [`Self::set_custom_name`]; `meanwhile` runs between the read and the write
+    /// (tests: another writer's moment).
+    fn write_name(
+        &self,
+        agent_key: &str,
+        path: &Path,
+        session_id: &str,
+        name: Option<&str>,
+        meanwhile: &dyn Fn(),
+    ) -> Result<()> {
+        let path = path.to_path_buf();
+        for _ in 0..WRITE_ATTEMPTS {
+            let seen = std::fs::read(&path).ok();
+            let Some(doc) = Self::updated(agent_key, &path, session_id, name)? else {
+                return Ok(());
+            };
+            meanwhile();
+            // Someone else wrote it meanwhile: start again from theirs.
+            let unchanged = || std::fs::read(&path).ok() == seen;
+            if crate::atomic_write::write_atomic_if(&path, render(&doc).as_bytes(), unchanged)? {
+                return Ok(());
+            }
+        }
+        Err(Error::Unreadable {
+            path,
+            reason: format!(
+                "it kept changing while Corral tried to write it ({WRITE_ATTEMPTS} tries)"
+            ),
+        })
+    }
+
+    /// The file with the custom name set or cleared, or `None` when nothing would change.
+    fn updated(
+        agent_key: &str,
+        path: &Path,
+        session_id: &str,
+        name: Option<&str>,
+    ) -> Result<Option<Value>> {
+        let path = path.to_path_buf();
         let existing = read_raw(&path)?;
         let mut doc = match existing {
             Some(doc) => doc,
-            None if name.is_none() => return Ok(()), // nothing to clear; stay sparse
+            None if name.is_none() => return Ok(None), // nothing to clear; stay sparse
             None => empty_file(agent_key),
         };
         let Some(Value::Object(sessions)) = doc.get_mut("sessions") else {
@@ -255,12 +301,14 @@ impl MetadataStore {
                 removed
             }
         };
-        if !changed {
-            return Ok(());
-        }
-        crate::atomic_write::write_atomic(&path, render(&doc).as_bytes())
+        Ok(changed.then_some(doc))
     }
 }
+
+/// Serialises this process's metadata writes (read-modify-write of one file).
+static WRITE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// How often a write is redone when another writer keeps changing the file.
+const WRITE_ATTEMPTS: usize = 8;
 
 /// Agent keys are qualified names (`fleetb.beta`) or [`ADHOC`]: letters, digits, `_`, `-` and
 /// `.`, not starting with `.` and without `..`, so a key can never name a path outside the folder.
@@ -442,6 +490,32 @@ impl Serialize for Ordered<'_> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn a_write_by_someone_else_between_read_and_write_is_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = MetadataStore::new(tmp.path());
+        let a = "11111111-1111-4111-8111-111111111111";
+        let b = "22222222-2222-4222-8222-222222222222";
+        store.set_custom_name("alpha", a, Some("Ours before")).unwrap();
+        let path = store.file_path("alpha").unwrap();
+        let other_wrote = std::cell::Cell::new(false);
+        // herdctl writes its own name once, after Corral read the file and before it writes.
+        let other = || {
+            if !other_wrote.replace(true) {
+                let text = std::fs::read_to_string(&path).unwrap().replace(
+                    "\"sessions\": {",
+                    &format!("\"sessions\": {{\n    \"{b}\": {{\"customName\": \"Theirs\"}},"),
+                );
+                std::fs::write(&path, text).unwrap();
+            }
+        };
+        store.write_name("alpha", &path, a, Some("Ours after"), &other).unwrap();
+        assert!(other_wrote.get());
+        let names = store.custom_names();
+        assert_eq!(names["alpha"][b], "Theirs", "the other writer's name was lost");
+        assert_eq!(names["alpha"][a], "Ours after");
+    }
 
     #[test]
     fn keys_that_could_escape_are_refused() {
