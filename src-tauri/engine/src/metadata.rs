@@ -210,13 +210,12 @@ impl MetadataStore {
         // the file is read again just before the write, and the change is redone on top of theirs
         // if it moved meanwhile.
         let _one_writer = WRITE_LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        self.write_name(agent_key, &path, session_id, name, &|| {})
+        Self::write_name(agent_key, &path, session_id, name, &|| {})
     }
 
     /// The write of [`Self::set_custom_name`]; `meanwhile` runs between the read and the write
     /// (tests: another writer's moment).
     fn write_name(
-        &self,
         agent_key: &str,
         path: &Path,
         session_id: &str,
@@ -488,7 +487,7 @@ impl Serialize for Ordered<'_> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
 
     #[test]
@@ -510,7 +509,7 @@ mod tests {
                 std::fs::write(&path, text).unwrap();
             }
         };
-        store.write_name("alpha", &path, a, Some("Ours after"), &other).unwrap();
+        MetadataStore::write_name("alpha", &path, a, Some("Ours after"), &other).unwrap();
         assert!(other_wrote.get());
         let names = store.custom_names();
         assert_eq!(names["alpha"][b], "Theirs", "the other writer's name was lost");
