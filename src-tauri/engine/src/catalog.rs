@@ -313,7 +313,8 @@ impl Catalog {
                             pass.found.push(c.into_found(facts));
                         }
                         Some((Freshness::Appended, e)) => {
-                            let resume = Some((e.offset, e.scanner.clone()));
+                            // An undecodable scanner state means a scan from the start.
+                            let resume = e.scanner().map(|s| (e.offset, s));
                             pass.to_scan.push((c, resume));
                         }
                         Some((Freshness::Stale, _)) | None => pass.to_scan.push((c, None)),
@@ -345,7 +346,7 @@ impl Catalog {
         for (c, result) in scanned {
             match result {
                 Ok(outcome) => {
-                    let entry = IndexEntry::new(c.stamp, outcome.offset, outcome.scanner);
+                    let entry = IndexEntry::new(c.stamp, outcome.offset, &outcome.scanner);
                     let facts = entry.facts();
                     index.insert(&c.path, entry);
                     transcripts.push(c.into_found(facts));

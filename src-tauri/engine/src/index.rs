@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use rayon::prelude::*;
@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use crate::transcript::facts::{EXTRACTOR_VERSION, FactsScanner, TranscriptFacts};
 
 /// Bump when the on-disk shape of a shard changes (1 was the single JSON file).
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The first bytes of every shard.
 pub const SHARD_MAGIC: [u8; 8] = *b"CORRALIX";
@@ -84,15 +84,16 @@ fn inode(_meta: &fs::Metadata) -> u64 {
 }
 
 /// What the index remembers about one transcript.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct IndexEntry {
     pub stamp: FileStamp,
     /// Offset just past the last complete line the scanner consumed.
     pub offset: u64,
-    pub scanner: FactsScanner,
-    /// The scanner's facts, computed once and shared by every listing (not persisted).
-    #[serde(skip)]
-    facts: OnceLock<Arc<TranscriptFacts>>,
+    /// What listing needs, shared by every listing (never copied per listing).
+    facts: Arc<TranscriptFacts>,
+    /// The scanner's state, encoded: decoded only when the transcript grows (see
+    /// [`IndexEntry::scanner`]), so an unchanged transcript costs no scanner decoding.
+    scanner: Box<[u8]>,
 }
 
 impl PartialEq for IndexEntry {
@@ -113,13 +114,22 @@ pub enum Freshness {
 }
 
 impl IndexEntry {
-    pub fn new(stamp: FileStamp, offset: u64, scanner: FactsScanner) -> Self {
-        Self { stamp, offset, scanner, facts: OnceLock::new() }
+    pub fn new(stamp: FileStamp, offset: u64, scanner: &FactsScanner) -> Self {
+        // Encoding a plain struct into memory cannot fail in practice; if it did, the entry
+        // could not resume and its transcript would be rescanned from the start when it grows.
+        let encoded = postcard::to_allocvec(scanner).unwrap_or_default();
+        Self { stamp, offset, facts: Arc::new(scanner.facts()), scanner: encoded.into() }
     }
 
-    /// What listing needs, from the scanner state (computed on first use, then shared).
+    /// What listing needs.
     pub fn facts(&self) -> Arc<TranscriptFacts> {
-        Arc::clone(self.facts.get_or_init(|| Arc::new(self.scanner.facts())))
+        Arc::clone(&self.facts)
+    }
+
+    /// The scanner state to resume from, or `None` when it cannot be decoded (then the
+    /// transcript is scanned from the start).
+    pub fn scanner(&self) -> Option<FactsScanner> {
+        postcard::from_bytes(&self.scanner).ok()
     }
 
     pub fn freshness(&self, now: &FileStamp) -> Freshness {
@@ -137,18 +147,67 @@ impl IndexEntry {
     }
 }
 
-/// A shard's payload as written: the folder it belongs to and its entries by file name.
+/// A shard's payload as written: the folder it belongs to and its entries.
 #[derive(Serialize)]
 struct ShardOut<'a> {
-    folder: &'a [u8],
-    entries: Vec<(&'a [u8], &'a IndexEntry)>,
+    folder: BytesOut<'a>,
+    entries: Vec<EntryOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct EntryOut<'a> {
+    name: BytesOut<'a>,
+    stamp: FileStamp,
+    offset: u64,
+    facts: &'a TranscriptFacts,
+    scanner: BytesOut<'a>,
 }
 
 /// A shard's payload as read.
 #[derive(Deserialize)]
 struct ShardIn {
-    folder: Vec<u8>,
-    entries: Vec<(Vec<u8>, IndexEntry)>,
+    folder: BytesIn,
+    entries: Vec<EntryIn>,
+}
+
+#[derive(Deserialize)]
+struct EntryIn {
+    name: BytesIn,
+    stamp: FileStamp,
+    offset: u64,
+    facts: TranscriptFacts,
+    scanner: BytesIn,
+}
+
+/// Raw bytes, written as one length-prefixed run (not a sequence of numbers).
+struct BytesOut<'a>(&'a [u8]);
+
+impl Serialize for BytesOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+/// Raw bytes, read back from one length-prefixed run.
+struct BytesIn(Vec<u8>);
+
+impl<'de> Deserialize<'de> for BytesIn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = BytesIn;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<BytesIn, E> {
+                Ok(BytesIn(v.to_vec()))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<BytesIn, E> {
+                Ok(BytesIn(v))
+            }
+        }
+        d.deserialize_byte_buf(V)
+    }
 }
 
 /// The entries of one transcript folder, by file name.
@@ -433,15 +492,36 @@ fn decode_shard(bytes: &[u8]) -> Option<(Vec<u8>, Shard)> {
     if !rest.is_empty() {
         return None;
     }
-    let entries = shard.entries.into_iter().map(|(name, e)| (name.into_boxed_slice(), e)).collect();
-    Some((shard.folder, Shard { entries, dirty: false }))
+    let entries = shard
+        .entries
+        .into_iter()
+        .map(|e| {
+            let entry = IndexEntry {
+                stamp: e.stamp,
+                offset: e.offset,
+                facts: Arc::new(e.facts),
+                scanner: e.scanner.0.into_boxed_slice(),
+            };
+            (e.name.0.into_boxed_slice(), entry)
+        })
+        .collect();
+    Some((shard.folder.0, Shard { entries, dirty: false }))
 }
 
 fn encode_shard(folder: &Path, shard: &Shard) -> crate::Result<Vec<u8>> {
-    let mut entries: Vec<(&[u8], &IndexEntry)> =
-        shard.entries.iter().map(|(n, e)| (&**n, e)).collect();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
-    let out = ShardOut { folder: folder.as_os_str().as_encoded_bytes(), entries };
+    let mut entries: Vec<EntryOut<'_>> = shard
+        .entries
+        .iter()
+        .map(|(name, e)| EntryOut {
+            name: BytesOut(name),
+            stamp: e.stamp,
+            offset: e.offset,
+            facts: &e.facts,
+            scanner: BytesOut(&e.scanner),
+        })
+        .collect();
+    entries.sort_by(|a, b| a.name.0.cmp(b.name.0));
+    let out = ShardOut { folder: BytesOut(folder.as_os_str().as_encoded_bytes()), entries };
     let mut bytes = vec![0u8; SHARD_HEADER_LEN];
     let mut bytes = postcard::to_extend(&out, std::mem::take(&mut bytes)).map_err(|e| {
         crate::Error::io("cannot encode the listing index", std::io::Error::other(e))
@@ -510,7 +590,7 @@ mod tests {
     fn entry(size: u64) -> IndexEntry {
         let mut scanner = FactsScanner::new();
         scanner.feed(br#"{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hello there"}}"#);
-        IndexEntry::new(FileStamp { size, mtime_ns: -5, inode: 7 }, size, scanner)
+        IndexEntry::new(FileStamp { size, mtime_ns: -5, inode: 7 }, size, &scanner)
     }
 
     #[test]
@@ -523,6 +603,12 @@ mod tests {
         let (f, back) = decode_shard(&bytes).unwrap();
         assert_eq!(f, folder.as_os_str().as_encoded_bytes());
         assert_eq!(back.entries, shard.entries);
+        for (name, e) in &shard.entries {
+            let b = &back.entries[name];
+            assert_eq!(b.facts(), e.facts());
+            assert_eq!(b.scanner().unwrap(), e.scanner().unwrap());
+            assert_eq!(b.facts().preview.as_deref(), Some("hello there"));
+        }
         // Every truncation and every single-byte change is refused, never trusted.
         for len in 0..bytes.len() {
             assert!(decode_shard(&bytes[..len]).is_none(), "truncated to {len}");
