@@ -7,7 +7,7 @@
 #
 # Environment overrides: CORRAL_BENCH_RUNS (default 5), CORRAL_BENCH_SESSIONS, CORRAL_BENCH_SIZE,
 # CORRAL_BENCH_LARGE=0, CORRAL_BENCH_LARGE_SESSIONS, CORRAL_BENCH_LARGE_SIZE,
-# CORRAL_BENCH_PAGE_SIZE, CORRAL_BENCH_DIR (default target/bench-corpus).
+# CORRAL_BENCH_PAGE_SIZE, CORRAL_BENCH_DIR (default target/bench-corpus, whatever CARGO_TARGET_DIR is).
 #
 # Corpora are generated once (deterministic, seeded) and reused; delete target/bench-corpus to
 # regenerate. Results: stdout, target/bench-results.md and target/bench-results.json.
@@ -25,6 +25,9 @@ esac
 if [[ "$(uname -s)" != "Linux" ]]; then
   echo "note: peak-memory figures (VmHWM) are only available on Linux" >&2
 fi
+
+# Corpora stay in the repo's target/bench-corpus even when CARGO_TARGET_DIR points elsewhere.
+export CORRAL_BENCH_DIR="${CORRAL_BENCH_DIR:-$PWD/target/bench-corpus}"
 
 echo "machine: $(nproc) cores, $(free -g 2>/dev/null | awk '/^Mem:/ {print $2 " GB RAM"}')" >&2
 exec cargo bench -p corral-engine --bench listing

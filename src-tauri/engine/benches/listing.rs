@@ -14,6 +14,12 @@
 //! (skip the large corpus), `CORRAL_BENCH_LARGE_SESSIONS`, `CORRAL_BENCH_LARGE_SIZE`,
 //! `CORRAL_BENCH_PAGE_SIZE`, `CORRAL_BENCH_RUNS` (default 5), `CORRAL_BENCH_DIR`.
 //! Results: stdout, plus `target/bench-results.md` and `target/bench-results.json`.
+//!
+//! A quick probe of the warm paths, without the rest (one process; the first listing is cold
+//! when the data dir is empty, warm otherwise; then 15 same-catalog listings after an
+//! invalidation, median and best):
+//! `CORRAL_BENCH_CHILD=probe CORRAL_BENCH_HOME=<claude home> CORRAL_BENCH_FLEET=<herdctl.yaml>
+//! CORRAL_BENCH_DATA=<data dir> target/release/deps/listing-<hash>`.
 // serde_json `Value` indexing by key never panics on reads; the writes index objects built here.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::indexing_slicing)]
 
@@ -338,6 +344,39 @@ fn child(mode: &str) -> R<()> {
             let elapsed = t.elapsed();
             json!({ "ms": ms(elapsed), "messages": page.messages.len() })
         }
+        // A timing breakdown of warm listings (new process, then the same catalog after an
+        // invalidation), run by hand when working on the index: open, scan, summarise.
+        "probe" => {
+            let fleet = std::env::var_os("CORRAL_BENCH_FLEET").map(PathBuf::from);
+            let (home, data) = (var("CORRAL_BENCH_HOME")?, var("CORRAL_BENCH_DATA")?);
+            let t = Instant::now();
+            let c = catalog(&home, fleet.as_deref(), &data)?;
+            let open_ms = ms(t.elapsed());
+            let t = Instant::now();
+            c.scan()?;
+            let scan_ms = ms(t.elapsed());
+            let t = Instant::now();
+            let l = all(&c)?;
+            let list_ms = ms(t.elapsed());
+            let mut same = Vec::new();
+            for _ in 0..15 {
+                c.invalidate(&[]);
+                let t = Instant::now();
+                c.scan()?;
+                let scan = ms(t.elapsed());
+                let t = Instant::now();
+                all(&c)?;
+                same.push((scan, ms(t.elapsed())));
+            }
+            json!({
+                "openMs": open_ms, "firstScanMs": scan_ms, "firstListMs": list_ms,
+                "sessions": session_count(&l),
+                "sameScanMs": median(same.iter().map(|x| x.0).collect()),
+                "sameListMs": median(same.iter().map(|x| x.1).collect()),
+                "sameScanBestMs": best(&same.iter().map(|x| x.0).collect::<Vec<_>>()),
+                "sameListBestMs": best(&same.iter().map(|x| x.1).collect::<Vec<_>>()),
+            })
+        }
         "breakdown" => breakdown(
             &var("CORRAL_BENCH_HOME")?,
             &var("CORRAL_BENCH_DATA")?,
@@ -387,7 +426,8 @@ fn breakdown(home: &Path, data: &Path, state: &Path) -> R<Value> {
     let mut index = corral_engine::index::ListingIndex::new(data, home);
     index.load();
     let index_load_ms = ms(t.elapsed());
-    let index_bytes = fs::metadata(index.path()).map_or(0, |m| m.len());
+    let index_bytes: u64 = fs::read_dir(index.path())
+        .map_or(0, |d| d.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum());
 
     let mut cache = JobCache::default();
     let t = Instant::now();
@@ -974,7 +1014,7 @@ fn parent() -> R<()> {
     );
     let _ = writeln!(
         md,
-        "| listing index load ({:.1} MB, {} entries) | {:.1} ms |",
+        "| listing index load, every shard ({:.1} MB, {} entries) | {:.1} ms |",
         f("indexBytes") / MIB as f64,
         f("indexEntries"),
         f("indexLoadMs")
