@@ -32,6 +32,10 @@ pub struct Settings {
     #[ts(optional)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub home_dir: Option<String>,
+    /// Set when live updates are degraded (files polled because the system refused watches).
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live_updates_note: Option<String>,
 }
 
 /// What is saved on disk. Absent values mean "use the default".

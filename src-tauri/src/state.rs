@@ -106,7 +106,22 @@ impl AppState {
 
     pub fn settings(&self) -> Result<Settings, ErrorPayload> {
         let opened = self.0.opened.read().map_err(|_| poisoned())?;
-        Ok(describe(&opened, &self.0.env))
+        let mut settings = describe(&opened, &self.0.env);
+        drop(opened);
+        settings.live_updates_note = self.live_updates_note();
+        Ok(settings)
+    }
+
+    /// Set when live updates are degraded (the system refused native file watches).
+    fn live_updates_note(&self) -> Option<String> {
+        let polling = self.0.watcher.lock().ok()?.as_ref()?.is_polling();
+        polling.then(|| {
+            format!(
+                "Live updates check for changes every {} s: the system refused more file watches \
+                 (on Linux, raise fs.inotify.max_user_watches / max_user_instances).",
+                crate::watcher::POLL_INTERVAL.as_secs()
+            )
+        })
     }
 
     pub fn opener(&self) -> Opener {
@@ -138,6 +153,8 @@ impl AppState {
         drop(saved);
         // The new home is watched before this returns: a change right after it is reported.
         self.restart_watcher(ARM_WAIT);
+        let mut described = described;
+        described.live_updates_note = self.live_updates_note();
         Ok(described)
     }
 
@@ -230,6 +247,7 @@ fn describe(opened: &Opened, env: &LaunchEnv) -> Settings {
         state_dir: state_dir.display().to_string(),
         data_dir: e.data_dir.display().to_string(),
         home_dir: env.home_dir.as_ref().map(|h| h.display().to_string()),
+        live_updates_note: None,
     }
 }
 

@@ -5,16 +5,19 @@
 //! folder that does not exist yet is covered by a non-recursive watch on its nearest existing
 //! ancestor; when it appears, the watches are re-armed on the folder itself. Arming checks again
 //! after the watches are in place, so a folder created while they were being set up is not missed.
-//! If the system refuses a watch (inotify instances or watches exhausted), the thread retries every
-//! few seconds and reports "everything changed" once it is armed again.
+//! If the system refuses the native watcher or one of its watches (inotify instances or watches
+//! exhausted on a huge home), Corral falls back to polling: the files are compared every few
+//! seconds, so live updates go on (a little later) instead of silently stopping.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use notify::event::{AccessKind, AccessMode, ModifyKind};
-use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
+use notify::{Event, EventKind, RecursiveMode, Watcher};
 
 /// Quiet time that ends a burst of events.
 pub const DEBOUNCE: Duration = Duration::from_millis(250);
@@ -22,6 +25,8 @@ pub const DEBOUNCE: Duration = Duration::from_millis(250);
 const MAX_HOLD: Duration = Duration::from_millis(1000);
 /// How often a watcher the system refused is tried again.
 const RETRY: Duration = Duration::from_secs(3);
+/// How often the polling fallback compares the files.
+pub const POLL_INTERVAL: Duration = Duration::from_secs(3);
 /// Re-arming rounds in a row before settling (folders appearing faster than they can be watched).
 const ARM_ROUNDS: usize = 8;
 
@@ -46,6 +51,7 @@ impl Changes {
 #[derive(Debug)]
 pub struct FolderWatcher {
     tx: Sender<Msg>,
+    polling: Arc<AtomicBool>,
 }
 
 enum Msg {
@@ -72,9 +78,19 @@ impl FolderWatcher {
         let (tx, rx) = mpsc::channel::<Msg>();
         let (armed_tx, armed_rx) = mpsc::channel::<()>();
         let fs_tx = tx.clone();
+        let polling = Arc::new(AtomicBool::new(false));
+        let polling_flag = polling.clone();
+        #[cfg(test)]
+        let refuse_native = REFUSE_NATIVE.with(std::cell::Cell::get);
         std::thread::Builder::new().name("corral-watcher".into()).spawn(move || {
-            let roots = Roots::new(projects, state_dir);
+            #[allow(unused_mut)]
+            let mut roots = Roots::new(projects, state_dir);
+            #[cfg(test)]
+            {
+                roots.refuse_native = refuse_native;
+            }
             let mut armed = roots.arm_settled(&fs_tx);
+            polling_flag.store(armed.polling, Ordering::Relaxed);
             let _ = armed_tx.send(());
             loop {
                 let first = match armed.retry_after() {
@@ -99,10 +115,11 @@ impl FolderWatcher {
                         Err(RecvTimeoutError::Timeout) => break,
                     }
                 }
-                let mut changes = roots.classify(&batch);
+                let mut changes = roots.classify(&batch, armed.polling);
                 if armed.needs_rearm() {
                     let was_refused = armed.refused;
                     armed = roots.arm_settled(&fs_tx);
+                    polling_flag.store(armed.polling, Ordering::Relaxed);
                     // Still refused: nothing new to report (the last report said everything).
                     changes.everything |= !(was_refused && armed.refused);
                 }
@@ -112,8 +129,19 @@ impl FolderWatcher {
             }
         })?;
         let _ = armed_rx.recv_timeout(wait_armed);
-        Ok(Self { tx })
+        Ok(Self { tx, polling })
     }
+
+    /// True when the system refused native file watches and the files are polled instead.
+    pub fn is_polling(&self) -> bool {
+        self.polling.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: watchers started on this thread act as if the system refused native watches.
+    pub static REFUSE_NATIVE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 struct Roots {
@@ -123,11 +151,16 @@ struct Roots {
     /// moment a folder can appear unseen).
     #[cfg(test)]
     before_watch: Option<Box<dyn Fn() + Send>>,
+    /// Tests: behave as if the system refused every native watch.
+    #[cfg(test)]
+    refuse_native: bool,
 }
 
 /// The live `notify` watcher and the roots it could only watch through an ancestor.
 struct Armed {
-    _watcher: Option<RecommendedWatcher>,
+    _watcher: Option<Box<dyn Watcher + Send>>,
+    /// Polling instead of native events (the system refused the native watcher).
+    polling: bool,
     /// The system refused the watcher or one of its watches: try again after `RETRY`.
     refused: bool,
     /// Roots that were missing when armed, with the ancestor watched in their place.
@@ -160,6 +193,8 @@ impl Roots {
             state_dir,
             #[cfg(test)]
             before_watch: None,
+            #[cfg(test)]
+            refuse_native: false,
         }
     }
 
@@ -176,16 +211,44 @@ impl Roots {
         armed
     }
 
+    /// Arms native watches; if the system refuses any of them, polls instead.
     fn arm(&self, tx: &Sender<Msg>) -> Armed {
-        let tx = tx.clone();
-        let handler = move |res: notify::Result<Event>| {
-            let _ = tx.send(Msg::Fs(res));
-        };
-        let mut armed =
-            Armed { _watcher: None, refused: false, missing: Vec::new(), present: Vec::new() };
-        let Ok(mut watcher) = notify::recommended_watcher(handler) else {
-            armed.refused = true;
-            return armed;
+        #[cfg(test)]
+        let native_refused = self.refuse_native;
+        #[cfg(not(test))]
+        let native_refused = false;
+        if !native_refused {
+            let native = notify::recommended_watcher(handler(tx))
+                .map(|w| Box::new(w) as Box<dyn Watcher + Send>);
+            if let Ok(watcher) = native {
+                let armed = self.arm_with(watcher, false);
+                if !armed.refused {
+                    return armed;
+                }
+            }
+        }
+        let config = notify::Config::default()
+            .with_poll_interval(POLL_INTERVAL)
+            .with_compare_contents(false);
+        match notify::PollWatcher::new(handler(tx), config) {
+            Ok(w) => self.arm_with(Box::new(w), true),
+            Err(_) => Armed {
+                _watcher: None,
+                polling: false,
+                refused: true,
+                missing: Vec::new(),
+                present: Vec::new(),
+            },
+        }
+    }
+
+    fn arm_with(&self, mut watcher: Box<dyn Watcher + Send>, polling: bool) -> Armed {
+        let mut armed = Armed {
+            _watcher: None,
+            polling,
+            refused: false,
+            missing: Vec::new(),
+            present: Vec::new(),
         };
         let mut watched_ancestors = BTreeSet::new();
         for root in [&self.projects, &self.state_dir] {
@@ -205,6 +268,7 @@ impl Roots {
                 if let Some(dir) = &ancestor
                     && watched_ancestors.insert(dir.clone())
                     && watcher.watch(dir, RecursiveMode::NonRecursive).is_err()
+                    && dir.is_dir()
                 {
                     armed.refused = true;
                 }
@@ -215,14 +279,16 @@ impl Roots {
         armed
     }
 
-    fn classify(&self, batch: &[notify::Result<Event>]) -> Changes {
+    /// `polling`: the events come from comparing files, where a changed write time is how a
+    /// content change shows (and reads are never reported).
+    fn classify(&self, batch: &[notify::Result<Event>], polling: bool) -> Changes {
         let mut changes = Changes::default();
         for ev in batch {
             match ev {
                 // The kernel dropped events (queue overflow) or the watch failed: rescan all.
                 Err(_) => changes.everything = true,
                 Ok(ev) if ev.need_rescan() => changes.everything = true,
-                Ok(ev) if !is_content_change(ev.kind) => {}
+                Ok(ev) if !polling && !is_content_change(ev.kind) => {}
                 Ok(ev) => {
                     for path in &ev.paths {
                         self.classify_path(path, &mut changes);
@@ -244,6 +310,14 @@ impl Roots {
         } else if path.starts_with(&self.state_dir) {
             changes.state_changed = true;
         }
+    }
+}
+
+/// Forwards `notify` events to the watcher thread.
+fn handler(tx: &Sender<Msg>) -> impl Fn(notify::Result<Event>) + Send + 'static {
+    let tx = tx.clone();
+    move |res| {
+        let _ = tx.send(Msg::Fs(res));
     }
 }
 

@@ -212,3 +212,50 @@ fn folders_appearing_while_the_watcher_arms_are_not_missed() {
         }
     }
 }
+
+/// When the system refuses native file watches (inotify limits on a huge home), changes are still
+/// reported: the files are polled instead, and the settings say so.
+#[test]
+fn refused_native_watches_fall_back_to_polling() {
+    use crate::watcher::{FolderWatcher, POLL_INTERVAL, REFUSE_NATIVE};
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("claude/projects/-home-dev-poll");
+    std::fs::create_dir_all(&folder).unwrap();
+    let transcript = folder.join("s.jsonl");
+    std::fs::write(&transcript, "{}\n").unwrap();
+    let (tx, rx) = mpsc::channel();
+    REFUSE_NATIVE.with(|r| r.set(true));
+    let watcher = FolderWatcher::start(
+        tmp.path().join("claude/projects"),
+        tmp.path().join("state"),
+        Duration::from_secs(10),
+        move |changes| {
+            let _ = tx.send(changes);
+        },
+    )
+    .unwrap();
+    REFUSE_NATIVE.with(|r| r.set(false));
+    assert!(watcher.is_polling());
+    // A poll compares modification times: make sure the append lands in a later tick.
+    std::thread::sleep(Duration::from_millis(1100));
+    append_line(&transcript, "{}");
+    let deadline = Instant::now() + POLL_INTERVAL * 3 + Duration::from_secs(2);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let changes = rx.recv_timeout(left).expect("the polling fallback reported nothing");
+        if changes.folders.contains(&folder) {
+            break;
+        }
+    }
+}
+
+#[test]
+fn the_settings_say_when_live_updates_poll() {
+    let h = harness(true);
+    assert!(h.ok("get_settings", json!({})).get("liveUpdatesNote").is_none());
+    crate::watcher::REFUSE_NATIVE.with(|r| r.set(true));
+    let polled = harness(true);
+    crate::watcher::REFUSE_NATIVE.with(|r| r.set(false));
+    let note = polled.ok("get_settings", json!({}))["liveUpdatesNote"].as_str().unwrap().to_owned();
+    assert!(note.contains("every 3 s") && note.contains("max_user_watches"), "{note}");
+}

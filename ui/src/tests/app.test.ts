@@ -56,6 +56,18 @@ describe('the app shell', () => {
     expect(root.dataset.theme).toBe('light');
   });
 
+  it('says so when live updates are polled instead of watched', async () => {
+    vi.mocked(api.getSettings).mockResolvedValue(settings({ liveUpdatesNote: 'Live updates check for changes every 3 s: the system refused more file watches' }));
+    render(App);
+    await vi.waitFor(() => expect(screen.getByTestId('live-updates-note').textContent).toContain('every 3 s'));
+  });
+
+  it('shows no live-updates note when files are watched', async () => {
+    render(App);
+    await vi.waitFor(() => expect(api.getSettings).toHaveBeenCalled());
+    await vi.waitFor(() => expect(screen.queryByTestId('live-updates-note')).toBeNull());
+  });
+
   it('first run without a Claude home says so and offers to pick one', async () => {
     vi.mocked(api.getSettings).mockResolvedValue(settings({ claudeHome: '/home/ada/.claude', claudeHomeExists: false }));
     vi.mocked(api.pickPaths).mockResolvedValue(['/mnt/backup/.claude']);

@@ -15,4 +15,8 @@ stateDir: string, dataDir: string,
 /**
  * The user's home folder, for showing paths as `~/…` (absent when unknown).
  */
-homeDir?: string, };
+homeDir?: string, 
+/**
+ * Set when live updates are degraded (files polled because the system refused watches).
+ */
+liveUpdatesNote?: string, };
