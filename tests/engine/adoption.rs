@@ -1,14 +1,5 @@
 //! Adoption: the adoptable list, adopt (record only, idempotent, refused when outranked),
 //! release, round trips that leave transcripts untouched, and interop with herdctl's schema.
-#![allow(
-    clippy::print_stdout,
-    clippy::unused_self,
-    clippy::cloned_ref_to_slice_refs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 
 use std::fs;
 use std::time::{Duration, SystemTime};

@@ -1,5 +1,4 @@
 //! The herdctl-compatible adoption store (herdctl `state/adopted-sessions.ts`).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,5 @@
 //! Attribution (herdctl `state/session-attribution.ts`) against fixtures/fleets/basic/.herdctl,
 //! plus the ownership predicates and their invariants.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use std::path::Path;
 

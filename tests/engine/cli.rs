@@ -1,5 +1,4 @@
 //! `corral-cli` end to end on the fixture home, and the no-Tauri guard.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use std::process::{Command, Output};
 

@@ -1,12 +1,5 @@
 //! A session's own folder (`<sid>/subagents/…`, tool results) travels with its transcript in
 //! every placement mode, journaled and undone like the transcript itself.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::cloned_ref_to_slice_refs
-)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

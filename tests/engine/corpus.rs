@@ -1,5 +1,4 @@
 //! Conformance against the shared corpus of real transcripts (../shared/corpus).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::print_stdout)]
 
 use std::path::{Path, PathBuf};
 

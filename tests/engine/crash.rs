@@ -6,15 +6,6 @@
 //! Needs the `fault-points` feature (`cargo test --features fault-points` or `--all-features`);
 //! without it the fault points compile to nothing and this module is left out.
 #![cfg(all(unix, feature = "fault-points"))]
-#![allow(
-    clippy::print_stdout,
-    clippy::unused_self,
-    clippy::cloned_ref_to_slice_refs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 
 use std::collections::HashSet;
 use std::fs;

@@ -1,5 +1,4 @@
 //! Discovery, attribution in listings, names and the listing index, on `fixtures/home-basic`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

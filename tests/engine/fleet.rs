@@ -1,5 +1,4 @@
 //! Fleet loading (herdctl `config/loader.ts` behaviour) against fixtures/fleets.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use std::path::{Path, PathBuf};
 

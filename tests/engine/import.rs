@@ -1,15 +1,5 @@
 //! Import: plan (pure) and apply (journaled), every mode × destination state × dry/real, the
 //! race, ownership re-checks, cancel, one bad file. Also hosts the test world other areas use.
-#![allow(
-    clippy::print_stdout,
-    clippy::unused_self,
-    clippy::cloned_ref_to_slice_refs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    dead_code
-)]
 
 use std::collections::BTreeMap;
 use std::fs;

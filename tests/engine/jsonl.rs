@@ -1,12 +1,4 @@
 //! JSONL framing and tolerant line parsing (tricky-cases.md §A), plus never-panic properties.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::type_complexity,
-    clippy::cast_precision_loss
-)]
 
 use std::io::{BufReader, Cursor, Write};
 

@@ -1,5 +1,4 @@
 //! The herdctl-compatible session metadata store (herdctl `state/session-metadata.ts`).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use std::path::Path;
 

@@ -1,14 +1,5 @@
 //! The occupancy guard: which sessions running `claude` processes hold, from a fake process table
 //! and a fake /proc tree; unknown = occupied.
-#![allow(
-    clippy::print_stdout,
-    clippy::unused_self,
-    clippy::cloned_ref_to_slice_refs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,4 @@
 //! Path encoding (herdctl's per-UTF-16-unit rule and hash suffix), ids, temp dirs.
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use corral_engine::paths::{
     cwd_is_within, encode_path, folder_is_descendant_of, folder_is_for, is_same_or_inside,

@@ -1,15 +1,6 @@
 //! Placing one file: exclusive creation in every mode, mtimes kept, cross-device paths (injected
 //! EXDEV and, when available, a real second filesystem).
 #![cfg(unix)]
-#![allow(
-    clippy::print_stdout,
-    clippy::unused_self,
-    clippy::cloned_ref_to_slice_refs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;

@@ -1,14 +1,5 @@
 //! Runs and undo: round trips back to the identical tree, idempotence, the guards (undo trusts
 //! the filesystem and the backup, not run.json), the run list.
-#![allow(
-    clippy::print_stdout,
-    clippy::unused_self,
-    clippy::cloned_ref_to_slice_refs,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 
 use std::fs;
 use std::path::PathBuf;

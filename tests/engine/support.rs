@@ -1,11 +1,4 @@
 //! Shared test helpers: fixture copies in temp dirs, the shared corpus location.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::print_stdout
-)]
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

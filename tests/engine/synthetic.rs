@@ -1,6 +1,5 @@
 //! The synthetic corpus generator: deterministic, the requested counts, realistic line shapes,
 //! readable by the facts scanner; and `corral-cli generate`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 #[path = "../../src-tauri/engine/src/bin/corral-cli/generate.rs"]
 mod generate;

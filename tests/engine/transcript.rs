@@ -1,11 +1,4 @@
 //! Transcript reading: facts, viewer messages, pages, tools, subagents (fixtures/transcripts).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::panic
-)]
 
 use std::fs;
 use std::io::Write;
