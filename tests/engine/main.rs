@@ -10,7 +10,7 @@
     clippy::type_complexity,
     clippy::unused_self,
     clippy::unwrap_used,
-    dead_code,
+    dead_code
 )]
 
 mod adoption;
