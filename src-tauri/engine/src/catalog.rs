@@ -390,8 +390,9 @@ impl Catalog {
     /// Every session, grouped by real working directory, newest group first.
     pub fn all_sessions(&self, opts: ListOptions) -> Result<Listing> {
         let scan = self.scan()?;
-        // Summaries are built on every core.
-        let mut sessions: Vec<(SessionSummary, bool, String)> = scan
+        // Summaries are built on every core (boxed, so that sorting moves pointers, not
+        // summaries).
+        let mut sessions: Vec<(Box<SessionSummary>, bool, String)> = scan
             .transcripts
             .par_iter()
             .filter(|t| t.is_session())
@@ -406,7 +407,7 @@ impl Catalog {
                     return None;
                 }
                 let activity = t.activity();
-                Some((summary, is_temp, activity))
+                Some((Box::new(summary), is_temp, activity))
             })
             .collect();
         sessions.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.session_id.cmp(&b.0.session_id)));
@@ -434,7 +435,7 @@ impl Catalog {
             });
             group.session_count += 1;
             if within_limit {
-                group.sessions.push(s);
+                group.sessions.push(*s);
             }
         }
         let groups = order
