@@ -257,6 +257,8 @@ def prepare(tmp):
     webshop = ROOT / "fixtures" / "e2e-home" / "claude" / "projects" / "-home-dev-webshop"
     for sid, orig in zip(IMPORTED, ["b2b2b2b2-0000-4000-8000-000000000001", "b2b2b2b2-0000-4000-8000-000000000002"]):
         retarget_transcript(webshop / f"{orig}.jsonl", src / f"{sid}.jsonl", sid, "/home/dev/imported")
+    # The first one has its own folder (a subagent run), which must travel with it.
+    shutil.copytree(webshop / "b2b2b2b2-0000-4000-8000-000000000001", src / IMPORTED[0])
     (src / "notes.txt").write_text("not a transcript\n")
     for i, sid in enumerate(IMPORTED):  # old mtimes, to see that they survive the copy
         stamp = 1_700_000_000 + i * 3600
@@ -467,6 +469,11 @@ def step_import_and_undo(driver, fx, src):
         assert rec.is_file() and "agentName: beta" in rec.read_text(), f"{rec}: {rec.read_text() if rec.is_file() else 'missing'}"
     assert (src / "notes.txt").is_file() and all((src / f"{sid}.jsonl").is_file() for sid in IMPORTED), \
         "a copy must leave the originals"
+    # The session's own folder came along (its subagent run opens at the new place).
+    for f in (src / IMPORTED[0]).rglob("*"):
+        if f.is_file():
+            placed = dest / IMPORTED[0] / f.relative_to(src / IMPORTED[0])
+            assert placed.is_file() and placed.read_bytes() == f.read_bytes(), f"{placed} missing or different"
     # The Fleet view behind the wizard already counts them.
     wait_until("beta with 2 sessions", lambda: agent_count(driver, "beta") == "2 sessions")
 
@@ -518,7 +525,7 @@ def step_occupied_move(driver, busy):
     wait_until("the wizard to close", lambda: not by_testid(driver, "wizard"))
 
 
-def step_views(driver, theme):
+def step_views(driver, theme, src=None):
     """Every view, for the light/dark screenshot set."""
     prefix = "30" if theme == "light" else "40"
     set_theme(driver, theme)
@@ -536,6 +543,17 @@ def step_views(driver, theme):
     click(driver, one(driver, "nav-history"))
     wait_until("the import run in History", lambda: by_testid(driver, "run-row"))
     shot(driver, f"{prefix}-{theme}-history")
+    if src is not None:
+        # The wizard too: its preview of the dropped folder (closed without running).
+        emit_drop(driver, [src])
+        wizard_step(driver, 2)
+        Select(one(driver, "target-select")).select_by_value("beta")
+        click(driver, one(driver, "wizard-next"))
+        wizard_step(driver, 3)
+        one(driver, "plan-table")
+        shot(driver, f"{prefix}-{theme}-wizard-preview")
+        click(driver, driver.find_element(By.CSS_SELECTOR, '[data-testid="wizard"] button[aria-label="Close"]'))
+        wait_until("the wizard to close", lambda: not by_testid(driver, "wizard"))
 
 
 def main():
@@ -590,7 +608,7 @@ def main():
         step_import_and_undo(driver, fx, src)
         step_occupied_move(driver, busy)
         step_views(driver, "light")
-        step_views(driver, "dark")
+        step_views(driver, "dark", src)
         ok = True
         log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
             "50,000-message session, Fleet counts, release, import + undo (byte-identical), "
