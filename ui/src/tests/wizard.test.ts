@@ -8,6 +8,7 @@ const { app } = await import('../lib/state.svelte');
 const { default: ImportWizard } = await import('../lib/components/ImportWizard.svelte');
 const { default: HistoryView } = await import('../lib/components/HistoryView.svelte');
 const { companionText, skipReasonText } = await import('../lib/importtext');
+const { group, session } = await import('./fixtures');
 
 const ALL_REASONS: SkipReason[] = ['sidechain', 'already-adopted', 'destination-exists', 'attributed-to-run', 'unreadable', 'not-a-transcript', 'occupied', 'placement-failed', 'record-failed'];
 
@@ -67,6 +68,7 @@ describe('import wizard', () => {
 
   it('step 3 previews the dry run: nothing written, every skip reason in plain words', async () => {
     vi.mocked(api.planImport).mockResolvedValue(plan());
+    app.groups = [group('/w/gamma', [session({ sessionId: 'skip-1', autoName: 'Known elsewhere', workingDirectory: '/w/gamma' })])];
     app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
     render(ImportWizard);
     expect(screen.getByTestId('source-list').textContent).toContain('/backup');
@@ -81,6 +83,8 @@ describe('import wizard', () => {
     // A session is shown by its name when it has one, else by the start of its id.
     const firstCells = [...screen.getByTestId('plan-table').querySelectorAll('tbody tr.ok td:first-child')].map((td) => td.textContent);
     expect(firstCells).toEqual(['Fix the login redirect', 'bbbb2222']);
+    // A skipped session the listing knows is shown by its name too.
+    expect(screen.getAllByTestId('skip-row')[1].querySelector('td')!.textContent).toBe('Known elsewhere');
     // Its own folder travels with it, and the preview says so.
     expect(screen.getAllByTestId('companions').map((c) => c.textContent)).toEqual(['+ its folder: 2 subagent runs and 1 other file']);
   });
