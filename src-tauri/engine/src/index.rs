@@ -15,7 +15,8 @@
 //! transcripts, never trusted; decoding never panics. Shards are replaced by rename (readers see
 //! the old or the new shard); they are not fsynced, as the index is only a cache and a torn shard
 //! fails its checksum. The single-file JSON index of earlier versions (`listing-<home>.json`) is
-//! removed on the first save.
+//! removed on the first save; so are shards no listed folder claims, and temp files left by a
+//! process that died mid-save.
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
@@ -453,12 +454,31 @@ fn shard_name(folder: &Path) -> String {
     format!("{:016x}.{SHARD_EXTENSION}", fnv1a(folder.as_os_str().as_encoded_bytes()))
 }
 
+/// How old a leftover temp file (from a process that died mid-save) must be before it is removed;
+/// younger ones may belong to a save in progress in another process.
+const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The shard files in `dir`; leftover temp files older than [`STALE_TEMP`] are removed on the way.
 fn list_shard_files(dir: &Path) -> HashSet<String> {
     let Ok(read) = fs::read_dir(dir) else { return HashSet::new() };
-    read.flatten()
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| !n.starts_with('.') && n.ends_with(SHARD_EXTENSION))
-        .collect()
+    let mut out = HashSet::new();
+    for entry in read.flatten() {
+        let Ok(name) = entry.file_name().into_string() else { continue };
+        if name.starts_with('.') {
+            let stale = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > STALE_TEMP);
+            if name.contains(".tmp.") && stale {
+                let _ = fs::remove_file(entry.path());
+            }
+        } else if name.ends_with(SHARD_EXTENSION) {
+            out.insert(name);
+        }
+    }
+    out
 }
 
 /// The shard of `folder` from `file`; missing gives an empty shard, unusable an empty dirty one
@@ -622,6 +642,26 @@ mod tests {
         let mut b = bytes.clone();
         b.push(0);
         assert!(decode_shard(&b).is_none());
+    }
+
+    #[test]
+    fn leftover_temp_files_are_removed_once_stale() {
+        let tmp = std::env::temp_dir().join(format!("corral-index-temp-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&tmp);
+        fs::create_dir_all(&tmp).unwrap();
+        let old = tmp.join(".00000000000000aa.idx.tmp.1.2");
+        let young = tmp.join(".00000000000000bb.idx.tmp.1.3");
+        fs::write(&old, b"x").unwrap();
+        fs::write(&young, b"x").unwrap();
+        fs::write(tmp.join("00000000000000cc.idx"), b"x").unwrap();
+        let f = fs::File::options().write(true).open(&old).unwrap();
+        f.set_modified(SystemTime::now() - STALE_TEMP * 2).unwrap();
+        drop(f);
+        let found = list_shard_files(&tmp);
+        assert_eq!(found, HashSet::from(["00000000000000cc.idx".to_owned()]));
+        assert!(!old.exists(), "a stale temp file is removed");
+        assert!(young.exists(), "a save in progress is left alone");
+        fs::remove_dir_all(&tmp).unwrap();
     }
 
     #[test]
