@@ -28,6 +28,7 @@ use std::path::Path;
 use std::time::UNIX_EPOCH;
 
 use chrono::{DateTime, Utc};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::adoptions::AdoptionRecord;
@@ -227,44 +228,57 @@ fn build_job_index(
             return (HashMap::new(), stats);
         }
     };
-    let mut present = HashSet::new();
-    for entry in entries.filter_map(Result::ok) {
-        let Some(name) = entry.file_name().to_str().map(str::to_owned) else { continue };
-        if !(name.starts_with("job-") && name.ends_with(".yaml")) {
-            continue;
-        }
-        let path = entry.path();
-        let Ok(meta) = std::fs::metadata(&path) else {
+    // Stat (relative to the open folder) and parse what changed on every core: a fleet keeps
+    // thousands of job records, and a listing must not wait for them one by one.
+    let candidates: Vec<std::fs::DirEntry> = entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name().to_str().is_some_and(|n| n.starts_with("job-") && n.ends_with(".yaml"))
+        })
+        .collect();
+    let seen: Vec<(String, Option<CachedJob>)> = candidates
+        .par_iter()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_str()?.to_owned();
+            let meta = match entry.file_type() {
+                Ok(t) if t.is_symlink() => std::fs::metadata(entry.path()),
+                Ok(_) => entry.metadata(),
+                Err(e) => Err(e),
+            };
             // Vanished between listing and stat: forget it.
-            continue;
-        };
-        if !meta.is_file() {
-            continue;
-        }
+            let meta = meta.ok().filter(std::fs::Metadata::is_file)?;
+            let mtime_ns = meta
+                .modified()
+                .ok()
+                .and_then(|t| match t.duration_since(UNIX_EPOCH) {
+                    Ok(d) => i128::try_from(d.as_nanos()).ok(),
+                    Err(e) => i128::try_from(e.duration().as_nanos()).ok().map(|n| -n),
+                })
+                .unwrap_or(0);
+            let size = meta.len();
+            let fresh =
+                cache.entries.get(&name).is_some_and(|c| c.mtime_ns == mtime_ns && c.size == size);
+            let parsed = (!fresh).then(|| {
+                let (job, problem) = match read_job(&entry.path(), &name) {
+                    Ok(job) => (Some(job), None),
+                    Err(reason) => (None, Some(reason)),
+                };
+                CachedJob { mtime_ns, size, job, problem }
+            });
+            Some((name, parsed))
+        })
+        .collect();
+    let mut present = HashSet::new();
+    for (name, parsed) in seen {
         stats.files += 1;
         present.insert(name.clone());
-        let mtime_ns = meta
-            .modified()
-            .ok()
-            .and_then(|t| match t.duration_since(UNIX_EPOCH) {
-                Ok(d) => i128::try_from(d.as_nanos()).ok(),
-                Err(e) => i128::try_from(e.duration().as_nanos()).ok().map(|n| -n),
-            })
-            .unwrap_or(0);
-        let size = meta.len();
-        if let Some(cached) = cache.entries.get(&name)
-            && cached.mtime_ns == mtime_ns
-            && cached.size == size
-        {
-            stats.reused += 1;
-            continue;
+        match parsed {
+            None => stats.reused += 1,
+            Some(job) => {
+                stats.parsed += 1;
+                cache.entries.insert(name, job);
+            }
         }
-        stats.parsed += 1;
-        let (job, problem) = match read_job(&path, &name) {
-            Ok(job) => (Some(job), None),
-            Err(reason) => (None, Some(reason)),
-        };
-        cache.entries.insert(name, CachedJob { mtime_ns, size, job, problem });
     }
     let before = cache.entries.len();
     cache.entries.retain(|name, _| present.contains(name));
