@@ -173,3 +173,21 @@ fn undo_does_not_trust_a_companion_entry_pointing_elsewhere() {
     assert_eq!(u.not_undone.len(), 1, "{u:?}");
     let _ = ALPHA_WD;
 }
+
+/// A projects folder that is a symbolic link to a folder elsewhere (someone moved it to another
+/// disk) is used as the folder it points at, for the transcript and its own folder alike.
+#[cfg(unix)]
+#[test]
+fn a_linked_projects_folder_is_followed() {
+    let w = World::new();
+    session_with_folder(&w, &w.export, 5);
+    let elsewhere = w.root.join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    fs::create_dir_all(w.alpha_folder().parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, w.alpha_folder()).unwrap();
+    let report = w.apply(&w.plan(&alpha(), &[w.export.clone()], PlacementMode::Copy), &RealFs);
+    assert_eq!(report.placed.len(), 1, "{:?}", report.skipped);
+    assert_eq!(report.placed[0].companions, 3, "{:?}", report.placed[0].warning);
+    assert!(elsewhere.join(format!("{}.jsonl", sid(5))).is_file());
+    assert!(elsewhere.join(sid(5)).join("subagents/agent-a36efb2a1231c41e2.jsonl").is_file());
+}

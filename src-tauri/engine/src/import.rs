@@ -805,7 +805,7 @@ fn place_one(
     };
     // The destination folder: journaled before it is created, so undo can remove it again.
     if let Some(folder) = to.parent()
-        && let Err(detail) = ensure_folder(w, p, folder, "destination folder")?
+        && let Err(detail) = ensure_folder(w, p, folder, "destination folder", true)?
     {
         return Ok(fail(SkipReason::PlacementFailed, detail));
     }
@@ -871,13 +871,17 @@ fn place_one(
 
 /// Creates `folder` (one level) unless it exists, journaled first so undo can remove it again.
 /// `Ok(Err(_))`: it could not be created, or something that is not a folder is in the way.
+/// `follow`: a symbolic link to a folder counts as the folder (a projects folder someone linked
+/// elsewhere); companions' folders must be real folders, so nothing lands outside the session's.
 fn ensure_folder(
     w: &mut RunWriter,
     p: &PlannedPlacement,
     folder: &Path,
     what: &str,
+    follow: bool,
 ) -> Result<std::result::Result<(), String>> {
-    match fs::symlink_metadata(folder) {
+    let meta = if follow { fs::metadata(folder) } else { fs::symlink_metadata(folder) };
+    match meta {
         Ok(m) if m.is_dir() => return Ok(Ok(())),
         Ok(_) => {
             return Ok(Err(format!("{} is in the way and is not a folder", folder.display())));
@@ -1002,7 +1006,7 @@ fn place_companions(
             folders.push(folder.clone());
         }
         for f in &folders {
-            if let Err(detail) = ensure_folder(w, p, f, "session folder")? {
+            if let Err(detail) = ensure_folder(w, p, f, "session folder", false)? {
                 problems.push(format!("{rel_text}: {detail}"));
                 continue 'files;
             }
