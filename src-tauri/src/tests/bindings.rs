@@ -47,16 +47,15 @@ fn committed_bindings_match_the_rust_types() {
     );
 }
 
-/// `TS_RS_EXPORT_DIR=$PWD/ui/src/lib/bindings cargo test -p corral export_bindings` writes the
-/// bindings there (the command notes/ipc.md gives); without the variable it checks the export.
+/// Every shell type is exported. Always into a temp dir: `.cargo/config.toml` sets
+/// `TS_RS_EXPORT_DIR` for every cargo command, and writing the committed folder here would race
+/// with the drift check above, which reads it at the same time (`make bindings` updates it).
 #[test]
 fn export_bindings() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = std::env::var_os("TS_RS_EXPORT_DIR")
-        .map_or_else(|| tmp.path().to_path_buf(), PathBuf::from);
-    crate::bindings::export_all(&dir).unwrap();
-    let files = read_ts_files(&dir);
+    crate::bindings::export_all(tmp.path()).unwrap();
+    let files = read_ts_files(tmp.path());
     for shell_type in ["Settings.ts", "SessionInfo.ts", "SessionsChanged.ts", "FilesDropped.ts"] {
-        assert!(files.contains_key(shell_type), "{shell_type} missing in {}", dir.display());
+        assert!(files.contains_key(shell_type), "{shell_type} missing in {}", tmp.path().display());
     }
 }
