@@ -654,3 +654,61 @@ fn one_session_attribution_agrees_with_the_full_index() {
     let (one, _) = AttributionIndex::build_for_session(&home.state(), &mut cache, &sid("a1"));
     assert!(one.adoption(&sid("d2")).is_none());
 }
+
+/// A user line for `short`'s session in `cwd` with `text`.
+fn user_line(short: &str, cwd: &str, text: &str, uuid: &str) -> String {
+    format!(
+        "{{\"parentUuid\":null,\"isSidechain\":false,\"type\":\"user\",\"cwd\":\"{cwd}\",\"sessionId\":\"{}\",\"message\":{{\"role\":\"user\",\"content\":\"{text}\"}},\"uuid\":\"{uuid}\",\"timestamp\":\"2026-11-28T10:00:00.000Z\"}}\n",
+        sid(short)
+    )
+}
+
+/// The app's watcher names the folders that changed: only those are listed again (the others
+/// keep the last pass), and the result equals a full pass whenever the named folders are all
+/// that changed.
+#[test]
+fn invalidating_named_folders_relists_just_those() {
+    let home = Home::new();
+    let c = home.catalog();
+    let count = |c: &Catalog, short: &str| c.session(&sid(short)).unwrap().message_count;
+    assert_eq!((count(&c, "a3"), count(&c, "b1")), (2, count(&home.catalog(), "b1")));
+    let b1_before = count(&c, "b1");
+    let a3 = home.transcript("-home-u-projects-alpha", "a3");
+    let b1 = home.transcript("-home-u-proj-other", "b1");
+    append(&a3, &user_line("a3", "/home/u/projects/alpha", "more", "x-a3"));
+    append(&b1, &user_line("b1", "/home/u/proj-other", "more", "x-b1"));
+    // Only alpha's folder is named: its change shows; the other keeps the last pass.
+    c.invalidate(&[a3.parent().unwrap().to_path_buf()]);
+    assert_eq!(count(&c, "a3"), 3);
+    assert_eq!(count(&c, "b1"), b1_before, "a folder that was not named was listed again");
+    // Named too: now it shows, and the listing equals a cold one.
+    c.invalidate(&[b1.parent().unwrap().to_path_buf()]);
+    assert_eq!(count(&c, "b1"), b1_before + 1);
+    assert_eq!(all(&c, true), all(&fresh_catalog(&home, "fresh-1"), true));
+    // A new folder, named by the watcher, appears; a folder removed and named disappears.
+    let new_folder = home.claude().join("projects/-home-u-new");
+    std::fs::create_dir_all(&new_folder).unwrap();
+    std::fs::write(
+        new_folder.join(format!("{}.jsonl", sid("77"))),
+        user_line("77", "/home/u/new", "hello there", "x-77"),
+    )
+    .unwrap();
+    std::fs::remove_dir_all(b1.parent().unwrap()).unwrap();
+    c.invalidate(&[new_folder.clone(), b1.parent().unwrap().to_path_buf()]);
+    let listed = all(&c, true);
+    assert!(listed.contains_key(&sid("77")));
+    assert!(!listed.contains_key(&sid("b1")));
+    assert_eq!(listed, all(&fresh_catalog(&home, "fresh-2"), true));
+    // A fresh process agrees with the persisted index (no shard of another folder was lost).
+    assert_eq!(listed, all(&home.catalog(), true));
+}
+
+fn fresh_catalog(home: &Home, data: &str) -> Catalog {
+    Catalog::open(corral_engine::CatalogConfig {
+        claude_home: home.claude(),
+        fleet_file: Some(home.root.join("fleet/herdctl.yaml")),
+        state_dir: None,
+        data_dir: home.root.join(data),
+    })
+    .unwrap()
+}

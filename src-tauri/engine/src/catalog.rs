@@ -7,7 +7,7 @@
 //! session and applies the user's names. Browsing never writes into the fleet's state dir; the
 //! only write is Corral's own index, in its data dir.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -150,6 +150,11 @@ struct Caches {
     /// The last scan, reused while it is younger than [`SCAN_REUSE`] and nothing was invalidated
     /// (one view typically asks for agents, then each agent's sessions, in one burst).
     last: Option<(Instant, Arc<Scan>)>,
+    /// Transcript folders named by [`Catalog::invalidate`] since the last scan: the next scan
+    /// re-lists only these and keeps the rest of `last`.
+    changed: Option<Vec<PathBuf>>,
+    /// When every transcript was last validated (a full pass, not a partial one).
+    validated_at: Option<Instant>,
 }
 
 /// Loads the persisted job cache once; a missing or unreadable cache is rebuilt from the job
@@ -176,6 +181,9 @@ const JOBS_CACHE_FORMAT: u32 = 1;
 
 /// How long a scan may be reused without re-validating every transcript with a `stat`.
 const SCAN_REUSE: Duration = Duration::from_millis(1500);
+/// How long the folders a watcher did not name may be trusted without a full `stat` pass (a
+/// safety net for changes a watcher missed).
+const PARTIAL_TRUST: Duration = Duration::from_secs(30);
 
 /// An opened catalog. Safe to share between threads.
 #[derive(Debug)]
@@ -209,6 +217,8 @@ impl Catalog {
                 jobs_file,
                 jobs_loaded: false,
                 last: None,
+                changed: None,
+                validated_at: None,
             }),
         })
     }
@@ -247,21 +257,55 @@ impl Catalog {
     /// A pass made less than a moment ago is reused unless [`Catalog::invalidate`] was called.
     pub fn scan(&self) -> Result<Arc<Scan>> {
         let mut caches = self.caches.lock().map_err(|_| poisoned())?;
-        if let Some((at, scan)) = &caches.last
-            && at.elapsed() < SCAN_REUSE
-        {
-            return Ok(Arc::clone(scan));
+        let changed = caches.changed.take();
+        if let Some((at, scan)) = &caches.last {
+            match changed {
+                None if at.elapsed() < SCAN_REUSE => return Ok(Arc::clone(scan)),
+                // Only some folders changed: re-list those, keep the rest of the last pass.
+                Some(folders)
+                    if caches.validated_at.is_some_and(|v| v.elapsed() < PARTIAL_TRUST) =>
+                {
+                    let previous = Arc::clone(scan);
+                    let scan = Arc::new(self.rescan_folders(&mut caches, &previous, &folders));
+                    caches.last = Some((Instant::now(), Arc::clone(&scan)));
+                    return Ok(scan);
+                }
+                _ => {}
+            }
         }
         let scan = Arc::new(self.scan_now(&mut caches)?);
-        caches.last = Some((Instant::now(), Arc::clone(&scan)));
+        let now = Instant::now();
+        caches.last = Some((now, Arc::clone(&scan)));
+        caches.validated_at = Some(now);
         Ok(scan)
+    }
+
+    /// The last pass with `folders` listed again (attribution and names stay: a change inside a
+    /// transcript folder does not touch the state dir).
+    fn rescan_folders(&self, caches: &mut Caches, previous: &Scan, folders: &[PathBuf]) -> Scan {
+        let changed: HashSet<&Path> = folders.iter().map(PathBuf::as_path).collect();
+        let (transcripts, mut warnings) =
+            self.scan_transcripts(&mut caches.index, Some((&changed, &previous.transcripts)));
+        warnings.extend(
+            previous
+                .warnings
+                .iter()
+                .filter(|w| !changed.iter().any(|f| Path::new(&w.path).starts_with(f)))
+                .cloned(),
+        );
+        Scan {
+            transcripts,
+            attribution: previous.attribution.clone(),
+            custom_names: previous.custom_names.clone(),
+            warnings,
+        }
     }
 
     fn scan_now(&self, caches: &mut Caches) -> Result<Scan> {
         let Caches { index, jobs, jobs_file, jobs_loaded, .. } = caches;
         // Transcripts and attribution do not depend on each other: both run at once.
         let (transcripts, attribution) = rayon::join(
-            || self.scan_transcripts(index),
+            || self.scan_transcripts(index, None),
             || {
                 load_jobs(jobs, jobs_file, jobs_loaded);
                 let (attribution, mut warnings) = AttributionIndex::build(&self.state_dir, jobs);
@@ -284,15 +328,36 @@ impl Catalog {
     }
 
     /// Every transcript with its facts: a `stat` per file validates it against the index; only
-    /// what changed is read (in parallel, appended files from where they left off).
-    fn scan_transcripts(&self, index: &mut ListingIndex) -> (Vec<FoundTranscript>, Vec<Warning>) {
+    /// what changed is read (in parallel, appended files from where they left off). With `only`,
+    /// just those folders are listed; the others keep the transcripts of the given last pass.
+    fn scan_transcripts(
+        &self,
+        index: &mut ListingIndex,
+        only: Option<(&HashSet<&Path>, &[FoundTranscript])>,
+    ) -> (Vec<FoundTranscript>, Vec<Warning>) {
         let mut warnings = Vec::new();
         let folders = self.transcript_folders(&mut warnings);
+        // Every live folder keeps its shard (a folder no longer there loses it).
+        let dirs: Vec<&Path> = folders.iter().map(|f| f.0.as_path()).collect();
+        let pending = index.sync_folders(&dirs);
+        let mut work: Vec<_> = folders.into_iter().zip(pending).collect();
+        let mut kept = Vec::new();
+        if let Some((changed, previous)) = only {
+            // Only the changed folders are listed again; the others keep the last pass.
+            let live: HashSet<PathBuf> = work.iter().map(|(f, _)| f.0.clone()).collect();
+            kept = previous
+                .iter()
+                .filter(|t| {
+                    t.path.parent().is_some_and(|d| !changed.contains(d) && live.contains(d))
+                })
+                .cloned()
+                .collect();
+            work.retain(|(f, _)| changed.contains(f.0.as_path()));
+        }
+        let (folders, pending): (Vec<_>, Vec<_>) = work.into_iter().unzip();
         // On every core, per folder: list and stat its files, read its index shard if it is not
         // in memory yet, and decide per file: reuse (a stat says it is unchanged), resume
         // (appended) or rescan.
-        let dirs: Vec<&Path> = folders.iter().map(|f| f.0.as_path()).collect();
-        let pending = index.sync_folders(&dirs);
         let known: &ListingIndex = index;
         let listed: Vec<FolderPass> = folders
             .par_iter()
@@ -324,7 +389,8 @@ impl Catalog {
                 pass
             })
             .collect();
-        let mut transcripts = Vec::with_capacity(listed.iter().map(|p| p.found.len()).sum());
+        let mut transcripts = kept;
+        transcripts.reserve(listed.iter().map(|p| p.found.len()).sum());
         let mut to_scan = Vec::new();
         let mut shards = Vec::new();
         for pass in listed {
@@ -620,9 +686,13 @@ impl Catalog {
     /// re-validates. The persistent index stays: a `stat` tells which transcripts changed, and
     /// only those are read again.
     pub fn invalidate(&self, folders: &[PathBuf]) {
-        let _ = folders;
         if let Ok(mut caches) = self.caches.lock() {
-            caches.last = None;
+            if folders.is_empty() || caches.last.is_none() {
+                caches.last = None;
+                caches.changed = None;
+            } else {
+                caches.changed.get_or_insert_with(Vec::new).extend_from_slice(folders);
+            }
         }
     }
 
