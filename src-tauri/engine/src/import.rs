@@ -812,60 +812,102 @@ fn place_one(
     // Each backup keeps its own file name (`backup/<n>/<sid>.jsonl`), so a backup folder can
     // itself be imported again and every session keeps its id.
     let backup = (mode == PlacementMode::Move).then(|| format!("{i:05}/{sid}.jsonl"));
-    let idx = w.push(entry(
-        EntryKind::File,
-        p,
-        p.to.clone(),
-        Some(real_from.display().to_string()),
-        backup.clone(),
-        EntryState::Intended,
-    ))?;
-    if let Some(name) = &backup {
-        let bk = w.backup_dir().join(name);
-        let made =
-            bk.parent().map_or(Ok(()), fs::create_dir_all).and_then(|()| copy_new(&real_from, &bk));
-        match made {
-            Ok(true) => {
-                if let Some(parent) = bk.parent() {
-                    crate::atomic_write::sync_dir(parent);
+    let step = JournaledFile { kind: EntryKind::File, from: &real_from, to, backup };
+    Ok(match step.place(w, mode, fs_ops, p)? {
+        Placing::Placed(how) => Ok(how),
+        Placing::BackupTaken(bk) => fail(
+            SkipReason::PlacementFailed,
+            format!("cannot back up the source: {} exists", bk.display()),
+        ),
+        Placing::BackupFailed(e) => {
+            fail(SkipReason::PlacementFailed, format!("cannot back up the source: {e}"))
+        }
+        Placing::DestinationExists => fail(
+            SkipReason::DestinationExists,
+            format!("{} already exists; nothing was written", to.display()),
+        ),
+        Placing::Failed(e) => fail(SkipReason::PlacementFailed, format!("{}: {e}", mode.as_str())),
+    })
+}
+
+/// One file to place under the journal: the transcript, or a companion of it.
+struct JournaledFile<'a> {
+    kind: EntryKind,
+    /// The source, resolved.
+    from: &'a Path,
+    to: &'a Path,
+    /// Name inside `backup/` (a move backs the source up first).
+    backup: Option<String>,
+}
+
+/// How placing one journaled file ended (the journal entry already says so).
+enum Placing {
+    Placed(PlacedAs),
+    /// The backup's name was already taken (at this path): nothing was placed.
+    BackupTaken(PathBuf),
+    BackupFailed(io::Error),
+    DestinationExists,
+    Failed(io::Error),
+}
+
+impl JournaledFile<'_> {
+    /// Journals the file before anything is created, backs the source up for a move, places it
+    /// and records the outcome. The outer error is a journal failure, which stops the run.
+    fn place(
+        self,
+        w: &mut RunWriter,
+        mode: PlacementMode,
+        fs_ops: &dyn PlacementFs,
+        p: &PlannedPlacement,
+    ) -> Result<Placing> {
+        let idx = w.push(entry(
+            self.kind,
+            p,
+            self.to.display().to_string(),
+            Some(self.from.display().to_string()),
+            self.backup.clone(),
+            EntryState::Intended,
+        ))?;
+        if let Some(name) = &self.backup {
+            let bk = w.backup_dir().join(name);
+            let made = bk
+                .parent()
+                .map_or(Ok(()), fs::create_dir_all)
+                .and_then(|()| copy_new(self.from, &bk));
+            match made {
+                Ok(true) => {
+                    if let Some(parent) = bk.parent() {
+                        crate::atomic_write::sync_dir(parent);
+                    }
+                    crate::atomic_write::sync_dir(&w.backup_dir());
                 }
-                crate::atomic_write::sync_dir(&w.backup_dir());
+                Ok(false) => {
+                    w.set(idx, EntryState::Failed, None, Some("backup name taken".into()))?;
+                    return Ok(Placing::BackupTaken(bk));
+                }
+                Err(e) => {
+                    w.set(idx, EntryState::Failed, None, Some(e.to_string()))?;
+                    return Ok(Placing::BackupFailed(e));
+                }
             }
-            Ok(false) => {
-                w.set(idx, EntryState::Failed, None, Some("backup name taken".into()))?;
-                return Ok(fail(
-                    SkipReason::PlacementFailed,
-                    format!("cannot back up the source: {} exists", bk.display()),
-                ));
+            fault_point("move: source backed up");
+        }
+        let placed = place(fs_ops, mode, self.from, self.to, &w.journal.run_id);
+        fault_point("placed, journal not yet updated");
+        Ok(match placed {
+            Ok(PlaceOutcome::Placed(how)) => {
+                w.set(idx, EntryState::Done, Some(how), None)?;
+                Placing::Placed(how)
+            }
+            Ok(PlaceOutcome::DestinationExists) => {
+                w.set(idx, EntryState::Skipped, None, Some("destination exists".into()))?;
+                Placing::DestinationExists
             }
             Err(e) => {
                 w.set(idx, EntryState::Failed, None, Some(e.to_string()))?;
-                return Ok(fail(
-                    SkipReason::PlacementFailed,
-                    format!("cannot back up the source: {e}"),
-                ));
+                Placing::Failed(e)
             }
-        }
-        fault_point("move: source backed up");
-    }
-    let placed = place(fs_ops, mode, &real_from, to, &w.journal.run_id);
-    fault_point("placed, journal not yet updated");
-    match placed {
-        Ok(PlaceOutcome::Placed(how)) => {
-            w.set(idx, EntryState::Done, Some(how), None)?;
-            Ok(Ok(how))
-        }
-        Ok(PlaceOutcome::DestinationExists) => {
-            w.set(idx, EntryState::Skipped, None, Some("destination exists".into()))?;
-            Ok(fail(
-                SkipReason::DestinationExists,
-                format!("{} already exists; nothing was written", to.display()),
-            ))
-        }
-        Err(e) => {
-            w.set(idx, EntryState::Failed, None, Some(e.to_string()))?;
-            Ok(fail(SkipReason::PlacementFailed, format!("{}: {e}", mode.as_str())))
-        }
+        })
     }
 }
 
@@ -1012,53 +1054,19 @@ fn place_companions(
             }
         }
         let backup = (mode == PlacementMode::Move).then(|| format!("{i:05}/{sid}/{rel_text}"));
-        let idx = w.push(entry(
-            EntryKind::Companion,
-            p,
-            dest.display().to_string(),
-            Some(real_src.display().to_string()),
-            backup.clone(),
-            EntryState::Intended,
-        ))?;
-        if let Some(name) = &backup {
-            let bk = w.backup_dir().join(name);
-            let made = bk
-                .parent()
-                .map_or(Ok(()), fs::create_dir_all)
-                .and_then(|()| copy_new(&real_src, &bk));
-            match made {
-                Ok(true) => {
-                    if let Some(parent) = bk.parent() {
-                        crate::atomic_write::sync_dir(parent);
-                    }
-                }
-                Ok(false) => {
-                    w.set(idx, EntryState::Failed, None, Some("backup name taken".into()))?;
-                    problems.push(format!("{rel_text}: its backup name is taken"));
-                    continue;
-                }
-                Err(e) => {
-                    w.set(idx, EntryState::Failed, None, Some(e.to_string()))?;
-                    problems.push(format!("{rel_text}: cannot back it up: {e}"));
-                    continue;
-                }
+        let step = JournaledFile { kind: EntryKind::Companion, from: &real_src, to: &dest, backup };
+        match step.place(w, mode, fs_ops, p)? {
+            Placing::Placed(_) => placed += 1,
+            Placing::BackupTaken(_) => {
+                problems.push(format!("{rel_text}: its backup name is taken"));
             }
-        }
-        let outcome = place(fs_ops, mode, &real_src, &dest, &w.journal.run_id);
-        fault_point("companion placed, journal not yet updated");
-        match outcome {
-            Ok(PlaceOutcome::Placed(how)) => {
-                w.set(idx, EntryState::Done, Some(how), None)?;
-                placed += 1;
+            Placing::BackupFailed(e) => {
+                problems.push(format!("{rel_text}: cannot back it up: {e}"));
             }
-            Ok(PlaceOutcome::DestinationExists) => {
-                w.set(idx, EntryState::Skipped, None, Some("destination exists".into()))?;
+            Placing::DestinationExists => {
                 problems.push(format!("{rel_text}: already at the destination (kept as it is)"));
             }
-            Err(e) => {
-                w.set(idx, EntryState::Failed, None, Some(e.to_string()))?;
-                problems.push(format!("{rel_text}: {e}"));
-            }
+            Placing::Failed(e) => problems.push(format!("{rel_text}: {e}")),
         }
     }
     Ok((placed, problems))
