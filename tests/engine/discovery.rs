@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use corral_engine::model::{NotResumableReason, Origin, SessionSummary};
 use corral_engine::{Catalog, CatalogConfig, ErrorKind, ListOptions};
 
-use crate::support::{fixture_copy, hash_tree};
+use crate::support::{fixture_copy, hash_tree, sessions_by_id};
 
 /// `000000XX-0000-4000-8000-0000000000XX`
 pub fn sid(short: &str) -> String {
@@ -33,11 +33,15 @@ impl Home {
         self.root.join("fleet/.herdctl")
     }
     pub fn catalog(&self) -> Catalog {
+        self.catalog_with_data(&self.data)
+    }
+    /// A catalog of the same home with its own data dir (a fresh index: a cold listing).
+    pub fn catalog_with_data(&self, data: &Path) -> Catalog {
         Catalog::open(CatalogConfig {
             claude_home: self.claude(),
             fleet_file: Some(self.root.join("fleet/herdctl.yaml")),
             state_dir: None,
-            data_dir: self.data.clone(),
+            data_dir: data.to_path_buf(),
         })
         .unwrap()
     }
@@ -56,13 +60,7 @@ impl Home {
 }
 
 fn all(c: &Catalog, include_temp: bool) -> BTreeMap<String, SessionSummary> {
-    c.all_sessions(ListOptions { limit: None, include_temp })
-        .unwrap()
-        .groups
-        .into_iter()
-        .flat_map(|g| g.sessions)
-        .map(|s| (s.session_id.clone(), s))
-        .collect()
+    sessions_by_id(c, include_temp)
 }
 
 fn ids(shorts: &[&str]) -> BTreeSet<String> {
@@ -684,7 +682,7 @@ fn invalidating_named_folders_relists_just_those() {
     // Named too: now it shows, and the listing equals a cold one.
     c.invalidate(&[b1.parent().unwrap().to_path_buf()]);
     assert_eq!(count(&c, "b1"), b1_before + 1);
-    assert_eq!(all(&c, true), all(&fresh_catalog(&home, "fresh-1"), true));
+    assert_eq!(all(&c, true), all(&home.catalog_with_data(&home.root.join("fresh-1")), true));
     // A new folder, named by the watcher, appears; a folder removed and named disappears.
     let new_folder = home.claude().join("projects/-home-u-new");
     std::fs::create_dir_all(&new_folder).unwrap();
@@ -698,17 +696,7 @@ fn invalidating_named_folders_relists_just_those() {
     let listed = all(&c, true);
     assert!(listed.contains_key(&sid("77")));
     assert!(!listed.contains_key(&sid("b1")));
-    assert_eq!(listed, all(&fresh_catalog(&home, "fresh-2"), true));
+    assert_eq!(listed, all(&home.catalog_with_data(&home.root.join("fresh-2")), true));
     // A fresh process agrees with the persisted index (no shard of another folder was lost).
     assert_eq!(listed, all(&home.catalog(), true));
-}
-
-fn fresh_catalog(home: &Home, data: &str) -> Catalog {
-    Catalog::open(corral_engine::CatalogConfig {
-        claude_home: home.claude(),
-        fleet_file: Some(home.root.join("fleet/herdctl.yaml")),
-        state_dir: None,
-        data_dir: home.root.join(data),
-    })
-    .unwrap()
 }

@@ -77,3 +77,17 @@ pub fn hash_tree(root: &Path) -> std::collections::BTreeMap<PathBuf, String> {
     walk(root, root, &mut out);
     out
 }
+
+/// Every session of a full listing (temp folders included when asked), by session id.
+pub fn sessions_by_id(
+    c: &corral_engine::Catalog,
+    include_temp: bool,
+) -> std::collections::BTreeMap<String, corral_engine::model::SessionSummary> {
+    c.all_sessions(corral_engine::ListOptions { limit: None, include_temp })
+        .unwrap()
+        .groups
+        .into_iter()
+        .flat_map(|g| g.sessions)
+        .map(|s| (s.session_id.clone(), s))
+        .collect()
+}

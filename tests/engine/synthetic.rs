@@ -34,6 +34,15 @@ fn tiny_spec(seed: u64) -> SyntheticSpec {
     s
 }
 
+/// The generated transcripts that hold no message (empty, or a summary only).
+fn message_less(r: &GenerateReport) -> BTreeSet<PathBuf> {
+    r.special
+        .iter()
+        .filter(|s| s.kind == "empty" || s.kind == "summary-only")
+        .map(|s| s.path.clone())
+        .collect()
+}
+
 fn gen_tiny(seed: u64) -> (tempfile::TempDir, GenerateReport) {
     let tmp = tempfile::tempdir().unwrap();
     let report = generate_home(
@@ -324,12 +333,7 @@ fn project_folders_are_the_encoded_cwds() {
 #[test]
 fn facts_scanner_finds_messages_in_every_non_empty_main_transcript() {
     let (tmp, r) = gen_tiny(3);
-    let no_messages: BTreeSet<PathBuf> = r
-        .special
-        .iter()
-        .filter(|s| s.kind == "empty" || s.kind == "summary-only")
-        .map(|s| s.path.clone())
-        .collect();
+    let no_messages = message_less(&r);
     let mut checked = 0;
     for path in main_transcripts(&tmp.path().join("claude")) {
         let facts = scan_file(&path, None).unwrap().scanner.facts();
@@ -535,12 +539,7 @@ fn catalog_lists_every_generated_session_and_attributes_job_claims() {
 fn viewer_reads_every_generated_transcript_whole_and_by_pages() {
     use corral_engine::transcript::messages::{read_page, read_transcript};
     let (tmp, r) = gen_tiny(29);
-    let no_messages: BTreeSet<PathBuf> = r
-        .special
-        .iter()
-        .filter(|s| s.kind == "empty" || s.kind == "summary-only")
-        .map(|s| s.path.clone())
-        .collect();
+    let no_messages = message_less(&r);
     for path in main_transcripts(&tmp.path().join("claude")) {
         let sid = path.file_stem().unwrap().to_string_lossy().into_owned();
         let whole = read_transcript(&path, &sid, "/x").unwrap();
@@ -591,14 +590,7 @@ fn list_by_id(
         data_dir: data.to_path_buf(),
     })
     .unwrap();
-    catalog
-        .all_sessions(corral_engine::ListOptions { limit: None, include_temp: true })
-        .unwrap()
-        .groups
-        .into_iter()
-        .flat_map(|g| g.sessions)
-        .map(|s| (s.session_id.clone(), s))
-        .collect()
+    crate::support::sessions_by_id(&catalog, true)
 }
 
 #[test]
