@@ -224,13 +224,15 @@ impl MetadataStore {
     ) -> Result<()> {
         let path = path.to_path_buf();
         for _ in 0..WRITE_ATTEMPTS {
-            let seen = std::fs::read(&path).ok();
-            let Some(doc) = Self::updated(agent_key, &path, session_id, name)? else {
+            // One read gives both the file to change and what it must still be at the write.
+            let seen = read_bytes(&path)?;
+            let existing = seen.as_deref().map(|b| parse_raw(&path, b)).transpose()?;
+            let Some(doc) = Self::updated(agent_key, &path, existing, session_id, name)? else {
                 return Ok(());
             };
             meanwhile();
             // Someone else wrote it meanwhile: start again from theirs.
-            let unchanged = || std::fs::read(&path).ok() == seen;
+            let unchanged = || read_bytes(&path).ok() == Some(seen);
             if crate::atomic_write::write_atomic_if(&path, render(&doc).as_bytes(), unchanged)? {
                 return Ok(());
             }
@@ -247,11 +249,11 @@ impl MetadataStore {
     fn updated(
         agent_key: &str,
         path: &Path,
+        existing: Option<Value>,
         session_id: &str,
         name: Option<&str>,
     ) -> Result<Option<Value>> {
         let path = path.to_path_buf();
-        let existing = read_raw(&path)?;
         let mut doc = match existing {
             Some(doc) => doc,
             None if name.is_none() => return Ok(None), // nothing to clear; stay sparse
@@ -338,25 +340,30 @@ fn empty_file(agent_key: &str) -> Value {
 /// Reads and validates a file: `Ok(None)` when absent; [`Error::Unreadable`] for anything else
 /// that is not a valid file (read error, folder, bad JSON, wrong version or shape).
 fn read_raw(path: &Path) -> Result<Option<Value>> {
+    read_bytes(path)?.map(|bytes| parse_raw(path, &bytes)).transpose()
+}
+
+/// The file's bytes (bounded): `Ok(None)` when absent.
+fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         _ => {}
     }
+    match crate::fleet::read_bounded(path, MAX_METADATA_BYTES) {
+        Ok(b) => Ok(Some(b)),
+        // It may have vanished since the check above: absent, not unreadable.
+        Err(_) if !path.exists() && std::fs::symlink_metadata(path).is_err() => Ok(None),
+        Err(reason) => Err(Error::Unreadable { path: path.to_path_buf(), reason }),
+    }
+}
+
+/// Parses and validates a file's bytes (bad JSON, wrong version or shape: [`Error::Unreadable`]).
+fn parse_raw(path: &Path, bytes: &[u8]) -> Result<Value> {
     let unreadable = |reason: String| Error::Unreadable { path: path.to_path_buf(), reason };
-    let bytes = match crate::fleet::read_bounded(path, MAX_METADATA_BYTES) {
-        Ok(b) => b,
-        Err(reason) => {
-            // It may have vanished since the check above: absent, not unreadable.
-            if !path.exists() && std::fs::symlink_metadata(path).is_err() {
-                return Ok(None);
-            }
-            return Err(unreadable(reason));
-        }
-    };
-    let doc: Value = serde_json::from_slice(&bytes)
+    let doc: Value = serde_json::from_slice(bytes)
         .map_err(|e| unreadable(format!("it is not valid JSON ({e})")))?;
     check_shape(&doc).map_err(unreadable)?;
-    Ok(Some(doc))
+    Ok(doc)
 }
 
 /// herdctl's `SessionMetadataFileSchema`.
