@@ -105,11 +105,18 @@ impl AppState {
     }
 
     pub fn settings(&self) -> Result<Settings, ErrorPayload> {
-        let opened = self.0.opened.read().map_err(|_| poisoned())?;
-        let mut settings = describe(&opened, &self.0.env);
-        drop(opened);
+        let described = {
+            let opened = self.0.opened.read().map_err(|_| poisoned())?;
+            describe(&opened, &self.0.env)
+        };
+        Ok(self.with_live_updates_note(described))
+    }
+
+    /// `settings` with the watcher's state added. Called with no lock on `opened` held: the
+    /// watcher's lock is taken before `opened` elsewhere (`restart_watcher`).
+    fn with_live_updates_note(&self, mut settings: Settings) -> Settings {
         settings.live_updates_note = self.live_updates_note();
-        Ok(settings)
+        settings
     }
 
     /// Set when live updates are degraded (the system refused native file watches).
@@ -153,9 +160,7 @@ impl AppState {
         drop(saved);
         // The new home is watched before this returns: a change right after it is reported.
         self.restart_watcher(ARM_WAIT);
-        let mut described = described;
-        described.live_updates_note = self.live_updates_note();
-        Ok(described)
+        Ok(self.with_live_updates_note(described))
     }
 
     /// Installs the UI notifier (once the app exists) and starts watching.
