@@ -80,15 +80,9 @@ impl FolderWatcher {
         let fs_tx = tx.clone();
         let polling = Arc::new(AtomicBool::new(false));
         let polling_flag = polling.clone();
-        #[cfg(test)]
-        let refuse_native = REFUSE_NATIVE.with(std::cell::Cell::get);
+        // Made on the caller's thread (tests set how it behaves there).
+        let roots = Roots::new(projects, state_dir);
         std::thread::Builder::new().name("corral-watcher".into()).spawn(move || {
-            #[allow(unused_mut)]
-            let mut roots = Roots::new(projects, state_dir);
-            #[cfg(test)]
-            {
-                roots.refuse_native = refuse_native;
-            }
             let mut armed = roots.arm_settled(&fs_tx);
             polling_flag.store(armed.polling, Ordering::Relaxed);
             let _ = armed_tx.send(());
@@ -170,6 +164,11 @@ struct Armed {
 }
 
 impl Armed {
+    /// Nothing watched yet.
+    fn unarmed(polling: bool) -> Self {
+        Self { _watcher: None, polling, refused: false, missing: Vec::new(), present: Vec::new() }
+    }
+
     /// A missing root appeared (or a nearer ancestor of it did), a watched root vanished, or the
     /// system refused a watch last time.
     fn needs_rearm(&self) -> bool {
@@ -194,7 +193,7 @@ impl Roots {
             #[cfg(test)]
             before_watch: None,
             #[cfg(test)]
-            refuse_native: false,
+            refuse_native: REFUSE_NATIVE.with(std::cell::Cell::get),
         }
     }
 
@@ -232,24 +231,12 @@ impl Roots {
             .with_compare_contents(false);
         match notify::PollWatcher::new(handler(tx), config) {
             Ok(w) => self.arm_with(Box::new(w), true),
-            Err(_) => Armed {
-                _watcher: None,
-                polling: false,
-                refused: true,
-                missing: Vec::new(),
-                present: Vec::new(),
-            },
+            Err(_) => Armed { refused: true, ..Armed::unarmed(false) },
         }
     }
 
     fn arm_with(&self, mut watcher: Box<dyn Watcher + Send>, polling: bool) -> Armed {
-        let mut armed = Armed {
-            _watcher: None,
-            polling,
-            refused: false,
-            missing: Vec::new(),
-            present: Vec::new(),
-        };
+        let mut armed = Armed::unarmed(polling);
         let mut watched_ancestors = BTreeSet::new();
         for root in [&self.projects, &self.state_dir] {
             if root.is_dir() {
