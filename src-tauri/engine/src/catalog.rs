@@ -286,13 +286,16 @@ impl Catalog {
         let changed: HashSet<&Path> = folders.iter().map(PathBuf::as_path).collect();
         let (transcripts, mut warnings) =
             self.scan_transcripts(&mut caches.index, Some((&changed, &previous.transcripts)));
-        warnings.extend(
-            previous
-                .warnings
-                .iter()
-                .filter(|w| !changed.iter().any(|f| Path::new(&w.path).starts_with(f)))
-                .cloned(),
-        );
+        // The last pass's warnings stand, except those of the re-listed folders and those this
+        // pass gave again (an unreadable projects folder is reported by every pass).
+        let kept: Vec<Warning> = previous
+            .warnings
+            .iter()
+            .filter(|w| !changed.iter().any(|f| Path::new(&w.path).starts_with(f)))
+            .filter(|w| !warnings.contains(w))
+            .cloned()
+            .collect();
+        warnings.extend(kept);
         Scan {
             transcripts,
             attribution: previous.attribution.clone(),
