@@ -174,20 +174,31 @@ fn undo_does_not_trust_a_companion_entry_pointing_elsewhere() {
     let _ = ALPHA_WD;
 }
 
-/// A projects folder that is a symbolic link to a folder elsewhere (someone moved it to another
-/// disk) is used as the folder it points at, for the transcript and its own folder alike.
+/// A projects folder that is a symbolic link to a folder elsewhere: one rule for plan, listing
+/// and undo — Corral places nothing through it (the preview says why) and does not list it (the
+/// listing warns), so undo never meets a file it cannot account for.
 #[cfg(unix)]
 #[test]
-fn a_linked_projects_folder_is_followed() {
+fn a_linked_projects_folder_is_refused_by_the_plan_and_named_by_the_listing() {
     let w = World::new();
     session_with_folder(&w, &w.export, 5);
     let elsewhere = w.root.join("elsewhere");
     fs::create_dir_all(&elsewhere).unwrap();
     fs::create_dir_all(w.alpha_folder().parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&elsewhere, w.alpha_folder()).unwrap();
-    let report = w.apply(&w.plan(&alpha(), &[w.export.clone()], PlacementMode::Copy), &RealFs);
-    assert_eq!(report.placed.len(), 1, "{:?}", report.skipped);
-    assert_eq!(report.placed[0].companions, 3, "{:?}", report.placed[0].warning);
-    assert!(elsewhere.join(format!("{}.jsonl", sid(5))).is_file());
-    assert!(elsewhere.join(sid(5)).join("subagents/agent-a36efb2a1231c41e2.jsonl").is_file());
+    for mode in [PlacementMode::Copy, PlacementMode::Move, PlacementMode::Link] {
+        let plan = w.plan(&alpha(), &[w.export.clone()], mode);
+        assert!(plan.placements.is_empty(), "{mode:?}: {:?}", plan.placements);
+        assert_eq!(plan.skipped.len(), 1, "{:?}", plan.skipped);
+        assert!(plan.skipped[0].detail.contains("symbolic link"), "{:?}", plan.skipped[0]);
+        let report = w.apply(&plan, &RealFs);
+        assert!(report.placed.is_empty() && report.run_id.is_none(), "{report:?}");
+    }
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing went through the link");
+    let listing = w.catalog().all_sessions(Default::default()).unwrap();
+    assert!(
+        listing.warnings.iter().any(|x| x.message.contains("symbolic link to a folder")),
+        "{:?}",
+        listing.warnings
+    );
 }

@@ -426,7 +426,7 @@ fn session_details_for_the_viewer_header() {
     assert_eq!(
         d.resume_command,
         format!(
-            "cd /home/u/projects/alpha && CLAUDE_CONFIG_DIR={} claude --resume {}",
+            "cd -- /home/u/projects/alpha && CLAUDE_CONFIG_DIR={} claude --resume {}",
             home.claude().display(),
             sid("a1")
         ),
@@ -449,11 +449,11 @@ fn session_details_for_the_viewer_header() {
     use corral_engine::catalog::{resume_command, shell_quote};
     assert_eq!(
         resume_command("/home/u/it's here", "abc", None),
-        "cd '/home/u/it'\\''s here' && claude --resume abc"
+        "cd -- '/home/u/it'\\''s here' && claude --resume abc"
     );
     assert_eq!(
         resume_command("/w", "abc", Some(std::path::Path::new("/h/my claude"))),
-        "cd /w && CLAUDE_CONFIG_DIR='/h/my claude' claude --resume abc"
+        "cd -- /w && CLAUDE_CONFIG_DIR='/h/my claude' claude --resume abc"
     );
     assert_eq!(shell_quote("/home/dev/webshop"), "/home/dev/webshop");
     assert_eq!(shell_quote("/x/$(rm -rf ~)"), "'/x/$(rm -rf ~)'");

@@ -174,6 +174,8 @@ pub fn adopt(
     require_agent(catalog, agent)?;
     let state_dir = catalog.state_dir();
     let record_path = adoptions::record_path(state_dir, &sid)?;
+    // From the ownership check to the write, no other Corral process changes the records.
+    let _one_writer = adoptions::lock(state_dir)?;
     let (index, _) = AttributionIndex::build(state_dir, &mut JobCache::default());
     let attr = index.get(&sid);
     if !attribution::can_agent_adopt(&attr, agent) {
@@ -223,6 +225,10 @@ pub fn adopt(
 pub fn release(catalog: &Catalog, agent: &str, session_id: &str) -> Result<bool> {
     let sid = validate_session_id(session_id)?;
     let state_dir = catalog.state_dir();
+    if fs::symlink_metadata(adoptions::store_dir(state_dir)).is_err() {
+        return Ok(false);
+    }
+    let _one_writer = adoptions::lock(state_dir)?;
     match adoptions::read(state_dir, sid)? {
         Some(rec) if rec.agent_name == agent => {
             let removed = adoptions::remove(state_dir, sid)?;

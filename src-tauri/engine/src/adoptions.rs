@@ -287,6 +287,12 @@ pub fn read(state_dir: &Path, session_id: &str) -> Result<Option<AdoptionRecord>
     read_record_file(&path).map(Some).map_err(|reason| Error::Unreadable { path, reason })
 }
 
+/// Locks the adoption store against Corral's other writers (any process) for a read-check-write
+/// of its records; held until dropped. Creates the store folder when missing.
+pub fn lock(state_dir: &Path) -> Result<crate::files::Lock> {
+    crate::files::lock_folder(&store_dir(state_dir))
+}
+
 /// Writes (or overwrites) a record atomically, creating the folder lazily. The record is
 /// validated first; nothing is created when it is invalid.
 pub fn write(state_dir: &Path, record: &AdoptionRecord) -> Result<()> {

@@ -66,11 +66,11 @@ pub struct SessionDetails {
     pub summary: SessionSummary,
     pub usage: Usage,
     pub subagents: Vec<SubagentInfo>,
-    /// `cd '<dir>' && claude --resume <id>`, quoted for POSIX shells.
+    /// `cd -- '<dir>' && claude --resume <id>`, quoted for POSIX shells.
     pub resume_command: String,
 }
 
-/// The command that resumes a session in a terminal: `cd <dir> && claude --resume <id>`, with
+/// The command that resumes a session in a terminal: `cd -- <dir> && claude --resume <id>`, with
 /// `CLAUDE_CONFIG_DIR=<home>` in front of `claude` when the session lives in a Claude home other
 /// than the default one. Paths are quoted for POSIX shells; session ids are validated and need none.
 pub fn resume_command(
@@ -81,7 +81,8 @@ pub fn resume_command(
     let env = claude_home
         .map(|h| format!("CLAUDE_CONFIG_DIR={} ", shell_quote(&h.to_string_lossy())))
         .unwrap_or_default();
-    format!("cd {} && {env}claude --resume {session_id}", shell_quote(working_directory))
+    // `--`: a folder whose name starts with `-` is a folder, not an option of `cd`.
+    format!("cd -- {} && {env}claude --resume {session_id}", shell_quote(working_directory))
 }
 
 /// POSIX single-quoting, safe to paste whatever the text contains; plain paths stay as they are.
@@ -163,7 +164,7 @@ fn load_jobs(jobs: &mut JobCache, file: &Path, loaded: &mut bool) {
     if std::mem::replace(loaded, true) {
         return;
     }
-    if let Ok(bytes) = fs::read(file)
+    if let Ok(bytes) = crate::files::read_bounded(file, MAX_JOBS_CACHE_BYTES)
         && let Ok((JOBS_CACHE_FORMAT, cache)) = serde_json::from_slice::<(u32, JobCache)>(&bytes)
     {
         *jobs = cache;
@@ -175,6 +176,9 @@ fn save_jobs(jobs: &JobCache, file: &Path) -> Result<()> {
         .map_err(|e| Error::io("cannot encode the job cache", std::io::Error::other(e)))?;
     crate::atomic_write::write_atomic(file, &bytes)
 }
+
+/// Largest job cache read back (a cache: a larger one is rebuilt).
+const MAX_JOBS_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Bump when the shape of the persisted job cache changes.
 const JOBS_CACHE_FORMAT: u32 = 1;
@@ -195,7 +199,16 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// Opens a catalog. Every path is made absolute first (against the current folder), so
+    /// what Corral records — journals, adoption records — names one place whatever folder it is
+    /// read from later.
     pub fn open(config: CatalogConfig) -> Result<Self> {
+        let config = CatalogConfig {
+            claude_home: paths::absolute(&config.claude_home),
+            fleet_file: config.fleet_file.as_deref().map(paths::absolute),
+            state_dir: config.state_dir.as_deref().map(paths::absolute),
+            data_dir: paths::absolute(&config.data_dir),
+        };
         let fleet = config.fleet_file.as_deref().map(Fleet::load).transpose()?;
         let state_dir = match (&config.state_dir, &fleet) {
             (Some(s), _) => s.clone(),
@@ -444,6 +457,14 @@ impl Catalog {
                     if ty.is_dir() {
                         let folder = entry.file_name().to_string_lossy().into_owned();
                         folders.push((entry.path(), folder, false));
+                    } else if ty.is_symlink() && entry.path().is_dir() {
+                        // One rule for listing, placement and undo: a linked transcript folder
+                        // is neither listed nor written into; say so rather than hide it.
+                        warnings.push(Warning::new(
+                            &entry.path(),
+                            "a symbolic link to a folder; its sessions are not listed (Corral \
+                             neither lists nor places sessions through a linked folder)",
+                        ));
                     }
                 }
             }

@@ -27,8 +27,7 @@
 //! This module also holds the bounded YAML reader shared by the state readers (jobs, platform
 //! bindings, adoption records): every YAML Corral reads goes through [`read_yaml_file`].
 
-use std::collections::HashSet;
-use std::io::Read;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use serde::de::DeserializeOwned;
@@ -45,6 +44,10 @@ pub const MAX_FLEET_FILES: usize = 256;
 
 /// Deepest sub-fleet nesting one load follows.
 pub const MAX_FLEET_DEPTH: usize = 32;
+
+/// Most agent references one load follows (counting a sub-fleet included twice, twice): a fleet
+/// file of hostile size, or a diamond of sub-fleets around one, stops here instead of multiplying.
+pub const MAX_AGENT_REFERENCES: usize = 10_000;
 
 /// One agent of a fleet.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,27 +82,22 @@ impl Fleet {
 
     /// [`Fleet::load`] with an explicit environment for `${VAR}` interpolation.
     pub fn load_with_env(file: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Fleet> {
-        let root = resolve_fleet_file(&absolute(file))?;
+        let root = resolve_fleet_file(&crate::paths::absolute(file))?;
         let mut doc = read_config_mapping(&root)?;
         interpolate(&mut doc, env);
         let name = doc.get("fleet").and_then(|f| f.get("name")).and_then(non_empty_str);
-        let mut loader = Loader { agents: Vec::new(), chain: Vec::new(), files_read: 1, env };
+        let mut loader = Loader {
+            agents: Vec::new(),
+            names: HashSet::new(),
+            chain: Vec::new(),
+            files_read: 1,
+            references: 0,
+            docs: HashMap::new(),
+            root: root.clone(),
+            env,
+        };
         let defaults = effective_defaults(None, &doc, parent_dir(&root));
         loader.load_fleet(&root, &doc, &[], defaults.as_ref())?;
-
-        let mut seen = HashSet::new();
-        for agent in &loader.agents {
-            if !seen.insert(agent.qualified_name.as_str()) {
-                return Err(config_error(
-                    &root,
-                    format!(
-                        "two agents share the qualified name {:?} (the second is in {})",
-                        agent.qualified_name,
-                        agent.config_file.display()
-                    ),
-                ));
-            }
-        }
         Ok(Fleet { file: root, name, agents: loader.agents })
     }
 
@@ -126,9 +124,17 @@ pub fn is_valid_agent_name(name: &str) -> bool {
 
 struct Loader<'e> {
     agents: Vec<Agent>,
+    /// Qualified names so far: a second agent of the same name is refused the moment it appears.
+    names: HashSet<String>,
     /// Fleet files being loaded, root first (for cycle detection).
     chain: Vec<PathBuf>,
     files_read: usize,
+    /// Agent references followed so far (bounded by [`MAX_AGENT_REFERENCES`]).
+    references: usize,
+    /// Every file read once, by identity, as parsed (before interpolation): a sub-fleet or agent
+    /// file named from several places is read and parsed once.
+    docs: HashMap<PathBuf, Value>,
+    root: PathBuf,
     env: &'e dyn Fn(&str) -> Option<String>,
 }
 
@@ -146,8 +152,25 @@ impl Loader<'_> {
         for (i, entry) in list(doc, "agents", file)?.iter().enumerate() {
             let (path, overrides) = reference(entry)
                 .ok_or_else(|| config_error(file, format!("agents[{i}] has no path")))?;
+            self.references += 1;
+            if self.references > MAX_AGENT_REFERENCES {
+                return Err(config_error(
+                    file,
+                    format!("the fleet references more than {MAX_AGENT_REFERENCES} agents"),
+                ));
+            }
             let agent_file = resolve_reference(&dir, &path);
             let agent = self.load_agent(&agent_file, file, overrides, defaults, fleet_path)?;
+            if !self.names.insert(agent.qualified_name.clone()) {
+                return Err(config_error(
+                    &self.root,
+                    format!(
+                        "two agents share the qualified name {:?} (the second is in {})",
+                        agent.qualified_name,
+                        agent.config_file.display()
+                    ),
+                ));
+            }
             self.agents.push(agent);
         }
 
@@ -179,7 +202,7 @@ impl Loader<'_> {
                     format!("the fleet includes more than {MAX_FLEET_FILES} fleet files"),
                 ));
             }
-            let mut sub = match read_config_mapping(&sub_file) {
+            let mut sub = match self.read_mapping(&sub_file) {
                 Ok(v) => v,
                 Err(Error::FleetConfig { path, reason }) if path == sub_file => {
                     return Err(config_error(
@@ -219,15 +242,26 @@ impl Loader<'_> {
         Ok(())
     }
 
+    /// [`read_config_mapping`] once per file (by identity); later calls get the parsed copy.
+    fn read_mapping(&mut self, path: &Path) -> Result<Value> {
+        let id = identity(path);
+        if let Some(doc) = self.docs.get(&id) {
+            return Ok(doc.clone());
+        }
+        let doc = read_config_mapping(path)?;
+        self.docs.insert(id, doc.clone());
+        Ok(doc)
+    }
+
     fn load_agent(
-        &self,
+        &mut self,
         agent_file: &Path,
         listed_in: &Path,
         overrides: Option<Value>,
         defaults: Option<&Value>,
         fleet_path: &[String],
     ) -> Result<Agent> {
-        let mut config = match read_config_mapping(agent_file) {
+        let mut config = match self.read_mapping(agent_file) {
             Ok(v) => v,
             Err(Error::FleetConfig { path, reason }) if path == agent_file => {
                 return Err(config_error(
@@ -490,18 +524,6 @@ fn resolve_reference(dir: &Path, reference: &str) -> PathBuf {
     }
 }
 
-/// An absolute, lexically normalized path (no file-system access except the current dir).
-fn absolute(path: &Path) -> PathBuf {
-    if path.is_absolute() {
-        normalize(path)
-    } else {
-        match std::env::current_dir() {
-            Ok(cwd) => normalize(&cwd.join(path)),
-            Err(_) => normalize(path),
-        }
-    }
-}
-
 /// Removes `.` and resolves `..` lexically, like Node's `path.resolve`.
 pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -524,36 +546,11 @@ fn identity(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Reads a small file: refuses folders and anything larger than `limit` bytes.
-pub(crate) fn read_bounded(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| describe_io(&e))?;
-    let meta = file.metadata().map_err(|e| describe_io(&e))?;
-    if meta.is_dir() {
-        return Err("it is a folder, not a file".to_owned());
-    }
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| describe_io(&e))?;
-    if bytes.len() as u64 > limit {
-        return Err(format!("the file is larger than {limit} bytes"));
-    }
-    Ok(bytes)
-}
-
-/// An I/O error in plain words.
-pub(crate) fn describe_io(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "the file does not exist".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission to read it was denied".to_owned(),
-        std::io::ErrorKind::IsADirectory => "it is a folder, not a file".to_owned(),
-        _ => format!("it cannot be read ({e})"),
-    }
-}
-
 /// Reads and parses a YAML file with input budgets, so a hostile or huge file cannot exhaust
 /// memory or time: at most [`MAX_YAML_BYTES`], one document, bounded nodes, depth and aliases.
 /// The error is a plain sentence.
 pub(crate) fn read_yaml_file<T: DeserializeOwned>(path: &Path) -> std::result::Result<T, String> {
-    let bytes = read_bounded(path, MAX_YAML_BYTES)?;
+    let bytes = crate::files::read_bounded(path, MAX_YAML_BYTES)?;
     let text = std::str::from_utf8(&bytes).map_err(|_| "the file is not UTF-8 text".to_owned())?;
     parse_yaml(text)
 }

@@ -437,6 +437,18 @@ pub fn plan_import(
             }
             None => {
                 let folder = match (&facts.cwd, &source_folder_name) {
+                    (Some(cwd), _) if !crate::paths::is_absolute_cwd(cwd) => {
+                        plan.skipped.push(skip(
+                            path,
+                            sid,
+                            SkipReason::Unreadable,
+                            format!(
+                                "the transcript records the working directory {cwd:?}, which is \
+                                 not an absolute path, so its Claude home folder is unknown"
+                            ),
+                        ));
+                        continue;
+                    }
                     (Some(cwd), _) => encode_path(cwd),
                     (None, Some(f)) if f.starts_with('-') => f.clone(),
                     _ => {
@@ -452,6 +464,19 @@ pub fn plan_import(
                 projects.join(folder)
             }
         };
+        if fs::symlink_metadata(&dest_dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            plan.skipped.push(skip(
+                path,
+                sid,
+                SkipReason::PlacementFailed,
+                format!(
+                    "{} is a symbolic link; Corral places nothing through a link (and does not \
+                     list linked folders)",
+                    dest_dir.display()
+                ),
+            ));
+            continue;
+        }
         let to = dest_dir.join(format!("{sid}.jsonl"));
         let in_place = source_folder.is_some()
             && source_folder == fs::canonicalize(&dest_dir).ok()
@@ -521,7 +546,8 @@ pub fn plan_import(
         plan.placements.push(PlannedPlacement {
             session_id: sid,
             name: facts.auto_name(),
-            from: path.display().to_string(),
+            // Absolute, so the journal names one place whatever folder undo runs from.
+            from: crate::paths::absolute(path).display().to_string(),
             to: to.display().to_string(),
             source_cwd: facts.cwd.clone(),
             record_only: in_place,
@@ -780,6 +806,9 @@ fn entry(
         agent_name: None,
         adopted_at: None,
         detail: None,
+        backup_size: None,
+        backup_sha256: None,
+        identity: None,
     }
 }
 
@@ -805,7 +834,7 @@ fn place_one(
     };
     // The destination folder: journaled before it is created, so undo can remove it again.
     if let Some(folder) = to.parent()
-        && let Err(detail) = ensure_folder(w, p, folder, "destination folder", true)?
+        && let Err(detail) = ensure_folder(w, p, folder, "destination folder")?
     {
         return Ok(fail(SkipReason::PlacementFailed, detail));
     }
@@ -880,6 +909,7 @@ impl JournaledFile<'_> {
                         crate::atomic_write::sync_dir(parent);
                     }
                     crate::atomic_write::sync_dir(&w.backup_dir());
+                    w.record_backup(idx, &bk)?;
                 }
                 Ok(false) => {
                     w.set(idx, EntryState::Failed, None, Some("backup name taken".into()))?;
@@ -897,6 +927,7 @@ impl JournaledFile<'_> {
         Ok(match placed {
             Ok(PlaceOutcome::Placed(how)) => {
                 w.set(idx, EntryState::Done, Some(how), None)?;
+                w.record_identity(idx);
                 Placing::Placed(how)
             }
             Ok(PlaceOutcome::DestinationExists) => {
@@ -911,37 +942,54 @@ impl JournaledFile<'_> {
     }
 }
 
-/// Creates `folder` (one level) unless it exists, journaled first so undo can remove it again.
-/// `Ok(Err(_))`: it could not be created, or something that is not a folder is in the way.
-/// `follow`: a symbolic link to a folder counts as the folder (a projects folder someone linked
-/// elsewhere); companions' folders must be real folders, so nothing lands outside the session's.
+/// Creates `folder` and every missing folder above it, each journaled before it is created (top
+/// first), so undo can remove them all again. `Ok(Err(_))`: it could not be created, or something
+/// that is not a real folder (a file, a symbolic link) is in the way: Corral never places through
+/// a link, and the listing does not follow one either.
 fn ensure_folder(
     w: &mut RunWriter,
     p: &PlannedPlacement,
     folder: &Path,
     what: &str,
-    follow: bool,
 ) -> Result<std::result::Result<(), String>> {
-    let meta = if follow { fs::metadata(folder) } else { fs::symlink_metadata(folder) };
-    match meta {
-        Ok(m) if m.is_dir() => return Ok(Ok(())),
-        Ok(_) => {
-            return Ok(Err(format!("{} is in the way and is not a folder", folder.display())));
+    let mut missing = Vec::new();
+    for level in folder.ancestors() {
+        match fs::symlink_metadata(level) {
+            Ok(m) if m.is_dir() => break,
+            Ok(m) if m.file_type().is_symlink() && level == folder => {
+                return Ok(Err(format!(
+                    "{} is a symbolic link; Corral places nothing through a link",
+                    folder.display()
+                )));
+            }
+            // A link higher up (a linked Claude home) is the user's own layout: followed.
+            Ok(_) if level != folder && fs::metadata(level).is_ok_and(|m| m.is_dir()) => break,
+            Ok(_) => {
+                return Ok(Err(format!("{} is in the way and is not a folder", level.display())));
+            }
+            Err(_) => missing.push(level.to_path_buf()),
         }
-        Err(_) => {}
     }
-    let mut e =
-        entry(EntryKind::Folder, p, folder.display().to_string(), None, None, EntryState::Intended);
-    e.detail = Some(what.into());
-    let idx = w.push(e)?;
-    if let Err(err) = fs::create_dir_all(folder) {
-        w.set(idx, EntryState::Failed, None, Some(err.to_string()))?;
-        return Ok(Err(format!("cannot create {}: {err}", folder.display())));
+    for level in missing.iter().rev() {
+        let mut e = entry(
+            EntryKind::Folder,
+            p,
+            level.display().to_string(),
+            None,
+            None,
+            EntryState::Intended,
+        );
+        e.detail = Some(what.into());
+        let idx = w.push(e)?;
+        if let Err(err) = fs::create_dir(level) {
+            w.set(idx, EntryState::Failed, None, Some(err.to_string()))?;
+            return Ok(Err(format!("cannot create {}: {err}", level.display())));
+        }
+        if let Some(parent) = level.parent() {
+            crate::atomic_write::sync_dir(parent);
+        }
+        w.set(idx, EntryState::Done, None, None)?;
     }
-    if let Some(parent) = folder.parent() {
-        crate::atomic_write::sync_dir(parent);
-    }
-    w.set(idx, EntryState::Done, None, None)?;
     Ok(Ok(()))
 }
 
@@ -1048,7 +1096,7 @@ fn place_companions(
             folders.push(folder.clone());
         }
         for f in &folders {
-            if let Err(detail) = ensure_folder(w, p, f, "session folder", false)? {
+            if let Err(detail) = ensure_folder(w, p, f, "session folder")? {
                 problems.push(format!("{rel_text}: {detail}"));
                 continue 'files;
             }
@@ -1090,6 +1138,16 @@ fn write_record(
         s.owned_by = owner;
         Err(s)
     };
+    // The adoption folder (and the state dir above it) is journaled before it is created, so
+    // undo can remove it again; the store stays locked from the ownership check to the write.
+    let store = adoptions::store_dir(state_dir);
+    if let Err(detail) = ensure_folder(w, p, &store, "adoption store")? {
+        return Ok(fail(SkipReason::RecordFailed, detail, None));
+    }
+    let _one_writer = match adoptions::lock(state_dir) {
+        Ok(l) => l,
+        Err(e) => return Ok(fail(SkipReason::RecordFailed, e.to_string(), None)),
+    };
     // Ownership, immediately before the write.
     let (index, _) = AttributionIndex::build_for_session(state_dir, cache, &sid);
     let attr = index.get(&sid);
@@ -1105,16 +1163,18 @@ fn write_record(
         Ok(p) => p,
         Err(e) => return Ok(fail(SkipReason::RecordFailed, e.to_string(), None)),
     };
-    let existing = match fs::read(&path) {
-        Ok(b) => Some(b),
+    let existing = match crate::files::open_regular(&path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Ok(fail(
-                SkipReason::RecordFailed,
-                format!("cannot read {}: {e}", path.display()),
-                None,
-            ));
-        }
+        _ => match crate::files::read_bounded(&path, crate::fleet::MAX_YAML_BYTES) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                return Ok(fail(
+                    SkipReason::RecordFailed,
+                    format!("cannot read {}: {e}", path.display()),
+                    None,
+                ));
+            }
+        },
     };
     let mut backup = None;
     if let Some(bytes) = &existing {
@@ -1154,20 +1214,6 @@ fn write_record(
         }
         backup = Some(name);
     }
-    // The adoption folder is journaled before it is created, so undo can remove it again.
-    let store = adoptions::store_dir(state_dir);
-    if fs::symlink_metadata(&store).is_err() {
-        let mut e = entry(
-            EntryKind::Folder,
-            p,
-            store.display().to_string(),
-            None,
-            None,
-            EntryState::Intended,
-        );
-        e.detail = Some("adoption store".into());
-        w.push(e)?;
-    }
     let record = AdoptionRecord {
         version: 1,
         session_id: sid.clone(),
@@ -1175,8 +1221,16 @@ fn write_record(
         adopted_at: iso(now),
         source_cwd: p.source_cwd.clone(),
     };
+    let backup_sha = backup
+        .as_ref()
+        .and(existing.as_deref())
+        .map(|b| (b.len() as u64, crate::files::sha256_hex(b)));
     let mut e =
         entry(EntryKind::Record, p, path.display().to_string(), None, backup, EntryState::Intended);
+    if let Some((size, sha)) = backup_sha {
+        e.backup_size = Some(size);
+        e.backup_sha256 = Some(sha);
+    }
     e.agent_name = Some(record.agent_name.clone());
     e.adopted_at = Some(record.adopted_at.clone());
     let idx = w.push(e)?;

@@ -46,6 +46,9 @@ pub const SHARD_EXTRACTOR_OFFSET: usize = 12;
 /// File name extension of shard files.
 pub const SHARD_EXTENSION: &str = "idx";
 
+/// Largest shard read back (a cache: a larger one is rebuilt, never trusted).
+pub const MAX_SHARD_BYTES: u64 = 512 * 1024 * 1024;
+
 /// The identity of a file as `stat` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileStamp {
@@ -265,7 +268,7 @@ impl ListingIndex {
         let loaded: Vec<(PathBuf, Shard)> = files
             .par_iter()
             .filter_map(|p| {
-                let bytes = fs::read(p).ok()?;
+                let bytes = crate::files::read_bounded(p, MAX_SHARD_BYTES).ok()?;
                 let (folder, shard) = decode_shard(&bytes)?;
                 let folder = PathBuf::from(String::from_utf8(folder).ok()?);
                 Some((folder, shard))
@@ -484,7 +487,9 @@ fn list_shard_files(dir: &Path) -> HashSet<String> {
 /// The shard of `folder` from `file`; missing gives an empty shard, unusable an empty dirty one
 /// (so it is replaced on the next save).
 fn read_shard(file: &Path, folder: &Path) -> Shard {
-    let Ok(bytes) = fs::read(file) else { return Shard::default() };
+    let Ok(bytes) = crate::files::read_bounded(file, MAX_SHARD_BYTES) else {
+        return Shard::default();
+    };
     match decode_shard(&bytes) {
         Some((f, shard)) if f == folder.as_os_str().as_encoded_bytes() => shard,
         _ => Shard { entries: HashMap::new(), dirty: true },

@@ -12,6 +12,7 @@ pub mod atomic_write;
 pub mod attribution;
 pub mod catalog;
 pub mod error;
+pub mod files;
 pub mod fleet;
 pub mod index;
 pub mod jsonl;

@@ -206,10 +206,14 @@ impl MetadataStore {
         let session_id = crate::paths::validate_session_id(session_id)?;
         let path = self.file_path(agent_key)?;
         let name = name.filter(|n| !n.is_empty());
-        // One writer at a time in this process; against other writers (herdctl, another Corral),
-        // the file is read again just before the write, and the change is redone on top of theirs
-        // if it moved meanwhile.
-        let _one_writer = WRITE_LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // One Corral writer at a time, in any process (the app, the CLI, a second Corral): the
+        // folder is locked across the read-modify-write. Against writers that take no lock
+        // (herdctl), the file is read again just before the replacement and after it, and the
+        // change is redone on top of theirs whenever it is not in the file.
+        if name.is_none() && std::fs::symlink_metadata(&path).is_err() {
+            return Ok(()); // nothing to clear; stay sparse (not even a folder)
+        }
+        let _one_writer = crate::files::lock_folder(&self.dir)?;
         Self::write_name(agent_key, &path, session_id, name, &|| {})
     }
 
@@ -233,7 +237,9 @@ impl MetadataStore {
             meanwhile();
             // Someone else wrote it meanwhile: start again from theirs.
             let unchanged = || read_bytes(&path).ok() == Some(seen);
-            if crate::atomic_write::write_atomic_if(&path, render(&doc).as_bytes(), unchanged)? {
+            if crate::atomic_write::write_atomic_if(&path, render(&doc).as_bytes(), unchanged)?
+                && Self::holds(&path, session_id, name)
+            {
                 return Ok(());
             }
         }
@@ -243,6 +249,19 @@ impl MetadataStore {
                 "it kept changing while Corral tried to write it ({WRITE_ATTEMPTS} tries)"
             ),
         })
+    }
+
+    /// Whether the file now says what a write of `name` meant (read after the replacement: a
+    /// writer that replaced the file in between without a lock would have dropped the change).
+    fn holds(path: &Path, session_id: &str, name: Option<&str>) -> bool {
+        let now = read_raw(path).ok().flatten();
+        let current = now
+            .as_ref()
+            .and_then(|doc| doc.get("sessions"))
+            .and_then(|s| s.get(session_id))
+            .and_then(|e| e.get("customName"))
+            .and_then(Value::as_str);
+        current == name
     }
 
     /// The file with the custom name set or cleared, or `None` when nothing would change.
@@ -306,8 +325,6 @@ impl MetadataStore {
     }
 }
 
-/// Serialises this process's metadata writes (read-modify-write of one file).
-static WRITE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// How often a write is redone when another writer keeps changing the file.
 const WRITE_ATTEMPTS: usize = 8;
 
@@ -349,7 +366,7 @@ fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         _ => {}
     }
-    match crate::fleet::read_bounded(path, MAX_METADATA_BYTES) {
+    match crate::files::read_bounded(path, MAX_METADATA_BYTES) {
         Ok(b) => Ok(Some(b)),
         // It may have vanished since the check above: absent, not unreadable.
         Err(_) if !path.exists() && std::fs::symlink_metadata(path).is_err() => Ok(None),

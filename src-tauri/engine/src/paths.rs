@@ -170,6 +170,30 @@ pub fn data_dir_from_env(explicit: Option<&Path>) -> Result<PathBuf> {
 }
 
 /// `<claude home>/projects`.
+/// Whether a working directory recorded in a transcript is absolute on the machine that wrote
+/// it: `/…` (Unix), `C:\…` or `C:/…` (Windows), `\\server\…` (UNC). Claude Code records only
+/// absolute ones; a relative one (`rel/dir`, `.`) would encode to a folder Claude never reads.
+pub fn is_absolute_cwd(cwd: &str) -> bool {
+    let b = cwd.as_bytes();
+    match b {
+        [b'/', ..] | [b'\\', b'\\', ..] => true,
+        [drive, b':', b'\\' | b'/', ..] => drive.is_ascii_alphabetic(),
+        _ => false,
+    }
+}
+
+/// `path` made absolute against the current folder and normalized lexically (no `.` or `..`
+/// left); unchanged when the current folder cannot be read.
+pub fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        return crate::fleet::normalize(path);
+    }
+    match std::env::current_dir() {
+        Ok(cwd) => crate::fleet::normalize(&cwd.join(path)),
+        Err(_) => crate::fleet::normalize(path),
+    }
+}
+
 pub fn projects_dir(claude_home: &Path) -> PathBuf {
     claude_home.join("projects")
 }

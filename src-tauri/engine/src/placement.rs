@@ -13,7 +13,7 @@
 //! - `move`: a hard link, then the source is unlinked; across devices a `copy` as above, then the
 //!   source is unlinked. If the unlink fails, the new link/copy is removed again.
 
-use std::fs::{self, File, FileTimes, OpenOptions};
+use std::fs::{self, FileTimes, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -272,12 +272,18 @@ pub fn copy_exclusive(from: &Path, to: &Path, tag: &str) -> io::Result<bool> {
 /// Creates `to` exclusively with the bytes of `from`, its mtime/atime, fsynced. If anything fails
 /// after `to` was created, `to` is removed again (it is ours: it did not exist a moment ago).
 fn write_copy(from: &Path, to: &Path) -> io::Result<()> {
-    let mut input = File::open(from)?;
+    let mut input = crate::files::open_regular(from)?;
     let src_meta = input.metadata()?;
-    let mut out = OpenOptions::new().write(true).create_new(true).open(to)?;
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    // Private until it is complete; then it gets exactly the source's permission bits.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut out = options.open(to)?;
     fault_point("copy: file created, bytes not yet written");
     let filled = (|| -> io::Result<()> {
         io::copy(&mut input, &mut out)?;
+        crate::files::keep_permissions(&out, &src_meta)?;
         let mut times = FileTimes::new();
         if let Ok(m) = src_meta.modified() {
             times = times.set_modified(m);

@@ -36,6 +36,10 @@ pub const JOURNAL_FILE: &str = "run.json";
 pub const STARTED_FILE: &str = "started";
 /// The backup folder inside a run directory.
 pub const BACKUP_DIR: &str = "backup";
+/// The journal format written now: 2 adds backup checksums and file identities.
+pub const JOURNAL_VERSION: u32 = 2;
+/// Largest journal read (a run of 100,000 sessions writes about 60 MB).
+pub const MAX_JOURNAL_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Kills the process (SIGKILL; abort elsewhere) at numbered points inside `apply` when the crate
 /// is built with the `fault-points` feature and `CORRAL_FAULT_AT=<n>` is set: the n-th point
@@ -121,6 +125,16 @@ pub struct JournalEntry {
     pub adopted_at: Option<String>,
     #[serde(default)]
     pub detail: Option<String>,
+    /// Size and SHA-256 of the file in `backup/` (written once the backup is complete): undo
+    /// restores or trusts a backup only when it still has exactly these bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup_size: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup_sha256: Option<String>,
+    /// Which file the run created at `path` (device, inode, change time), recorded once it was
+    /// placed: undo removes only that very file, never a later one at the same path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<crate::files::FileIdentity>,
 }
 
 /// `run.json`.
@@ -181,7 +195,8 @@ pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf> {
 /// Reads a run's journal.
 pub fn read_journal(dir: &Path) -> Result<RunJournal> {
     let path = dir.join(JOURNAL_FILE);
-    let bytes = fs::read(&path).map_err(|e| Error::io_at("read", &path, e))?;
+    let bytes = crate::files::read_bounded(&path, MAX_JOURNAL_BYTES)
+        .map_err(|reason| Error::Unreadable { path: path.clone(), reason })?;
     serde_json::from_slice(&bytes)
         .map_err(|e| Error::Unreadable { path: path.clone(), reason: e.to_string() })
 }
@@ -247,7 +262,7 @@ impl RunWriter {
         sync_dir(&dir);
         sync_dir(root);
         let journal = RunJournal {
-            version: 1,
+            version: JOURNAL_VERSION,
             run_id,
             created_at: iso(now),
             pid,
@@ -318,6 +333,29 @@ impl RunWriter {
         }
         fault_point("run: journal entry updated (in memory)");
         Ok(())
+    }
+}
+
+impl RunWriter {
+    /// Records the size and checksum of entry `index`'s finished backup and saves the journal
+    /// right away: the move that follows may remove the only other copy.
+    pub fn record_backup(&mut self, index: usize, backup: &Path) -> Result<()> {
+        let (size, sha) =
+            crate::files::sha256_no_follow(backup).map_err(|e| Error::io_at("read", backup, e))?;
+        if let Some(e) = self.journal.entries.get_mut(index) {
+            e.backup_size = Some(size);
+            e.backup_sha256 = Some(sha);
+        }
+        self.save()?;
+        fault_point("run: backup checksum journaled");
+        Ok(())
+    }
+
+    /// Records which file entry `index` created at its path (saved with the next journal write).
+    pub fn record_identity(&mut self, index: usize) {
+        if let Some(e) = self.journal.entries.get_mut(index) {
+            e.identity = crate::files::FileIdentity::at(Path::new(&e.path));
+        }
     }
 }
 
@@ -577,11 +615,14 @@ enum Step {
         dest: PathBuf,
         source: PathBuf,
         backup: PathBuf,
+        /// Folders missing on the way to `source` are created only below this one.
+        limit: PathBuf,
     },
     /// Recreate the source from the backup (the destination is already gone).
     RestoreFromBackup {
         source: PathBuf,
         backup: PathBuf,
+        limit: PathBuf,
     },
     /// Remove the record.
     RemoveRecord {
@@ -677,8 +718,20 @@ fn decide(target: &UndoTarget, run_id: &str) -> Result<(PathBuf, RunJournal, Dec
             )));
         }
     };
-    let ctx = Ctx { target, run_id, backup: &backup, started, mode: journal.mode };
+    let ctx = Ctx {
+        target,
+        run_id,
+        backup: &backup,
+        started,
+        mode: journal.mode,
+        entries: &journal.entries,
+    };
     let mut decided = Vec::new();
+    // A run undone completely stays undone: undoing it again must not touch what came later (a
+    // newer run may have placed the same session at the same path).
+    if journal.undone_at.is_some() && journal.undo_incomplete == 0 {
+        return Ok((dir, journal, decided));
+    }
     for entry in journal.entries.iter().rev() {
         let sid = Some(entry.session_id.clone());
         match entry.kind {
@@ -707,6 +760,7 @@ struct Ctx<'a> {
     backup: &'a Path,
     started: Option<i128>,
     mode: PlacementMode,
+    entries: &'a [JournalEntry],
 }
 
 fn refuse(path: &Path, reason: impl Into<String>) -> Step {
@@ -721,6 +775,13 @@ impl Ctx<'_> {
         let path = PathBuf::from(&entry.path);
         let sid = crate::paths::validate_session_id(&entry.session_id)
             .map_err(|e| refuse(&path, e.to_string()))?;
+        if !is_plain_absolute(&path) {
+            return Err(refuse(
+                &path,
+                "the journal names it by a relative (or not normalized) path, so where it is \
+                 cannot be told; not touched",
+            ));
+        }
         let session_file = if entry.kind == EntryKind::Companion {
             companion_session_file(&path, sid)
                 .ok_or_else(|| refuse(&path, "not inside its session's folder; not touched"))?
@@ -764,11 +825,140 @@ impl Ctx<'_> {
                     ));
                 }
             }
-            // No folder: the file cannot exist either.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            // No folder: the file cannot exist either — if the folder is one of this Claude
+            // home's at all (otherwise undo was pointed at another home than the run's).
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let projects = crate::paths::projects_dir(&self.target.claude_home);
+                if folder.parent() != Some(projects.as_path())
+                    && folder.parent() != Some(real_projects.as_path())
+                {
+                    return Err(refuse(
+                        &path,
+                        format!(
+                            "is not in a folder of {}, the Claude home undo was pointed at; \
+                             not touched",
+                            projects.display()
+                        ),
+                    ));
+                }
+            }
             Err(e) => return Err(refuse(&path, format!("cannot resolve its folder: {e}"))),
         }
         Ok(path)
+    }
+
+    /// The backup of `entry`, resolved without following any link and verified against the size
+    /// and checksum the journal recorded when the backup was made. `Ok(None)`: the entry names no
+    /// backup, or the backup is not there (nothing was backed up yet).
+    fn verified_backup(
+        &self,
+        entry: &JournalEntry,
+    ) -> std::result::Result<Option<PathBuf>, String> {
+        let Some(bk) = self.backup_file(entry) else {
+            return if entry.backup.is_some() {
+                Err("the journal names a backup outside the run's backup folder".to_owned())
+            } else {
+                Ok(None)
+            };
+        };
+        // Every folder between backup/ and the file must be a real folder, not a link.
+        let mut at = self.backup.to_path_buf();
+        let rel = bk.strip_prefix(self.backup).map_err(|_| "backup outside backup/".to_owned())?;
+        let parts: Vec<_> = rel.components().collect();
+        for (i, part) in parts.iter().enumerate() {
+            at.push(part);
+            match fs::symlink_metadata(&at) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(format!("cannot inspect the backup {}: {e}", at.display())),
+                Ok(m) if m.file_type().is_symlink() => {
+                    return Err(format!(
+                        "the backup path {} is a symbolic link; a backup is never followed out \
+                         of the run's folder",
+                        at.display()
+                    ));
+                }
+                Ok(m) if i + 1 < parts.len() && !m.is_dir() => {
+                    return Err(format!("the backup path {} is not a folder", at.display()));
+                }
+                Ok(_) => {}
+            }
+        }
+        let (Some(size), Some(sha)) = (entry.backup_size, entry.backup_sha256.as_deref()) else {
+            return Err(format!(
+                "the journal records no checksum for the backup {}, so its bytes cannot be \
+                 trusted",
+                bk.display()
+            ));
+        };
+        match crate::files::sha256_no_follow(&bk) {
+            Ok((n, h)) if n == size && h == sha => Ok(Some(bk)),
+            Ok(_) => Err(format!(
+                "the backup {} no longer has the bytes the run saved (size or checksum differs)",
+                bk.display()
+            )),
+            Err(e) => Err(format!(
+                "cannot read the backup {}: {}",
+                bk.display(),
+                crate::files::describe_io(&e)
+            )),
+        }
+    }
+
+    /// Where a moved source may be put back: the path the journal names, only if it has the
+    /// shape the run could have produced — an absolute, plain `<folder>/<sid>.jsonl` whose folder
+    /// still exists as a real folder, or a companion `<folder>/<sid>/<rel>` below the folder of
+    /// the same session's transcript entry. Nothing else is ever created by undo.
+    fn restore_target(
+        &self,
+        entry: &JournalEntry,
+    ) -> std::result::Result<(PathBuf, PathBuf), String> {
+        let from = entry.from.as_deref().ok_or("the journal names no source to restore")?;
+        let from = PathBuf::from(from);
+        let sid =
+            crate::paths::validate_session_id(&entry.session_id).map_err(|e| e.to_string())?;
+        if !is_plain_absolute(&from) {
+            return Err(format!(
+                "its recorded source {} is not a plain absolute path",
+                from.display()
+            ));
+        }
+        let transcript_from = match entry.kind {
+            EntryKind::Companion => {
+                let owner = self
+                    .entries
+                    .iter()
+                    .find(|e| e.kind == EntryKind::File && e.session_id == entry.session_id)
+                    .and_then(|e| e.from.as_deref())
+                    .map(PathBuf::from)
+                    .ok_or("no transcript entry of its session names where it came from")?;
+                if companion_session_file(&from, sid).as_ref() != Some(&owner) {
+                    return Err(format!(
+                        "its recorded source {} is not inside its session's folder",
+                        from.display()
+                    ));
+                }
+                owner
+            }
+            _ => from.clone(),
+        };
+        if transcript_from.file_name().and_then(|n| n.to_str()) != Some(&format!("{sid}.jsonl")) {
+            return Err(format!(
+                "its recorded source {} is not named after its session",
+                from.display()
+            ));
+        }
+        let folder = transcript_from.parent().ok_or("its recorded source has no folder")?;
+        if !fs::symlink_metadata(folder).is_ok_and(|m| m.is_dir()) {
+            return Err(format!(
+                "the folder it was moved from, {}, is gone; undo creates no folders elsewhere",
+                folder.display()
+            ));
+        }
+        let limit = match entry.kind {
+            EntryKind::Companion => folder.join(sid),
+            _ => folder.to_path_buf(),
+        };
+        Ok((from, limit))
     }
 
     fn backup_file(&self, entry: &JournalEntry) -> Option<PathBuf> {
@@ -796,17 +986,24 @@ impl Ctx<'_> {
         };
         let source = entry.from.as_deref().map(PathBuf::from);
         let moved = self.mode == PlacementMode::Move;
-        let backup = if moved { self.backup_file(entry) } else { None };
         let meta = match fs::symlink_metadata(&dest) {
             Ok(m) => m,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 // Never created, or already undone. A moved source that is gone everywhere but
-                // the backup comes back from the backup.
-                if let (true, Some(src), Some(bk)) = (moved, &source, &backup)
+                // the backup comes back from the (verified) backup.
+                if moved
+                    && let Some(src) = &source
                     && fs::symlink_metadata(src).is_err()
-                    && fs::symlink_metadata(bk).is_ok_and(|m| m.is_file())
                 {
-                    return Step::RestoreFromBackup { source: src.clone(), backup: bk.clone() };
+                    return match (self.verified_backup(entry), self.restore_target(entry)) {
+                        (Ok(Some(backup)), Ok((source, limit))) => {
+                            Step::RestoreFromBackup { source, backup, limit }
+                        }
+                        (Ok(None), _) => Step::Nothing { path: dest },
+                        (Err(why), _) | (_, Err(why)) => {
+                            refuse(src, format!("not restored: {why}"))
+                        }
+                    };
                 }
                 return Step::Nothing { path: dest };
             }
@@ -825,6 +1022,20 @@ impl Ctx<'_> {
         if !self.created_by_run(&meta) {
             return refuse(&dest, "it was there, unchanged, before the run began; not removed");
         }
+        if let Some(recorded) = entry.identity
+            && let Some(now) = crate::files::FileIdentity::of(&meta)
+        {
+            if (now.dev, now.ino) != (recorded.dev, recorded.ino) {
+                return refuse(
+                    &dest,
+                    "not the file this run created (another file is there now: a later run's, \
+                     or a person's); not removed",
+                );
+            }
+            if now.ctime_ns != recorded.ctime_ns {
+                return refuse(&dest, "changed since the run placed it; not removed");
+            }
+        }
         if meta.file_type().is_symlink() {
             let points_at = fs::read_link(&dest).ok();
             if self.mode == PlacementMode::Link
@@ -839,18 +1050,16 @@ impl Ctx<'_> {
             return refuse(&dest, "not a regular file; not removed");
         }
         if moved {
-            let Some(bk) = backup else {
-                return refuse(
-                    &dest,
-                    "the backup of this moved transcript is missing; not removed",
-                );
+            let bk = match self.verified_backup(entry) {
+                Ok(Some(bk)) => bk,
+                Ok(None) => {
+                    return refuse(
+                        &dest,
+                        "the backup of this moved transcript is missing; not removed",
+                    );
+                }
+                Err(why) => return refuse(&dest, format!("{why}; not removed")),
             };
-            if !fs::symlink_metadata(&bk).is_ok_and(|m| m.is_file()) {
-                return refuse(
-                    &dest,
-                    format!("the backup {} is missing; not removed", bk.display()),
-                );
-            }
             match same_content(&dest, &bk) {
                 Ok(true) => {}
                 Ok(false) => {
@@ -861,14 +1070,14 @@ impl Ctx<'_> {
                 }
                 Err(e) => return refuse(&dest, format!("cannot compare with the backup: {e}")),
             }
-            let Some(src) = source else {
-                return refuse(&dest, "the journal names no source to restore; not removed");
-            };
-            if fs::symlink_metadata(&src).is_ok() {
+            if source.as_deref().is_some_and(|src| fs::symlink_metadata(src).is_ok()) {
                 // The source is (again) there: the backup keeps the bytes, the copy can go.
                 return Step::Remove { path: dest, action: UndoAction::Removed };
             }
-            return Step::RestoreMoved { dest, source: src, backup: bk };
+            return match self.restore_target(entry) {
+                Ok((source, limit)) => Step::RestoreMoved { dest, source, backup: bk, limit },
+                Err(why) => refuse(&dest, format!("{why}; not removed")),
+            };
         }
         // copy / link: the source must still hold the same bytes.
         let Some(src) = source else {
@@ -919,7 +1128,9 @@ impl Ctx<'_> {
             }
             _ => false,
         };
-        let is_store = real.is_some() && real == fs::canonicalize(&store).ok();
+        let is_store = [&store, &projects, &self.target.claude_home, &self.target.state_dir]
+            .iter()
+            .any(|p| real.is_some() && real == fs::canonicalize(p).ok());
         if in_projects || is_store {
             Step::RemoveFolderIfEmpty { path }
         } else {
@@ -935,10 +1146,14 @@ impl Ctx<'_> {
             Ok(p) => p,
             Err(e) => return refuse(Path::new(&entry.path), e.to_string()),
         };
-        let text = match fs::read_to_string(&path) {
-            Ok(t) => t,
+        let text = match crate::files::open_regular(&path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Step::Nothing { path },
-            Err(e) => return refuse(&path, format!("cannot read: {e}")),
+            _ => match crate::files::read_bounded(&path, crate::fleet::MAX_YAML_BYTES)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+            {
+                Ok(t) => t,
+                Err(e) => return refuse(&path, format!("cannot read: {e}")),
+            },
         };
         let matches = serde_saphyr::from_str::<AdoptionRecord>(&text).is_ok_and(|r| {
             r.session_id == entry.session_id
@@ -947,21 +1162,21 @@ impl Ctx<'_> {
         });
         if !matches {
             // Still the record the run would have replaced (it stopped before writing): fine.
-            if let Some(bk) = self.backup_file(entry)
-                && fs::read(&bk).is_ok_and(|b| b == text.as_bytes())
+            if let Ok(Some(bk)) = self.verified_backup(entry)
+                && crate::files::read_bounded_no_follow(&bk, crate::fleet::MAX_YAML_BYTES)
+                    .is_ok_and(|b| b == text.as_bytes())
             {
                 return Step::Nothing { path };
             }
             return refuse(&path, "the record changed after the run; left as it is");
         }
         match entry.backup.as_ref() {
-            Some(_) => match self.backup_file(entry) {
-                Some(bk) if fs::symlink_metadata(&bk).is_ok_and(|m| m.is_file()) => {
-                    Step::RestoreRecord { path, backup: bk }
-                }
-                _ => {
+            Some(_) => match self.verified_backup(entry) {
+                Ok(Some(bk)) => Step::RestoreRecord { path, backup: bk },
+                Ok(None) => {
                     refuse(&path, "the backup of the record it replaced is missing; left as it is")
                 }
+                Err(why) => refuse(&path, format!("{why}; left as it is")),
             },
             None => Step::RemoveRecord { path },
         }
@@ -998,8 +1213,8 @@ fn execute(step: Step) -> std::result::Result<(String, UndoAction), (String, Str
                 sync_dir(parent);
             }
         }
-        Step::RestoreMoved { dest, source, backup } => {
-            restore_source(&source, Some(&dest), &backup)
+        Step::RestoreMoved { dest, source, backup, limit } => {
+            restore_source(&source, Some(&dest), &backup, &limit)
                 .map_err(|e| fail(&source, "cannot restore", &e))?;
             match fs::remove_file(&dest) {
                 Ok(()) => {}
@@ -1010,13 +1225,13 @@ fn execute(step: Step) -> std::result::Result<(String, UndoAction), (String, Str
                 sync_dir(parent);
             }
         }
-        Step::RestoreFromBackup { source, backup } => {
-            restore_source(&source, None, &backup)
+        Step::RestoreFromBackup { source, backup, limit } => {
+            restore_source(&source, None, &backup, &limit)
                 .map_err(|e| fail(&source, "cannot restore", &e))?;
         }
         Step::RestoreRecord { path, backup } => {
-            let bytes =
-                fs::read(&backup).map_err(|e| fail(&backup, "cannot read the backup", &e))?;
+            let bytes = crate::files::read_bounded_no_follow(&backup, crate::fleet::MAX_YAML_BYTES)
+                .map_err(|e| fail(&backup, "cannot read the backup", &e))?;
             write_atomic(&path, &bytes).map_err(|e| fail(&path, "cannot restore", &e))?;
         }
         Step::RemoveFolderIfEmpty { path } => {
@@ -1036,6 +1251,14 @@ fn execute(step: Step) -> std::result::Result<(String, UndoAction), (String, Str
         Step::Nothing { .. } | Step::Refuse { .. } => {}
     }
     Ok(summary)
+}
+
+/// An absolute path with nothing to resolve (no `.` or `..`): it names one place whatever the
+/// current folder.
+fn is_plain_absolute(path: &Path) -> bool {
+    use std::path::Component;
+    path.is_absolute()
+        && !path.components().any(|c| matches!(c, Component::ParentDir | Component::CurDir))
 }
 
 /// How deep below `<sid>/` a companion file may lie.
@@ -1059,8 +1282,19 @@ pub(crate) fn companion_session_file(path: &Path, sid: &str) -> Option<PathBuf> 
 
 /// Recreates a moved source without replacing anything: a hard link to the destination (the very
 /// same file, mtime and all), else an exclusive copy of the backup.
-fn restore_source(source: &Path, dest: Option<&Path>, backup: &Path) -> io::Result<()> {
+fn restore_source(
+    source: &Path,
+    dest: Option<&Path>,
+    backup: &Path,
+    limit: &Path,
+) -> io::Result<()> {
     if let Some(parent) = source.parent() {
+        if !parent.starts_with(limit) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} lies outside {}", source.display(), limit.display()),
+            ));
+        }
         fs::create_dir_all(parent)?;
     }
     if let Some(d) = dest {
@@ -1118,7 +1352,7 @@ pub fn same_content(a: &Path, b: &Path) -> io::Result<bool> {
     if ma.len() != mb.len() {
         return Ok(false);
     }
-    let (mut fa, mut fb) = (fs::File::open(a)?, fs::File::open(b)?);
+    let (mut fa, mut fb) = (crate::files::open_regular(a)?, crate::files::open_regular(b)?);
     let mut ba = vec![0u8; 64 * 1024];
     let mut bb = vec![0u8; 64 * 1024];
     loop {

@@ -170,7 +170,7 @@ fn session_info_gives_summary_usage_subagents_and_resume_command() {
     assert_eq!(subs[0]["agentId"], json!(CART_SUBAGENT));
     assert!(info["usage"]["outputTokens"].as_u64().unwrap() > 0, "{info}");
     let resume = info["resumeCommand"].as_str().unwrap();
-    assert!(resume.starts_with("cd /home/dev/webshop && "), "{resume}");
+    assert!(resume.starts_with("cd -- /home/dev/webshop && "), "{resume}");
     assert!(resume.ends_with(&format!("claude --resume {CART}")), "{resume}");
     // The fixture home is not ~/.claude, so the command names it.
     assert!(resume.contains("CLAUDE_CONFIG_DIR="), "{resume}");

@@ -287,7 +287,7 @@ export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promi
         const s = find(a.sessionId);
         const show = await cliShow(String(a.sessionId));
         if (!s || !show) throw { kind: 'not-found', message: `No captured transcript for ${String(a.sessionId)}` };
-        if (cmd === 'session_info') return { summary: s, usage: show.usage, subagents: show.subagents, resumeCommand: `cd '${s.workingDirectory}' && claude --resume ${s.sessionId}` };
+        if (cmd === 'session_info') return { summary: s, usage: show.usage, subagents: show.subagents, resumeCommand: `cd -- '${s.workingDirectory}' && claude --resume ${s.sessionId}` };
         const before = (a.before as number | null) ?? Infinity;
         const older = show.messages.filter((m) => m.offset < before);
         const page = older.slice(Math.max(0, older.length - Number(a.limit || 100)));
@@ -314,7 +314,7 @@ export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promi
         summary: { ...s },
         usage: { inputTokens: 84_312, outputTokens: 12_940, turnCount: 37, model: 'claude-sonnet-4-5' },
         subagents: [{ agentId: 'agent-a1b2c3', transcriptPath: s.transcriptPath.replace('.jsonl', '/subagents/agent-a1b2c3.jsonl'), agentType: 'Explore', description: 'Explore the attribution rules', sizeBytes: 18_000 }],
-        resumeCommand: `cd '${s.workingDirectory}' && claude --resume ${s.sessionId}`,
+        resumeCommand: `cd -- '${s.workingDirectory}' && claude --resume ${s.sessionId}`,
       };
     }
     case 'session_messages': {

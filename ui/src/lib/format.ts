@@ -111,5 +111,5 @@ export function notResumableText(r: NotResumableReason | null | undefined): stri
 
 /** The shell-quoted resume command for a session. */
 export function resumeCommand(dir: string, id: string): string {
-  return `cd '${dir.replace(/'/g, `'\\''`)}' && claude --resume ${id}`;
+  return `cd -- '${dir.replace(/'/g, `'\\''`)}' && claude --resume ${id}`;
 }

@@ -32,7 +32,7 @@ describe('formatting', () => {
     expect(t).toBe('/very/l…ession.jsonl');
   });
   it('resume command quotes the folder for the shell', () => {
-    expect(resumeCommand("/home/ada/it's here", 'abc')).toBe(`cd '/home/ada/it'\\''s here' && claude --resume abc`);
+    expect(resumeCommand("/home/ada/it's here", 'abc')).toBe(`cd -- '/home/ada/it'\\''s here' && claude --resume abc`);
   });
   it('display names fall back custom › auto › preview › Untitled', () => {
     expect(displayName({ customName: 'C', autoName: 'A', preview: 'P' })).toBe('C');

@@ -562,7 +562,7 @@ fn later_user_texts(
     if wanted.is_empty() || until <= from {
         return Ok(found);
     }
-    let mut file = File::open(path)?;
+    let mut file = crate::files::open_regular(path)?;
     file.seek(SeekFrom::Start(from))?;
     let mut reader =
         LineReader::new(BufReader::with_capacity(256 * 1024, file.take(until - from)), from);
@@ -629,7 +629,7 @@ fn build_range(
     with_tail: bool,
 ) -> std::io::Result<Vec<TranscriptMessage>> {
     let mut builder = Builder::new(file_sidechain);
-    let mut file = File::open(path)?;
+    let mut file = crate::files::open_regular(path)?;
     file.seek(SeekFrom::Start(start))?;
     let take = end.saturating_sub(start);
     let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, file.take(take)), start);
@@ -803,9 +803,9 @@ const MID_TURN_BYTES: u64 = 8 * 1024 * 1024;
 /// Reads about `limit` messages ending just before byte offset `before` (or at the end of the
 /// file), reading backwards so the newest page of a huge file is cheap.
 pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Result<MessagePage> {
-    let size = std::fs::metadata(path)?.len();
+    let mut file = crate::files::open_regular(path)?;
+    let size = file.metadata()?.len();
     let file_sidechain = super::file_is_sidechain(path);
-    let mut file = File::open(path)?;
     let with_tail = before.is_none_or(|b| b >= size);
     let end = line_start_at_or_before(&mut file, before.unwrap_or(size).min(size), with_tail)?;
     let limit = limit.max(1);

@@ -364,7 +364,7 @@ struct SidechainProbe<'a> {
 pub fn file_is_sidechain(path: &Path) -> bool {
     let by_name =
         path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("agent-"));
-    let Ok(file) = File::open(path) else { return by_name };
+    let Ok(file) = crate::files::open_regular(path) else { return by_name };
     let mut reader = LineReader::new(BufReader::new(file.take(SIDECHAIN_HEAD_BYTES)), 0);
     let mut scratch = Vec::new();
     while let Ok(Some(line)) = reader.next_line() {
@@ -385,7 +385,7 @@ pub fn file_is_sidechain(path: &Path) -> bool {
 /// Opens `path` positioned at `offset`. The buffer is small: [`LineReader`] reads big blocks
 /// itself, which bypass it.
 pub(crate) fn open_at(path: &Path, offset: u64) -> std::io::Result<BufReader<File>> {
-    let mut file = File::open(path)?;
+    let mut file = crate::files::open_regular(path)?;
     if offset > 0 {
         file.seek(SeekFrom::Start(offset))?;
     }

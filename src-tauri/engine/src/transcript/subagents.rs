@@ -5,7 +5,6 @@
 //! CONTRACT (owned by the transcript developer).
 
 use std::collections::HashSet;
-use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -45,7 +44,7 @@ struct MetaRef<'a> {
 }
 
 fn read_meta(path: &Path) -> (Option<String>, Option<String>) {
-    let Ok(file) = File::open(path) else { return (None, None) };
+    let Ok(file) = crate::files::open_regular(path) else { return (None, None) };
     let mut bytes = Vec::new();
     if file.take(META_MAX_BYTES).read_to_end(&mut bytes).is_err() {
         return (None, None);
@@ -104,7 +103,7 @@ struct SessionProbe<'a> {
 
 /// The `sessionId` recorded in the first lines of `path` (flat agent files carry the parent's).
 fn head_session_id(path: &Path) -> Option<String> {
-    let file = File::open(path).ok()?;
+    let file = crate::files::open_regular(path).ok()?;
     let mut reader = LineReader::new(BufReader::new(file.take(FLAT_HEAD_BYTES)), 0);
     let mut scratch = Vec::new();
     for _ in 0..FLAT_HEAD_LINES {

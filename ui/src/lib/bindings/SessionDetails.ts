@@ -8,6 +8,6 @@ import type { Usage } from "./Usage";
  */
 export type SessionDetails = { summary: SessionSummary, usage: Usage, subagents: Array<SubagentInfo>, 
 /**
- * `cd '<dir>' && claude --resume <id>`, quoted for POSIX shells.
+ * `cd -- '<dir>' && claude --resume <id>`, quoted for POSIX shells.
  */
 resumeCommand: string, };

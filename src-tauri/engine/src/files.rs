@@ -1,0 +1,315 @@
+//! The one way the engine opens a file it did not just create: [`open_regular`].
+//!
+//! Everything Corral reads — transcripts, records, metadata, fleet files, journals, backups, its
+//! own index — can be something other than a file: a FIFO (opening one for reading blocks until a
+//! writer appears, forever), a link to `/dev/zero` or `/dev/urandom` (endless bytes), a socket, a
+//! folder. [`open_regular`] opens without blocking and then asks the *opened handle* (not the
+//! path, so nothing can be swapped in between) whether it is a regular file; anything else is an
+//! error of kind [`io::ErrorKind::InvalidInput`] that says what it was. Small files are read
+//! through [`read_bounded`], which also caps how much is read.
+//!
+//! The module also holds the other file rules every writer shares: cross-process locks for
+//! read-modify-write ([`lock_folder`]), the permission bits a copy keeps ([`keep_permissions`]),
+//! and a file's identity ([`FileIdentity`]) for telling one file from another at the same path.
+
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Opens `path` for reading, following links, and fails unless what was opened is a regular file.
+///
+/// The open never blocks (`O_NONBLOCK`: a FIFO opens at once instead of waiting for a writer) and
+/// the type check is made on the open handle, so a file swapped for a FIFO or a device after a
+/// check of the path is still refused. On regular files the flag changes nothing.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    checked(options(false).open(path)?)
+}
+
+/// Like [`open_regular`], but refuses a symbolic link as the last component of `path` (for paths
+/// Corral itself wrote as files, such as backups: a link there was put there by someone else).
+pub fn open_regular_no_follow(path: &Path) -> io::Result<File> {
+    match options(true).open(path) {
+        Ok(f) => checked(f),
+        Err(e) if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
+            Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("it is a symbolic link, not a regular file ({e})"),
+            ))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn options(no_follow: bool) -> OpenOptions {
+    let mut o = OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut flags = libc::O_NONBLOCK | libc::O_CLOEXEC;
+        if no_follow {
+            flags |= libc::O_NOFOLLOW;
+        }
+        o.custom_flags(flags);
+    }
+    #[cfg(windows)]
+    if no_follow {
+        use std::os::windows::fs::OpenOptionsExt;
+        // FILE_FLAG_OPEN_REPARSE_POINT: open a link itself, so the type check below refuses it.
+        o.custom_flags(0x0020_0000);
+    }
+    #[cfg(not(any(unix, windows)))]
+    let _ = no_follow;
+    o
+}
+
+fn checked(file: File) -> io::Result<File> {
+    let meta = file.metadata()?;
+    if meta.is_file() {
+        Ok(file)
+    } else {
+        Err(io::Error::new(io::ErrorKind::InvalidInput, not_regular(&meta)))
+    }
+}
+
+/// What a non-regular file is, in plain words.
+fn not_regular(meta: &Metadata) -> String {
+    let ft = meta.file_type();
+    let what = if ft.is_dir() {
+        "a folder"
+    } else if ft.is_symlink() {
+        "a symbolic link"
+    } else {
+        special_kind(&ft)
+    };
+    format!("it is {what}, not a regular file")
+}
+
+#[cfg(unix)]
+fn special_kind(ft: &fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if ft.is_char_device() || ft.is_block_device() {
+        "a device"
+    } else if ft.is_socket() {
+        "a socket"
+    } else {
+        "not a plain file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_ft: &fs::FileType) -> &'static str {
+    "not a plain file"
+}
+
+/// Reads a whole small file through [`open_regular`]: refuses anything that is not a regular file
+/// and anything larger than `limit` bytes (checked while reading, so a file that grows meanwhile
+/// is refused too). The error is a plain sentence.
+pub fn read_bounded(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, String> {
+    let file = open_regular(path).map_err(|e| describe_io(&e))?;
+    read_all_bounded(file, limit)
+}
+
+/// [`read_bounded`] for a path that must not be a symbolic link ([`open_regular_no_follow`]).
+pub fn read_bounded_no_follow(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, String> {
+    let file = open_regular_no_follow(path).map_err(|e| describe_io(&e))?;
+    read_all_bounded(file, limit)
+}
+
+fn read_all_bounded(file: File, limit: u64) -> std::result::Result<Vec<u8>, String> {
+    let hint = file.metadata().map_or(0, |m| m.len()).min(limit);
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| describe_io(&e))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("the file is larger than {limit} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// An I/O error in plain words.
+pub fn describe_io(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "the file does not exist".to_owned(),
+        io::ErrorKind::PermissionDenied => "permission to read it was denied".to_owned(),
+        io::ErrorKind::IsADirectory => "it is a folder, not a file".to_owned(),
+        io::ErrorKind::InvalidInput => e.to_string(),
+        _ => format!("it cannot be read ({e})"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cross-process locks
+
+/// An exclusive advisory lock held until dropped (see [`lock_folder`]).
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+/// Takes the exclusive lock that guards read-modify-write of the files in `dir` among Corral's
+/// writers — the app, the CLI and a second Corral, in any process. Waits until it is free.
+/// Creates `dir` when missing (a writer is about to write into it anyway).
+///
+/// On Unix the folder itself is locked (`flock` on the open folder): no lock file is ever left
+/// among the user's files, so an undone import leaves the tree exactly as it was. Elsewhere a
+/// `.corral.lock` file inside the folder is locked. Either lock is per open handle (two threads of
+/// one process exclude each other too) and released by the system when the process dies, so a
+/// crash never leaves it held.
+pub fn lock_folder(dir: &Path) -> crate::error::Result<Lock> {
+    fs::create_dir_all(dir).map_err(|e| crate::error::Error::io_at("create folder", dir, e))?;
+    let open = || -> io::Result<File> {
+        #[cfg(unix)]
+        let file = {
+            use std::os::unix::fs::OpenOptionsExt;
+            let file = OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOFOLLOW)
+                .open(dir)?;
+            if !file.metadata()?.is_dir() {
+                return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a folder"));
+            }
+            file
+        };
+        #[cfg(not(unix))]
+        let file = checked(
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(dir.join(".corral.lock"))?,
+        )?;
+        file.lock()?;
+        Ok(file)
+    };
+    open().map(|file| Lock { _file: file }).map_err(|e| crate::error::Error::io_at("lock", dir, e))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Permissions and identity
+
+/// Gives `file` (just created by Corral from another file) the permission bits of `source`, so a
+/// private (0600) transcript stays private in its copy, its moved place and its backup.
+pub fn keep_permissions(file: &File, source: &Metadata) -> io::Result<()> {
+    file.set_permissions(source.permissions())
+}
+
+/// Which file sits at a path, as exactly as the platform can tell: on Unix the device, the inode
+/// and the inode change time (an inode number can be reused once a file is removed; together with
+/// the change time it cannot be confused with a later file). `None` elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileIdentity {
+    pub dev: u64,
+    pub ino: u64,
+    /// Inode change time, nanoseconds since the epoch.
+    pub ctime_ns: i64,
+}
+
+impl FileIdentity {
+    /// The identity of the file `meta` describes (not following links is the caller's choice).
+    pub fn of(meta: &Metadata) -> Option<Self> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(Self {
+                dev: meta.dev(),
+                ino: meta.ino(),
+                ctime_ns: meta
+                    .ctime()
+                    .saturating_mul(1_000_000_000)
+                    .saturating_add(meta.ctime_nsec()),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            None
+        }
+    }
+
+    /// The identity of what is at `path` now (the link itself when it is one).
+    pub fn at(path: &Path) -> Option<Self> {
+        fs::symlink_metadata(path).ok().as_ref().and_then(Self::of)
+    }
+}
+
+/// The SHA-256 of `bytes`, lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The size and SHA-256 (lowercase hex) of the regular file at `path`, which must not be a link.
+pub fn sha256_no_follow(path: &Path) -> io::Result<(u64, String)> {
+    use sha2::Digest;
+    let mut file = open_regular_no_follow(path)?;
+    let mut hasher = sha2::Sha256::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut size = 0u64;
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(buf.get(..n).unwrap_or_default());
+        size = size.saturating_add(n as u64);
+    }
+    let hex = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect::<String>();
+    Ok((size, hex))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_folder_is_refused_on_the_handle() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = open_regular(dir.path()).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert!(e.to_string().contains("a folder"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_and_a_device_are_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("x.jsonl");
+        let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(status.success());
+        let e = open_regular(&fifo).unwrap_err();
+        assert!(e.to_string().contains("FIFO"), "{e}");
+        let zero = dir.path().join("zero.jsonl");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        assert!(read_bounded(&zero, 10).unwrap_err().contains("a device"));
+        assert!(open_regular_no_follow(&zero).unwrap_err().to_string().contains("symbolic link"));
+    }
+
+    #[test]
+    fn bounded_reads_refuse_what_is_too_large() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        fs::write(&f, b"12345").unwrap();
+        assert_eq!(read_bounded(&f, 5).unwrap(), b"12345");
+        assert!(read_bounded(&f, 4).unwrap_err().contains("larger than 4"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_lock_excludes_a_second_holder_until_dropped_and_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("session-metadata");
+        let held = lock_folder(&folder).unwrap();
+        let second = File::open(&folder).unwrap();
+        assert!(matches!(second.try_lock(), Err(fs::TryLockError::WouldBlock)));
+        drop(held);
+        assert!(second.try_lock().is_ok());
+        assert_eq!(fs::read_dir(&folder).unwrap().count(), 0, "no lock file is left behind");
+    }
+}
