@@ -28,6 +28,7 @@ mod metadata;
 mod occupancy;
 mod paths;
 mod placement;
+mod reliability;
 mod runs;
 mod support;
 mod synthetic;

@@ -203,11 +203,12 @@ impl Catalog {
     /// what Corral records — journals, adoption records — names one place whatever folder it is
     /// read from later.
     pub fn open(config: CatalogConfig) -> Result<Self> {
+        let CatalogConfig { claude_home, fleet_file, state_dir, data_dir } = config;
         let config = CatalogConfig {
-            claude_home: paths::absolute(&config.claude_home),
-            fleet_file: config.fleet_file.as_deref().map(paths::absolute),
-            state_dir: config.state_dir.as_deref().map(paths::absolute),
-            data_dir: paths::absolute(&config.data_dir),
+            claude_home: paths::absolute(&claude_home),
+            fleet_file: fleet_file.as_deref().map(paths::absolute),
+            state_dir: state_dir.as_deref().map(paths::absolute),
+            data_dir: paths::absolute(&data_dir),
         };
         let fleet = config.fleet_file.as_deref().map(Fleet::load).transpose()?;
         let state_dir = match (&config.state_dir, &fleet) {

@@ -1238,6 +1238,7 @@ fn write_record(
         Ok(()) => {
             fault_point("record written, journal not yet updated");
             w.set(idx, EntryState::Done, None, None)?;
+            w.record_identity(idx);
             Ok(Ok(Some(path.display().to_string())))
         }
         Err(err) => {

@@ -18,8 +18,14 @@ use std::io::{self, BufRead};
 
 use serde::Deserialize;
 
-/// Lines longer than this are skipped rather than held in memory.
-pub const MAX_LINE_BYTES: usize = 256 * 1024 * 1024;
+/// Lines longer than this are skipped rather than held in memory (the viewer and `show`; the
+/// listing uses [`LISTING_MAX_LINE_BYTES`]). A reader's buffer never grows past its cap plus one
+/// read chunk, so memory stays bounded whatever a file holds.
+pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// The listing's cap: it scans on every core, so each scanning thread holds at most this much of
+/// one line (a pasted image or a huge tool result beyond it is skipped and counted).
+pub const LISTING_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// One complete line.
 #[derive(Debug)]
@@ -132,8 +138,14 @@ impl<R: BufRead> LineReader<R> {
             self.start = 0;
         }
         if self.end == self.buf.len() || (self.last_read_full && self.buf.len() < READ_CHUNK) {
-            let grown = (self.buf.len() * 2).max(FIRST_CHUNK);
-            self.buf.resize(grown, 0);
+            // Never past the cap plus one chunk: an unread tail longer than the cap is dropped
+            // (skipping) before the next fill, so that much room always leaves a chunk free.
+            let most = self.max_line.saturating_add(READ_CHUNK).max(FIRST_CHUNK);
+            let grown = (self.buf.len() * 2).max(FIRST_CHUNK).min(most);
+            if grown > self.buf.len() {
+                self.buf.reserve_exact(grown - self.buf.len());
+                self.buf.resize(grown, 0);
+            }
         }
         let want = self.buf.len() - self.end;
         loop {
@@ -160,6 +172,11 @@ impl<R: BufRead> LineReader<R> {
     /// line is over-long). Callers may try to parse it once the file has stopped growing.
     pub fn pending(&self) -> &[u8] {
         if self.skipping { &[] } else { self.buf.get(self.start..self.end).unwrap_or_default() }
+    }
+
+    /// Bytes the reader's buffer holds (its memory; bounded by the line cap plus one chunk).
+    pub fn buffer_capacity(&self) -> usize {
+        self.buf.capacity()
     }
 
     /// Number of over-long lines skipped.

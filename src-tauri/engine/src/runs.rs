@@ -1155,6 +1155,15 @@ impl Ctx<'_> {
                 Err(e) => return refuse(&path, format!("cannot read: {e}")),
             },
         };
+        if let (Some(recorded), Some(now)) = (entry.identity, crate::files::FileIdentity::at(&path))
+            && recorded != now
+        {
+            return refuse(
+                &path,
+                "not the record this run wrote (it was replaced since: a later run, herdctl or a \
+                 person); left as it is",
+            );
+        }
         let matches = serde_saphyr::from_str::<AdoptionRecord>(&text).is_ok_and(|r| {
             r.session_id == entry.session_id
                 && Some(&r.agent_name) == entry.agent_name.as_ref()

@@ -780,7 +780,11 @@ pub fn scan_file(path: &Path, resume: Option<(u64, FactsScanner)>) -> std::io::R
         Some((o, s)) if o <= len => (o, s),
         _ => (0, FactsScanner::new()),
     };
-    let mut reader = LineReader::new(super::open_at(path, offset)?, offset);
+    let mut reader = LineReader::with_max_line(
+        super::open_at(path, offset)?,
+        offset,
+        jsonl::LISTING_MAX_LINE_BYTES,
+    );
     while let Some(line) = reader.next_line()? {
         scanner.feed(line.bytes);
     }

@@ -127,7 +127,7 @@ pub fn run(catalog: &Catalog, cmd: &ImportCommand, json: bool) -> Result<(), Err
         serde_json::to_string_pretty(&value)
             .map_err(|e| Error::io("cannot encode JSON", std::io::Error::other(e)))?
     } else {
-        render(cmd, &value)
+        crate::escape_for_terminal(&render(cmd, &value))
     };
     // A closed pipe (`| head`) is not an error worth a panic.
     let mut out = std::io::stdout().lock();

@@ -63,7 +63,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("corral-cli: {e}");
+            warn_human(&format!("corral-cli: {e}"));
             ExitCode::from(match e.kind() {
                 corral_engine::ErrorKind::InvalidInput => 2,
                 _ => 1,
@@ -97,10 +97,69 @@ fn open_catalog(g: &GlobalArgs) -> Result<Catalog, Error> {
     })
 }
 
+/// Prints a line for a person, through [`escape_for_terminal`]: the one way table output (and
+/// every error or warning) reaches a terminal.
+macro_rules! say {
+    () => { $crate::print_human("") };
+    ($($t:tt)*) => { $crate::print_human(&format!($($t)*)) };
+}
+pub(crate) use say;
+
+/// Prints `text` and a newline on stdout with every control character escaped.
+pub fn print_human(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", escape_for_terminal(text));
+}
+
+/// Prints `text` and a newline on stderr with every control character escaped.
+pub fn warn_human(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{}", escape_for_terminal(text));
+}
+
+/// Text from transcripts, file names and records made safe for a terminal: every control
+/// character but the newline and the tab — ESC (colours, window titles, OSC 52 clipboard
+/// writes), `\r` (overwriting a line), BEL, backspace, DEL, the C1 controls — and the Unicode
+/// bidirectional overrides (which reorder what is shown) are written as visible escapes
+/// (`\x1b`, `\r`, `\u{202e}`), so nothing in the data can act on the terminal.
+pub fn escape_for_terminal(text: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            '\u{80}'..='\u{9f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{061c}' => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Prints a value as pretty JSON.
+/// Written as it is encoded (no copy of the whole text in memory: `show --json` of a huge
+/// transcript would otherwise hold it twice); a closed pipe (`| head`) ends it quietly.
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| Error::io("cannot encode JSON", std::io::Error::other(e)))?;
-    println!("{text}");
-    Ok(())
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
+    let written = serde_json::to_writer_pretty(&mut out, value)
+        .map_err(std::io::Error::from)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Error::io("cannot write to stdout", e)),
+    }
 }

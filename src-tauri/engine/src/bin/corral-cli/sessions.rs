@@ -52,16 +52,16 @@ pub fn sessions(catalog: &Catalog, a: &SessionsArgs, json: bool) -> Result<(), E
         return print_json(&listing);
     }
     for w in &listing.warnings {
-        eprintln!("warning: {}: {}", w.path, w.message);
+        crate::warn_human(&format!("warning: {}: {}", w.path, w.message));
     }
     for g in &listing.groups {
         let agent = g.agent_name.as_deref().map(|a| format!("  [agent {a}]")).unwrap_or_default();
-        println!("{} ({} sessions){agent}", g.working_directory, g.session_count);
+        crate::say!("{} ({} sessions){agent}", g.working_directory, g.session_count);
         print_rows(&g.sessions);
-        println!();
+        crate::say!();
     }
     if listing.groups.is_empty() {
-        println!("No Claude Code sessions found in {}", catalog.claude_home().display());
+        crate::say!("No Claude Code sessions found in {}", catalog.claude_home().display());
     }
     Ok(())
 }
@@ -71,7 +71,7 @@ fn print_rows(sessions: &[SessionSummary]) {
         let when = s.last_message_at.as_deref().unwrap_or(&s.mtime);
         let when = when.get(..16).unwrap_or(when).replace('T', " ");
         let owner = s.agent_name.as_deref().unwrap_or("-");
-        println!(
+        crate::say!(
             "  {}  {when}  {:<8} {:<16} {:>5} msgs  {}",
             s.session_id,
             s.origin.as_str(),
@@ -97,10 +97,12 @@ pub fn show(catalog: &Catalog, a: &ShowArgs, json: bool) -> Result<(), Error> {
     if json {
         return print_json(&t);
     }
-    println!("Session {}  ({})", t.session_id, t.working_directory);
-    println!(
+    crate::say!("Session {}  ({})", t.session_id, t.working_directory);
+    crate::say!(
         "Context {} tokens, output {} tokens, {} turns\n",
-        t.usage.input_tokens, t.usage.output_tokens, t.usage.turn_count
+        t.usage.input_tokens,
+        t.usage.output_tokens,
+        t.usage.turn_count
     );
     for m in &t.messages {
         match (&m.role, &m.tool_call) {
@@ -112,19 +114,19 @@ pub fn show(catalog: &Catalog, a: &ShowArgs, json: bool) -> Result<(), Error> {
                 } else {
                     "✓"
                 };
-                println!(
+                crate::say!(
                     "  {} {} {} {state}",
                     c.emoji,
                     c.tool_name,
                     clip(c.input_summary.as_deref().unwrap_or(""), 80)
                 );
             }
-            (Role::User, _) => println!("> {}\n", m.content),
-            _ => println!("{}\n", m.content),
+            (Role::User, _) => crate::say!("> {}\n", m.content),
+            _ => crate::say!("{}\n", m.content),
         }
     }
     for s in &t.subagents {
-        println!("subagent {} ({})", s.agent_id, s.transcript_path);
+        crate::say!("subagent {} ({})", s.agent_id, s.transcript_path);
     }
     Ok(())
 }
@@ -136,8 +138,10 @@ pub fn rename(catalog: &Catalog, a: &RenameArgs, json: bool) -> Result<(), Error
         return print_json(&s);
     }
     match &s.custom_name {
-        Some(n) => println!("{} is now named {n:?}", s.session_id),
-        None => println!("{} has no custom name; it shows as {:?}", s.session_id, s.display_name()),
+        Some(n) => crate::say!("{} is now named {n:?}", s.session_id),
+        None => {
+            crate::say!("{} has no custom name; it shows as {:?}", s.session_id, s.display_name());
+        }
     }
     Ok(())
 }
@@ -148,7 +152,7 @@ pub fn agents(catalog: &Catalog, json: bool) -> Result<(), Error> {
         return print_json(&json!({ "agents": agents }));
     }
     for a in &agents {
-        println!(
+        crate::say!(
             "{:<24} {:>5} sessions  {}",
             a.name,
             a.session_count,

@@ -1,0 +1,536 @@
+//! The faults hostile testing found, one test each (the README's Reliability table names them):
+//! FIFOs and devices where files are expected, cross-process writers, tampered journals, undoing
+//! twice, relative paths, folders a run creates, over-long lines, file modes, terminal escapes,
+//! fleet amplification and odd working directories.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use corral_engine::import::{ImportTarget, SkipReason};
+use corral_engine::placement::{PlacementMode, RealFs, SimulatedCrossDevice};
+use corral_engine::runs::{self, UndoTarget};
+
+use crate::import::{ALPHA_WD, World, alpha, now, sid, transcript, tree};
+
+/// Runs `f` on its own thread and fails the test (instead of hanging the suite) when it does not
+/// finish within `secs`.
+fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(secs))
+        .unwrap_or_else(|_| panic!("{what} did not finish within {secs} s (it hangs)"))
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+fn undo_target(w: &World) -> UndoTarget {
+    UndoTarget::of(&w.catalog())
+}
+
+// ---- 2, 3: hangs on FIFOs and devices ----
+
+#[cfg(unix)]
+#[test]
+fn an_import_preview_of_fifos_and_devices_finishes_and_names_them() {
+    let w = World::new();
+    let good = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+    mkfifo(&w.export.join(format!("{}.jsonl", sid(2))));
+    std::os::unix::fs::symlink("/dev/zero", w.export.join(format!("{}.jsonl", sid(3)))).unwrap();
+    std::os::unix::fs::symlink("/dev/urandom", w.export.join(format!("{}.jsonl", sid(4)))).unwrap();
+    let direct = w.export.join(format!("{}.jsonl", sid(2)));
+    let sources = vec![w.export.clone(), direct];
+    let plan = {
+        let (home, fleet, data) = (w.home.clone(), w.fleet_file.clone(), w.data.clone());
+        within(20, "the import preview", move || {
+            let cat = corral_engine::Catalog::open(corral_engine::CatalogConfig {
+                claude_home: home,
+                fleet_file: Some(fleet),
+                state_dir: None,
+                data_dir: data,
+            })
+            .unwrap();
+            corral_engine::import::plan_import(
+                &cat,
+                &ImportTarget::Agent { name: "alpha".into() },
+                &sources,
+                PlacementMode::Copy,
+                &corral_engine::occupancy::OccupancySnapshot::nobody(),
+            )
+            .unwrap()
+        })
+    };
+    assert_eq!(plan.placements.len(), 1, "{:?}", plan.placements);
+    assert_eq!(Path::new(&plan.placements[0].from), good);
+    let unreadable: Vec<_> =
+        plan.skipped.iter().filter(|s| s.reason == SkipReason::Unreadable).collect();
+    assert!(unreadable.iter().any(|s| s.detail.contains("FIFO")), "{:?}", plan.skipped);
+    assert!(unreadable.iter().any(|s| s.detail.contains("device")), "{:?}", plan.skipped);
+}
+
+#[cfg(unix)]
+#[test]
+fn listing_agents_and_show_finish_with_fifos_where_records_and_configs_belong() {
+    let w = World::new();
+    let id = sid(7);
+    w.session(&w.alpha_folder(), &id, ALPHA_WD, false);
+    // A subagent whose .meta.json is a FIFO.
+    let subs = w.alpha_folder().join(&id).join("subagents");
+    fs::create_dir_all(&subs).unwrap();
+    fs::write(subs.join("agent-a1.jsonl"), transcript(&id, ALPHA_WD, "sub", true)).unwrap();
+    mkfifo(&subs.join("agent-a1.meta.json"));
+    for dir in ["adopted-sessions", "web-sessions", "session-metadata"] {
+        fs::create_dir_all(w.state.join(dir)).unwrap();
+    }
+    mkfifo(&w.state.join("adopted-sessions").join(format!("{}.yaml", sid(8))));
+    mkfifo(&w.state.join("web-sessions/alpha.yaml"));
+    mkfifo(&w.state.join("session-metadata/alpha.json"));
+    mkfifo(&w.state.join("session-metadata/adhoc.json"));
+    let cat = w.catalog();
+    let (listing, sessions, details) = within(20, "listing, agent sessions and show", move || {
+        let listing = cat.all_sessions(Default::default()).unwrap();
+        let sessions = cat.agent_sessions("alpha", Default::default());
+        let details = cat.transcript(&id);
+        (listing, sessions.map(|s| s.len()), details.map(|t| t.subagents.len()))
+    });
+    let all: Vec<_> = listing.groups.iter().flat_map(|g| &g.sessions).collect();
+    assert_eq!(all.len(), 1, "{listing:?}");
+    assert!(listing.warnings.iter().any(|x| x.message.contains("FIFO")), "{:?}", listing.warnings);
+    // (A native session in the agent's folder is not the agent's: the agent lists none.)
+    assert_eq!(sessions.unwrap(), 0);
+    assert_eq!(details.unwrap(), 1, "show lists the subagent whose .meta.json is a FIFO");
+
+    // A FIFO as the fleet file and as an agent file: an error naming it, at once.
+    let fifo_fleet = w.root.join("fifo-fleet.yaml");
+    mkfifo(&fifo_fleet);
+    let e = within(20, "loading a FIFO fleet file", move || {
+        corral_engine::fleet::Fleet::load(&fifo_fleet).unwrap_err().to_string()
+    });
+    assert!(e.contains("FIFO"), "{e}");
+    fs::remove_file(w.fleet_file.parent().unwrap().join("agents/beta.yaml")).unwrap();
+    mkfifo(&w.fleet_file.parent().unwrap().join("agents/beta.yaml"));
+    let fleet = w.fleet_file.clone();
+    let e = within(20, "loading a fleet with a FIFO agent file", move || {
+        corral_engine::fleet::Fleet::load(&fleet).unwrap_err().to_string()
+    });
+    assert!(e.contains("FIFO"), "{e}");
+}
+
+// ---- 1: renames from several processes ----
+
+#[test]
+fn renames_from_four_processes_all_land() {
+    let w = World::new();
+    let ids: Vec<String> = (1..=100).map(sid).collect();
+    for id in &ids {
+        w.session(&w.folder_of("/home/u/scratch"), id, "/home/u/scratch", false);
+    }
+    let children: Vec<_> = ids
+        .chunks(25)
+        .map(|chunk| {
+            let mut script = String::new();
+            for id in chunk {
+                script.push_str(&format!("{id}\n"));
+            }
+            let cli = env!("CARGO_BIN_EXE_corral-cli");
+            let (home, fleet, data) = (w.home.clone(), w.fleet_file.clone(), w.data.clone());
+            let chunk = chunk.to_vec();
+            std::thread::spawn(move || {
+                for id in chunk {
+                    let out = Command::new(cli)
+                        .args(["rename", &id, &format!("Name of {id}")])
+                        .arg("--claude-home")
+                        .arg(&home)
+                        .arg("--fleet")
+                        .arg(&fleet)
+                        .arg("--data-dir")
+                        .arg(&data)
+                        .env("HOME", "/nonexistent")
+                        .output()
+                        .unwrap();
+                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                }
+            })
+        })
+        .collect();
+    for c in children {
+        c.join().unwrap();
+    }
+    let names = corral_engine::metadata::MetadataStore::new(&w.state).custom_names();
+    let adhoc = names.get("adhoc").cloned().unwrap_or_default();
+    let missing: Vec<_> = ids.iter().filter(|id| !adhoc.contains_key(*id)).collect();
+    assert!(missing.is_empty(), "{} of 100 names were lost: {missing:?}", missing.len());
+}
+
+// ---- 4: a tampered journal ----
+
+fn moved_run(w: &World) -> (String, PathBuf, PathBuf) {
+    let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+    let report = w.apply(&w.plan(&alpha(), &[w.export.clone()], PlacementMode::Move), &RealFs);
+    let run = report.run_id.unwrap();
+    (run.clone(), src, w.data.join("runs").join(run).join("run.json"))
+}
+
+fn edit_journal(journal: &Path, f: impl FnOnce(&mut serde_json::Value)) {
+    let mut j: serde_json::Value = serde_json::from_slice(&fs::read(journal).unwrap()).unwrap();
+    f(&mut j);
+    fs::write(journal, serde_json::to_vec(&j).unwrap()).unwrap();
+}
+
+#[test]
+fn a_tampered_source_never_makes_undo_create_a_file_elsewhere() {
+    let w = World::new();
+    let (run, src, journal) = moved_run(&w);
+    let planted = w.root.join("planted/deep").join(format!("{}.jsonl", sid(1)));
+    let planted2 = w.root.join(format!("{}.jsonl", sid(9)));
+    edit_journal(&journal, |j| {
+        for e in j["entries"].as_array_mut().unwrap() {
+            if e["kind"] == "file" {
+                e["from"] = serde_json::json!(planted.display().to_string());
+            }
+        }
+    });
+    let u = runs::undo(&undo_target(&w), &run, now()).unwrap();
+    assert!(!planted.exists() && !w.root.join("planted").exists(), "{u:?}");
+    assert!(!u.not_undone.is_empty(), "{u:?}");
+    assert!(!src.exists(), "the move stays in place when its source cannot be trusted");
+    // A source renamed to another session's file name in an existing folder: refused too.
+    edit_journal(&journal, |j| {
+        j["undoneAt"] = serde_json::Value::Null;
+        for e in j["entries"].as_array_mut().unwrap() {
+            if e["kind"] == "file" {
+                e["from"] = serde_json::json!(planted2.display().to_string());
+            }
+        }
+    });
+    let u = runs::undo(&undo_target(&w), &run, now()).unwrap();
+    assert!(!planted2.exists(), "{u:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_backup_behind_a_link_or_with_other_bytes_is_never_restored() {
+    let w = World::new();
+    let (run, src, journal) = moved_run(&w);
+    let placed = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+    fs::remove_file(&placed).unwrap(); // only the backup can bring the source back now
+    let backup = w.data.join("runs").join(&run).join("backup");
+    let secret_dir = w.root.join("secrets");
+    fs::create_dir_all(&secret_dir).unwrap();
+    fs::write(secret_dir.join("shadow"), b"root:x:0:0").unwrap();
+    // (b) backup/00000 replaced by a link out of the run, the entry pointed into it.
+    let real = backup.join("00000");
+    fs::rename(&real, backup.join("kept")).unwrap();
+    std::os::unix::fs::symlink(&secret_dir, &real).unwrap();
+    edit_journal(&journal, |j| {
+        for e in j["entries"].as_array_mut().unwrap() {
+            if e["kind"] == "file" {
+                e["backup"] = serde_json::json!("00000/shadow");
+            }
+        }
+    });
+    let u = runs::undo(&undo_target(&w), &run, now()).unwrap();
+    assert!(!src.exists(), "a file was restored from outside the backup: {u:?}");
+    assert!(u.not_undone.iter().any(|n| n.reason.contains("symbolic link")), "{u:?}");
+    // A backup whose bytes changed since the run: refused by its checksum.
+    fs::remove_file(&real).unwrap();
+    fs::rename(backup.join("kept"), &real).unwrap();
+    let bk = real.join(format!("{}.jsonl", sid(1)));
+    fs::write(&bk, b"{\"forged\":true}\n").unwrap();
+    edit_journal(&journal, |j| {
+        j["undoneAt"] = serde_json::Value::Null;
+        for e in j["entries"].as_array_mut().unwrap() {
+            if e["kind"] == "file" {
+                e["backup"] = serde_json::json!(format!("00000/{}.jsonl", sid(1)));
+            }
+        }
+    });
+    let u = runs::undo(&undo_target(&w), &run, now()).unwrap();
+    assert!(!src.exists(), "{u:?}");
+    assert!(u.not_undone.iter().any(|n| n.reason.contains("checksum")), "{u:?}");
+}
+
+// ---- 5: undoing an old run again ----
+
+#[test]
+fn undoing_an_undone_run_again_leaves_a_newer_run_alone() {
+    for mode in [PlacementMode::Copy, PlacementMode::Move, PlacementMode::Link] {
+        let w = World::new();
+        w.session(&w.export, &sid(1), "/home/u/scratch", false);
+        let r1 = w.apply(&w.plan(&alpha(), &[w.export.clone()], mode), &RealFs);
+        let r1 = r1.run_id.unwrap();
+        runs::undo(&undo_target(&w), &r1, now()).unwrap();
+        let r2 = w.apply(&w.plan(&alpha(), &[w.export.clone()], mode), &RealFs);
+        assert_eq!(r2.placed.len(), 1, "{mode:?}: {:?}", r2.skipped);
+        let before = w.user_tree();
+        let again = runs::undo(&undo_target(&w), &r1, now()).unwrap();
+        assert_eq!(w.user_tree(), before, "{mode:?}: undoing R1 again changed R2's files");
+        assert!(again.undone.is_empty() && again.not_undone.is_empty(), "{mode:?}: {again:?}");
+        // Even with its undone mark erased, R1's entries do not match R2's files.
+        let journal = w.data.join("runs").join(&r1).join("run.json");
+        edit_journal(&journal, |j| j["undoneAt"] = serde_json::Value::Null);
+        let forced = runs::undo(&undo_target(&w), &r1, now()).unwrap();
+        let placed = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+        assert!(placed.is_file(), "{mode:?}: R2's transcript was removed: {forced:?}");
+        assert!(
+            w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1))).is_file(),
+            "{mode:?}: R2's record was removed"
+        );
+    }
+}
+
+// ---- 6: relative paths ----
+
+#[test]
+fn a_run_made_with_relative_paths_is_undone_from_another_folder() {
+    let w = World::new();
+    w.session(&w.export, &sid(1), "/home/u/scratch", false);
+    let cli = env!("CARGO_BIN_EXE_corral-cli");
+    let run = |cwd: &Path, args: &[&str]| {
+        let out = Command::new(cli)
+            .current_dir(cwd)
+            .args(args)
+            .env("HOME", "/nonexistent")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let rel = ["--claude-home", "claude", "--data-dir", "data", "--fleet", "fleet/herdctl.yaml"];
+    let mut args = vec!["--json", "import", "--claude-home-target"];
+    args.extend(rel);
+    args.push("export");
+    let report = run(&w.root, &args);
+    let run_id = report["runId"].as_str().unwrap().to_owned();
+    let placed = w.folder_of("/home/u/scratch").join(format!("{}.jsonl", sid(1)));
+    assert!(placed.is_file());
+    let journal = fs::read_to_string(w.data.join("runs").join(&run_id).join("run.json")).unwrap();
+    let j: serde_json::Value = serde_json::from_str(&journal).unwrap();
+    for e in j["entries"].as_array().unwrap() {
+        assert!(Path::new(e["path"].as_str().unwrap()).is_absolute(), "{e}");
+    }
+    // Undo from another folder, with absolute paths this time.
+    let abs: Vec<String> = [
+        "--claude-home",
+        &w.home.display().to_string(),
+        "--data-dir",
+        &w.data.display().to_string(),
+        "--fleet",
+        &w.fleet_file.display().to_string(),
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    let mut args = vec!["--json", "undo", &run_id];
+    args.extend(abs.iter().map(String::as_str));
+    let u = run(Path::new("/"), &args);
+    assert!(u["notUndone"].as_array().unwrap().is_empty(), "{u}");
+    assert!(!placed.exists(), "undo did not remove the placed file");
+}
+
+#[test]
+fn undo_pointed_at_another_home_is_never_reported_as_undone() {
+    let w = World::new();
+    w.session(&w.export, &sid(1), "/home/u/scratch", false);
+    let report = w.apply(&w.plan(&alpha(), &[w.export.clone()], PlacementMode::Copy), &RealFs);
+    let run = report.run_id.unwrap();
+    let elsewhere = UndoTarget {
+        claude_home: w.root.join("another-home"),
+        state_dir: w.state.clone(),
+        data_dir: w.data.clone(),
+    };
+    let u = runs::undo(&elsewhere, &run, now()).unwrap();
+    assert!(!u.not_undone.is_empty(), "{u:?}");
+    let listed = runs::runs(&w.data).unwrap();
+    assert_ne!(listed[0].undo_state, runs::UndoState::Undone);
+    assert!(w.alpha_folder().join(format!("{}.jsonl", sid(1))).is_file());
+}
+
+// ---- 8: folders the run created ----
+
+#[test]
+fn undo_removes_every_folder_the_run_created() {
+    for mode in [PlacementMode::Copy, PlacementMode::Move] {
+        let w = World::new();
+        fs::remove_dir_all(w.home.join("projects")).unwrap();
+        fs::remove_dir_all(&w.state).unwrap();
+        let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+        let subs = w.export.join(sid(1)).join("subagents");
+        fs::create_dir_all(&subs).unwrap();
+        fs::write(subs.join("agent-a1.jsonl"), transcript(&sid(1), "/x", "sub", true)).unwrap();
+        let (home, state, export) = (tree(&w.home), w.state.exists(), tree(&w.export));
+        let report = w.apply(&w.plan(&alpha(), &[src], mode), &RealFs);
+        assert_eq!(report.placed.len(), 1, "{:?}", report.skipped);
+        assert!(w.state.join("adopted-sessions").is_dir());
+        let u = runs::undo(&undo_target(&w), &report.run_id.unwrap(), now()).unwrap();
+        assert!(u.not_undone.is_empty(), "{u:?}");
+        assert_eq!(tree(&w.home), home, "{mode:?}: folders were left in the Claude home");
+        assert_eq!(w.state.exists(), state, "{mode:?}: the state dir was left behind");
+        assert_eq!(tree(&w.export), export, "{mode:?}");
+    }
+}
+
+// ---- 9: over-long lines ----
+
+#[test]
+fn an_over_long_line_never_grows_a_reader_past_its_cap() {
+    use corral_engine::jsonl::{LISTING_MAX_LINE_BYTES, LineReader};
+    let cap = 1024 * 1024;
+    let mut input = vec![b'x'; 40 * cap];
+    input.push(b'\n');
+    input.extend_from_slice(b"{\"a\":1}\n");
+    let mut r = LineReader::with_max_line(std::io::Cursor::new(input), 0, cap);
+    let line = r.next_line().unwrap().unwrap().bytes.to_vec();
+    assert_eq!(line, b"{\"a\":1}");
+    assert_eq!(r.oversized_lines(), 1);
+    assert!(r.buffer_capacity() <= cap + 512 * 1024, "buffer grew to {}", r.buffer_capacity());
+    const { assert!(LISTING_MAX_LINE_BYTES <= 16 * 1024 * 1024) };
+}
+
+// ---- 10: file modes ----
+
+#[cfg(unix)]
+#[test]
+fn a_private_transcript_stays_private_in_its_copy_move_and_backup() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode_of = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    for (mode, cross) in
+        [(PlacementMode::Copy, false), (PlacementMode::Move, false), (PlacementMode::Move, true)]
+    {
+        let w = World::new();
+        let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+        fs::set_permissions(&src, fs::Permissions::from_mode(0o600)).unwrap();
+        let plan = w.plan(&alpha(), &[src], mode);
+        let report =
+            if cross { w.apply(&plan, &SimulatedCrossDevice) } else { w.apply(&plan, &RealFs) };
+        let placed = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+        assert_eq!(mode_of(&placed), 0o600, "{mode:?} cross={cross}");
+        if mode == PlacementMode::Move {
+            let bk = w
+                .data
+                .join("runs")
+                .join(report.run_id.unwrap())
+                .join("backup/00000")
+                .join(format!("{}.jsonl", sid(1)));
+            assert_eq!(mode_of(&bk), 0o600, "the backup of a {mode:?}");
+        }
+    }
+}
+
+// ---- 11: terminal escapes ----
+
+#[test]
+fn table_output_escapes_control_characters_from_transcripts() {
+    let w = World::new();
+    let id = sid(1);
+    let evil = "\u{1b}]52;c;ZWNobyBwd25lZA==\u{7}\u{1b}]0;owned\u{7}\rfake\u{202e}txt";
+    let dir = w.folder_of("/home/u/scratch");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join(format!("{id}.jsonl")), transcript(&id, "/home/u/scratch", evil, false))
+        .unwrap();
+    let cli = env!("CARGO_BIN_EXE_corral-cli");
+    for args in [vec!["sessions"], vec!["show", id.as_str()]] {
+        let out = Command::new(cli)
+            .args(&args)
+            .arg("--claude-home")
+            .arg(&w.home)
+            .arg("--data-dir")
+            .arg(&w.data)
+            .env("HOME", "/nonexistent")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\r') && !text.contains('\u{7}'),
+            "{args:?}: {text:?}"
+        );
+        assert!(!text.contains('\u{202e}'), "{args:?}");
+        assert!(text.contains("\\x1b]52"), "{args:?}: the escape is shown, not dropped: {text}");
+    }
+    // JSON stays exact (serde escapes control characters itself).
+    let out = Command::new(cli)
+        .args(["--json", "show", &id, "--claude-home"])
+        .arg(&w.home)
+        .arg("--data-dir")
+        .arg(&w.data)
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["messages"][0]["content"], evil);
+}
+
+// ---- 12: fleet amplification ----
+
+#[test]
+fn a_diamond_of_sub_fleets_around_a_huge_leaf_is_refused_quickly() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut leaf = String::from("agents:\n");
+    for _ in 0..20_000 {
+        leaf.push_str("  - path: ./a.yaml\n");
+    }
+    fs::write(root.join("leaf.yaml"), leaf).unwrap();
+    fs::write(root.join("a.yaml"), "name: a\n").unwrap();
+    for side in ["l", "r"] {
+        fs::write(
+            root.join(format!("{side}.yaml")),
+            "fleets:\n  - path: ./leaf.yaml\n    name: x1\n  - path: ./leaf.yaml\n    name: x2\n",
+        )
+        .unwrap();
+    }
+    fs::write(
+        root.join("herdctl.yaml"),
+        "fleets:\n  - path: ./l.yaml\n    name: l\n  - path: ./r.yaml\n    name: r\n",
+    )
+    .unwrap();
+    let file = root.join("herdctl.yaml");
+    let started = std::time::Instant::now();
+    let e = within(60, "loading the diamond", move || {
+        corral_engine::fleet::Fleet::load(&file).unwrap_err().to_string()
+    });
+    assert!(e.contains("more than 10000 agents") || e.contains("share the qualified name"), "{e}");
+    println!("diamond refused in {:?}: {e}", started.elapsed());
+}
+
+// ---- 13: odd working directories ----
+
+#[test]
+fn a_relative_working_directory_is_no_import_destination() {
+    let w = World::new();
+    for (n, cwd) in [(1, "rel/dir"), (2, "."), (3, "")] {
+        w.session(&w.export, &sid(n), cwd, false);
+    }
+    let plan = w.plan(&ImportTarget::ClaudeHome, &[w.export.clone()], PlacementMode::Copy);
+    assert!(plan.placements.is_empty(), "{:?}", plan.placements);
+    assert_eq!(plan.skipped.len(), 3, "{:?}", plan.skipped);
+    assert!(plan.skipped.iter().all(|s| s.reason == SkipReason::Unreadable), "{:?}", plan.skipped);
+}
+
+#[test]
+fn the_resume_command_survives_a_folder_starting_with_a_dash_and_any_quoting() {
+    use corral_engine::catalog::resume_command;
+    assert_eq!(resume_command("-rf", "abc", None), "cd -- -rf && claude --resume abc");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(
+            resume_command("-x 'y' $(z)\n", "abc", None)
+                .replace(" && claude --resume abc", " && pwd"),
+        )
+        .current_dir(tempfile::tempdir().unwrap().path())
+        .output()
+        .unwrap();
+    // The folder does not exist: `cd` says so about that exact name instead of reading options.
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("invalid option") && !err.contains("Illegal option"), "{err}");
+}
