@@ -186,15 +186,14 @@ fn checked_path(key: &str, value: &str) -> Result<PathBuf> {
 /// Reads the saved settings; a missing file gives the defaults. An unreadable or malformed file
 /// is reported and left untouched (the caller falls back to defaults for this run).
 pub fn load(file: &Path) -> Result<SavedSettings> {
-    let meta = match std::fs::metadata(file) {
-        Ok(m) => m,
+    match std::fs::symlink_metadata(file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(SavedSettings::default()),
         Err(e) => return Err(Error::io_at("read", file, e)),
-    };
-    if meta.len() > MAX_SETTINGS_BYTES {
-        return Err(Error::Unreadable { path: file.to_path_buf(), reason: "too large".into() });
+        Ok(_) => {}
     }
-    let bytes = std::fs::read(file).map_err(|e| Error::io_at("read", file, e))?;
+    // The engine's one opener: a FIFO or device here is refused at once, never waited on.
+    let bytes = corral_engine::files::read_bounded(file, MAX_SETTINGS_BYTES)
+        .map_err(|reason| Error::Unreadable { path: file.to_path_buf(), reason })?;
     serde_json::from_slice(&bytes)
         .map_err(|e| Error::Unreadable { path: file.to_path_buf(), reason: e.to_string() })
 }

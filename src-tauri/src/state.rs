@@ -147,9 +147,19 @@ impl AppState {
         let next = patch.apply(&self.0.env, &current).map_err(|e| e.payload())?;
         let catalog = Catalog::open(config_for(&next)).map_err(|e| e.payload())?;
         let mut next_saved = saved.clone();
-        patch.save_into(&mut next_saved);
         if let Some(file) = &self.0.env.settings_file {
+            // Another Corral window may have saved since this one loaded: under the folder lock,
+            // the patch is applied to what is on disk now (a file that cannot be read is never
+            // replaced by a guess: this window's copy stands in, as at start-up).
+            let dir = file.parent().unwrap_or_else(|| std::path::Path::new("."));
+            let _one_writer = corral_engine::files::lock_folder(dir).map_err(|e| e.payload())?;
+            if let Ok(on_disk) = settings::load(file) {
+                next_saved = on_disk;
+            }
+            patch.save_into(&mut next_saved);
             settings::save(file, &next_saved).map_err(|e| e.payload())?;
+        } else {
+            patch.save_into(&mut next_saved);
         }
         *saved = next_saved;
         let described = {

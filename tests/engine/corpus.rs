@@ -58,6 +58,26 @@ fn every_corpus_file_reads_and_pages_consistently() {
                 )),
             );
         }
+        // Streamed in small pieces (as `show` streams a huge file), the same messages, usage
+        // and skipped count come out.
+        for piece in [1, 4096] {
+            let mut streamed = Vec::new();
+            let summary = messages::stream_transcript(p, piece, &mut |m| {
+                streamed.extend(m);
+                Ok(())
+            })
+            .unwrap();
+            let first_diff = streamed.iter().zip(&whole.messages).position(|(a, b)| a != b);
+            assert!(
+                first_diff.is_none() && streamed.len() == whole.messages.len(),
+                "{} pieces of {piece}: {} vs {} messages, first difference at {first_diff:?}",
+                p.display(),
+                streamed.len(),
+                whole.messages.len()
+            );
+            assert_eq!(summary.usage, whole.usage, "{} pieces of {piece}", p.display());
+            assert_eq!(summary.skipped_lines, whole.skipped_lines, "{}", p.display());
+        }
         let f = scan.scanner.facts();
         assert_eq!(f.usage, whole.usage, "{}", p.display());
         // REAL files carry no damage: nothing is skipped outside derived-edge-cases/herdctl.

@@ -24,7 +24,7 @@ use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex, LoadedShard, 
 use crate::metadata::{ADHOC, MetadataStore};
 use crate::model::{
     AgentSummary, Attribution, DirectoryGroup, MessagePage, NotResumableReason, SessionSummary,
-    SessionTranscript, SubagentInfo, Usage, Warning,
+    SessionTranscript, SubagentInfo, TranscriptMessage, Usage, Warning,
 };
 use crate::paths;
 use crate::transcript::facts::{self, FactsScanner, TranscriptFacts};
@@ -634,6 +634,27 @@ impl Catalog {
         let (t, _) = self.locate(session_id)?;
         messages::read_transcript(&t.path, &t.session_id, &t.working_directory())
             .map_err(|e| Error::io_at("read", &t.path, e))
+    }
+
+    /// The whole transcript of a session handed to `emit` piece by piece (bounded memory for a
+    /// file of any size; see [`messages::stream_transcript`]), then its header: the returned
+    /// transcript has every field but `messages`, which is empty.
+    pub fn stream_transcript(
+        &self,
+        session_id: &str,
+        emit: &mut dyn FnMut(Vec<TranscriptMessage>) -> std::io::Result<()>,
+    ) -> Result<SessionTranscript> {
+        let (t, _) = self.locate(session_id)?;
+        let summary = messages::stream_transcript(&t.path, messages::STREAM_PIECE_BYTES, emit)
+            .map_err(|e| Error::io_at("read", &t.path, e))?;
+        Ok(SessionTranscript {
+            session_id: t.session_id.clone(),
+            working_directory: t.working_directory(),
+            messages: Vec::new(),
+            usage: summary.usage,
+            subagents: subagents::list_subagents(&t.path, &t.session_id),
+            skipped_lines: summary.skipped_lines,
+        })
     }
 
     /// A page of a session's messages ending before byte offset `before` (newest page: `None`).

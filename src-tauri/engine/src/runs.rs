@@ -664,6 +664,8 @@ pub fn plan_undo(target: &UndoTarget, run_id: &str) -> Result<UndoPlan> {
 
 /// Undoes `run_id` as far as the guards allow, reports every item, and marks the journal.
 pub fn undo(target: &UndoTarget, run_id: &str, now: DateTime<Utc>) -> Result<UndoReport> {
+    // Two undos of one run (the app and the CLI) take turns: the second sees the first's mark.
+    let _one_undo = crate::files::lock_folder(&run_dir(&target.data_dir, run_id)?)?;
     let (dir, mut journal, decided) = decide(target, run_id)?;
     let mut report =
         UndoReport { run_id: run_id.to_owned(), undone: Vec::new(), not_undone: Vec::new() };

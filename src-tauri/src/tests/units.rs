@@ -62,6 +62,25 @@ fn a_corrupt_settings_file_is_reported_and_left_alone() {
     );
 }
 
+/// A FIFO where the settings file belongs would block a plain read forever (the window would
+/// never open); it is refused at once as unreadable.
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_the_settings_file_is_refused_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("settings.json");
+    assert!(std::process::Command::new("mkfifo").arg(&file).status().unwrap().success());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let f = file.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(crate::settings::load(&f).map_err(|e| (e.kind(), e.to_string())));
+    });
+    let got = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("load hangs on a FIFO");
+    let (kind, message) = got.unwrap_err();
+    assert_eq!(kind, corral_engine::ErrorKind::Corrupt);
+    assert!(message.contains("FIFO"), "{message}");
+}
+
 fn read_json(rel: &str) -> serde_json::Value {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()

@@ -619,6 +619,67 @@ pub fn read_transcript(
     })
 }
 
+/// What [`stream_transcript`] learned besides the messages.
+#[derive(Debug, Clone, Default)]
+pub struct StreamSummary {
+    pub usage: Usage,
+    pub skipped_lines: u64,
+}
+
+/// Bytes of transcript built into messages at once by [`stream_transcript`].
+pub const STREAM_PIECE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The whole transcript, in file order, handed to `emit` in pieces of about `piece_bytes` of
+/// file, each cut only where a new prompt starts (so a turn, its streamed chunks and its tool
+/// results stay together): memory stays bounded by a piece, whatever the file's size. What
+/// [`read_transcript`] returns at once, for a file of any size (`show`).
+pub fn stream_transcript(
+    path: &Path,
+    piece_bytes: u64,
+    emit: &mut dyn FnMut(Vec<TranscriptMessage>) -> std::io::Result<()>,
+) -> std::io::Result<StreamSummary> {
+    let file_sidechain = super::file_is_sidechain(path);
+    let size = crate::files::open_regular(path)?.metadata()?.len();
+    let mut cuts = LineReader::new(super::open_at(path, 0)?, 0);
+    let mut summary = StreamSummary::default();
+    let mut start = 0u64;
+    loop {
+        let cut = match cuts.next_line()? {
+            Some(line) if line.offset.saturating_sub(start) >= piece_bytes.max(1) => {
+                probe(line.bytes, file_sidechain).boundary.then_some(line.offset)
+            }
+            Some(_) => None,
+            None => break,
+        };
+        if let Some(at) = cut {
+            let piece = build_piece(path, file_sidechain, start, at, false)?;
+            summary.add(&piece.1, piece.2);
+            emit(piece.0)?;
+            start = at;
+        }
+    }
+    let last = build_piece(path, file_sidechain, start, size.max(start), true)?;
+    summary.add(&last.1, last.2);
+    emit(last.0)?;
+    Ok(summary)
+}
+
+impl StreamSummary {
+    /// Adds one piece: output tokens and turns add up (a response never spans pieces); the
+    /// context size and the model are the newest piece's that has any.
+    fn add(&mut self, usage: &Usage, skipped: u64) {
+        self.usage.output_tokens = self.usage.output_tokens.saturating_add(usage.output_tokens);
+        self.usage.turn_count = self.usage.turn_count.saturating_add(usage.turn_count);
+        if usage.turn_count > 0 {
+            self.usage.input_tokens = usage.input_tokens;
+        }
+        if usage.model.is_some() {
+            self.usage.model.clone_from(&usage.model);
+        }
+        self.skipped_lines = self.skipped_lines.saturating_add(skipped);
+    }
+}
+
 /// Reads the messages of the transcript lines in `[start, end)`, plus an unterminated last line
 /// at `end` when `with_tail` and it is a complete record.
 fn build_range(
@@ -628,6 +689,17 @@ fn build_range(
     end: u64,
     with_tail: bool,
 ) -> std::io::Result<Vec<TranscriptMessage>> {
+    build_piece(path, file_sidechain, start, end, with_tail).map(|p| p.0)
+}
+
+/// [`build_range`] with the range's usage and the lines it skipped (malformed, over-long).
+fn build_piece(
+    path: &Path,
+    file_sidechain: bool,
+    start: u64,
+    end: u64,
+    with_tail: bool,
+) -> std::io::Result<(Vec<TranscriptMessage>, Usage, u64)> {
     let mut builder = Builder::new(file_sidechain);
     let mut file = crate::files::open_regular(path)?;
     file.seek(SeekFrom::Start(start))?;
@@ -649,7 +721,9 @@ fn build_range(
         }
         _ => HashMap::new(),
     };
-    Ok(builder.finish(&later))
+    let (usage, skipped) =
+        (builder.usage(), builder.skipped().saturating_add(reader.oversized_lines()));
+    Ok((builder.finish(&later), usage, skipped))
 }
 
 /// Reads lines backwards from a line boundary.

@@ -1,6 +1,6 @@
 //! `sessions`, `show`, `rename`, `agents`.
 
-use corral_engine::model::{Role, SessionSummary};
+use corral_engine::model::{Role, SessionSummary, TranscriptMessage};
 use corral_engine::{Catalog, Error, ListOptions};
 use serde_json::json;
 
@@ -92,43 +92,83 @@ fn clip(s: &str, max: usize) -> String {
     }
 }
 
+/// Streams the transcript: each piece of messages is written as soon as it is built and then
+/// dropped, so `show` of a transcript of any size stays within a bounded amount of memory. JSON
+/// carries `messages` first and the header fields (known once the whole file was read) after.
 pub fn show(catalog: &Catalog, a: &ShowArgs, json: bool) -> Result<(), Error> {
-    let t = catalog.transcript(&a.session_id)?;
-    if json {
-        return print_json(&t);
-    }
-    crate::say!("Session {}  ({})", t.session_id, t.working_directory);
-    crate::say!(
-        "Context {} tokens, output {} tokens, {} turns\n",
-        t.usage.input_tokens,
-        t.usage.output_tokens,
-        t.usage.turn_count
-    );
-    for m in &t.messages {
-        match (&m.role, &m.tool_call) {
-            (Role::Tool, Some(c)) => {
-                let state = if c.pending {
-                    "…"
-                } else if c.is_error {
-                    "✗"
-                } else {
-                    "✓"
-                };
-                crate::say!(
-                    "  {} {} {} {state}",
-                    c.emoji,
-                    c.tool_name,
-                    clip(c.input_summary.as_deref().unwrap_or(""), 80)
-                );
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
+    let mut first = true;
+    let mut emit = |messages: Vec<TranscriptMessage>| -> std::io::Result<()> {
+        for m in &messages {
+            if json {
+                out.write_all(if first { b"{\"messages\":[\n" } else { b",\n" })?;
+                serde_json::to_writer(&mut out, m)?;
+            } else {
+                writeln!(out, "{}", crate::escape_for_terminal(&message_line(m)))?;
             }
-            (Role::User, _) => crate::say!("> {}\n", m.content),
-            _ => crate::say!("{}\n", m.content),
+            first = false;
         }
+        Ok(())
+    };
+    let head = catalog.stream_transcript(&a.session_id, &mut emit);
+    let written = head.and_then(|t| {
+        let io = |e: std::io::Error| Error::io("cannot write to stdout", e);
+        if json {
+            out.write_all(if first { b"{\"messages\":[" } else { b"\n]" }).map_err(io)?;
+            let serde_json::Value::Object(fields) = serde_json::to_value(&t)
+                .map_err(|e| Error::io("cannot encode JSON", std::io::Error::other(e)))?
+            else {
+                return Ok(());
+            };
+            for (k, v) in fields.iter().filter(|(k, _)| *k != "messages") {
+                write!(out, ",{}:{v}", serde_json::Value::String(k.clone())).map_err(io)?;
+            }
+            out.write_all(b"}\n").map_err(io)?;
+        } else {
+            let mut tail = vec![format!("Session {}  ({})", t.session_id, t.working_directory)];
+            tail.push(format!(
+                "Context {} tokens, output {} tokens, {} turns",
+                t.usage.input_tokens, t.usage.output_tokens, t.usage.turn_count
+            ));
+            tail.extend(
+                t.subagents
+                    .iter()
+                    .map(|s| format!("subagent {} ({})", s.agent_id, s.transcript_path)),
+            );
+            for line in tail {
+                writeln!(out, "{}", crate::escape_for_terminal(&line)).map_err(io)?;
+            }
+        }
+        out.flush().map_err(io)
+    });
+    match written {
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
     }
-    for s in &t.subagents {
-        crate::say!("subagent {} ({})", s.agent_id, s.transcript_path);
+}
+
+/// One message as the table shows it.
+fn message_line(m: &TranscriptMessage) -> String {
+    match (&m.role, &m.tool_call) {
+        (Role::Tool, Some(c)) => {
+            let state = if c.pending {
+                "…"
+            } else if c.is_error {
+                "✗"
+            } else {
+                "✓"
+            };
+            format!(
+                "  {} {} {} {state}",
+                c.emoji,
+                c.tool_name,
+                clip(c.input_summary.as_deref().unwrap_or(""), 80)
+            )
+        }
+        (Role::User, _) => format!("> {}\n", m.content),
+        _ => format!("{}\n", m.content),
     }
-    Ok(())
 }
 
 pub fn rename(catalog: &Catalog, a: &RenameArgs, json: bool) -> Result<(), Error> {
