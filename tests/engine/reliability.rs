@@ -32,6 +32,16 @@ fn mkfifo(path: &Path) {
     assert!(ok, "mkfifo {}", path.display());
 }
 
+/// `corral-cli ARGS --claude-home HOME --data-dir DATA [--fleet FLEET]`, never the real home.
+fn cli(args: &[&str], home: &Path, data: &Path, fleet: Option<&Path>) -> std::process::Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_corral-cli"));
+    c.args(args).arg("--claude-home").arg(home).arg("--data-dir").arg(data);
+    if let Some(f) = fleet {
+        c.arg("--fleet").arg(f);
+    }
+    c.env("HOME", "/nonexistent").env_remove("CLAUDE_CONFIG_DIR").output().unwrap()
+}
+
 fn undo_target(w: &World) -> UndoTarget {
     UndoTarget::of(&w.catalog())
 }
@@ -136,26 +146,12 @@ fn renames_from_four_processes_all_land() {
     let children: Vec<_> = ids
         .chunks(25)
         .map(|chunk| {
-            let mut script = String::new();
-            for id in chunk {
-                script.push_str(&format!("{id}\n"));
-            }
-            let cli = env!("CARGO_BIN_EXE_corral-cli");
             let (home, fleet, data) = (w.home.clone(), w.fleet_file.clone(), w.data.clone());
             let chunk = chunk.to_vec();
             std::thread::spawn(move || {
                 for id in chunk {
-                    let out = Command::new(cli)
-                        .args(["rename", &id, &format!("Name of {id}")])
-                        .arg("--claude-home")
-                        .arg(&home)
-                        .arg("--fleet")
-                        .arg(&fleet)
-                        .arg("--data-dir")
-                        .arg(&data)
-                        .env("HOME", "/nonexistent")
-                        .output()
-                        .unwrap();
+                    let name = format!("Name of {id}");
+                    let out = cli(&["rename", &id, &name], &home, &data, Some(&fleet));
                     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
                 }
             })
@@ -436,17 +432,8 @@ fn table_output_escapes_control_characters_from_transcripts() {
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join(format!("{id}.jsonl")), transcript(&id, "/home/u/scratch", evil, false))
         .unwrap();
-    let cli = env!("CARGO_BIN_EXE_corral-cli");
     for args in [vec!["sessions"], vec!["show", id.as_str()]] {
-        let out = Command::new(cli)
-            .args(&args)
-            .arg("--claude-home")
-            .arg(&w.home)
-            .arg("--data-dir")
-            .arg(&w.data)
-            .env("HOME", "/nonexistent")
-            .output()
-            .unwrap();
+        let out = cli(&args, &w.home, &w.data, None);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(
@@ -457,14 +444,7 @@ fn table_output_escapes_control_characters_from_transcripts() {
         assert!(text.contains("\\x1b]52"), "{args:?}: the escape is shown, not dropped: {text}");
     }
     // JSON stays exact (serde escapes control characters itself).
-    let out = Command::new(cli)
-        .args(["--json", "show", &id, "--claude-home"])
-        .arg(&w.home)
-        .arg("--data-dir")
-        .arg(&w.data)
-        .env("HOME", "/nonexistent")
-        .output()
-        .unwrap();
+    let out = cli(&["--json", "show", &id], &w.home, &w.data, None);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["messages"][0]["content"], evil);
 }
