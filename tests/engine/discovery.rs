@@ -239,14 +239,22 @@ fn names_previews_and_metadata() {
 fn rename_writes_herdctl_metadata_under_the_owner() {
     let home = Home::new();
     let c = home.catalog();
-    // Unattributed → adhoc.json (created lazily).
+    // Unattributed, in no agent's folder → adhoc.json (created lazily).
     let adhoc = home.state().join("session-metadata/adhoc.json");
     assert!(!adhoc.exists());
-    let s = c.rename(&sid("a3"), Some("  My limiter  ")).unwrap();
-    assert_eq!(s.custom_name.as_deref(), Some("My limiter"));
+    let s = c.rename(&sid("d1"), Some("  My scratch  ")).unwrap();
+    assert_eq!(s.custom_name.as_deref(), Some("My scratch"));
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&adhoc).unwrap()).unwrap();
     assert_eq!(v["version"], 1);
     assert_eq!(v["agentName"], "adhoc");
+    assert_eq!(v["sessions"][sid("d1")]["customName"], "My scratch");
+    // Unattributed in alpha's folder → alpha.json, where herdctl's All Chats reads it.
+    let s = c.rename(&sid("a3"), Some("My limiter")).unwrap();
+    assert_eq!(s.custom_name.as_deref(), Some("My limiter"));
+    let v: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(home.state().join("session-metadata/alpha.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(v["sessions"][sid("a3")]["customName"], "My limiter");
     // Owned → <agent>.json, keeping herdctl's cached fields.
     c.rename(&sid("a2"), Some("Preview deploy")).unwrap();

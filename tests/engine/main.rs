@@ -25,6 +25,7 @@ mod fleet;
 mod import;
 mod jsonl;
 mod metadata;
+mod names;
 mod occupancy;
 mod paths;
 mod placement;

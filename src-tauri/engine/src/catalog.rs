@@ -21,11 +21,12 @@ use crate::attribution::{self, AttributionIndex, JobCache};
 use crate::error::{Error, Result};
 use crate::fleet::{Agent, Fleet};
 use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex, LoadedShard, PendingShard};
-use crate::metadata::{ADHOC, MetadataStore};
+use crate::metadata::MetadataStore;
 use crate::model::{
     AgentSummary, Attribution, DirectoryGroup, MessagePage, NotResumableReason, SessionSummary,
     SessionTranscript, SubagentInfo, TranscriptMessage, Usage, Warning,
 };
+use crate::names::{FolderAgents, NameKeys};
 use crate::paths;
 use crate::transcript::facts::{self, FactsScanner, TranscriptFacts};
 use crate::transcript::{messages, subagents};
@@ -134,9 +135,9 @@ pub struct Scan {
 }
 
 impl Scan {
-    /// The custom name of a session under its owner's key (or `adhoc`).
-    fn custom_name(&self, session_id: &str, owner: Option<&str>) -> Option<String> {
-        self.custom_names.get(owner.unwrap_or(ADHOC)).and_then(|m| m.get(session_id)).cloned()
+    /// The custom name of a session, read from every key herdctl may have used ([`names`]).
+    fn custom_name(&self, session_id: &str, keys: &NameKeys<'_>) -> Option<String> {
+        keys.find(&self.custom_names, session_id).cloned()
     }
 }
 
@@ -194,6 +195,8 @@ const PARTIAL_TRUST: Duration = Duration::from_secs(30);
 pub struct Catalog {
     config: CatalogConfig,
     fleet: Option<Fleet>,
+    /// Which agent each `projects/` folder belongs to (for where names live, see [`names`]).
+    folder_agents: FolderAgents,
     state_dir: PathBuf,
     caches: Mutex<Caches>,
 }
@@ -223,6 +226,7 @@ impl Catalog {
             .join(format!("jobs-{}.json", paths::encode_path(&state_dir.to_string_lossy())));
         Ok(Self {
             config,
+            folder_agents: FolderAgents::new(fleet.as_ref()),
             fleet,
             state_dir,
             caches: Mutex::new(Caches {
@@ -709,12 +713,14 @@ impl Catalog {
         })
     }
 
-    /// Sets (`Some`) or clears (`None`/empty) a session's custom name, stored under its owning
-    /// agent's metadata file (or `adhoc`). Returns the updated session.
+    /// Sets (`Some`) or clears (`None`/empty) a session's custom name where every herdctl view
+    /// reads it (see [`names`]): under the owning agent's key and the key of the folder it sits
+    /// in; a clear removes it from the owner, the folder agent and `adhoc`. Returns the updated
+    /// session.
     pub fn rename(&self, session_id: &str, name: Option<&str>) -> Result<SessionSummary> {
         let (t, scan) = self.locate(session_id)?;
         let attr = scan.attribution.get(&t.session_id);
-        let key = attr.agent_name.as_deref().unwrap_or(ADHOC);
+        let keys = self.name_keys(&t, &attr);
         let name = name.map(str::trim).filter(|n| !n.is_empty());
         if let Some(n) = name
             && n.chars().count() > 500
@@ -723,7 +729,14 @@ impl Catalog {
                 "a session name may have at most 500 characters".into(),
             ));
         }
-        MetadataStore::new(&self.state_dir).set_custom_name(key, &t.session_id, name)?;
+        let store = MetadataStore::new(&self.state_dir);
+        let written = if name.is_some() { keys.written() } else { Vec::new() };
+        for key in &written {
+            store.set_custom_name(key, &t.session_id, name)?;
+        }
+        for key in keys.read_order().iter().filter(|k| !written.contains(k)) {
+            store.set_custom_name(key, &t.session_id, None)?;
+        }
         self.invalidate(&[]);
         self.session(session_id)
     }
@@ -740,6 +753,18 @@ impl Catalog {
                 caches.changed.get_or_insert_with(Vec::new).extend_from_slice(folders);
             }
         }
+    }
+
+    /// The metadata keys of a transcript's name: its owner, and the agent whose folder it sits
+    /// in (a docker session's folder is its owner's).
+    fn name_keys<'a>(&'a self, t: &FoundTranscript, attr: &'a Attribution) -> NameKeys<'a> {
+        let owner = attr.agent_name.as_deref();
+        let folder_agent = if t.docker {
+            owner
+        } else {
+            self.folder_agents.agent_of(&t.folder, &t.working_directory())
+        };
+        NameKeys { owner, folder_agent }
     }
 
     /// Builds the listing shape of one transcript.
@@ -766,7 +791,7 @@ impl Catalog {
             agent_name: attr.agent_name.clone(),
             resumable,
             not_resumable_reason,
-            custom_name: scan.custom_name(&t.session_id, attr.agent_name.as_deref()),
+            custom_name: scan.custom_name(&t.session_id, &self.name_keys(t, attr)),
             auto_name: t.facts.auto_name(),
             preview: t.facts.preview.clone(),
             git_branch: t.facts.git_branch.clone(),

@@ -18,6 +18,7 @@ pub mod index;
 pub mod jsonl;
 pub mod metadata;
 pub mod model;
+pub mod names;
 pub mod paths;
 pub mod transcript;
 

@@ -1,0 +1,152 @@
+//! herdctl interop of custom names (see the engine's `names` module): a name written by herdctl
+//! under any key it uses shows in Corral, and a name Corral writes lands, byte for byte, where
+//! both herdctl views (the agent's own list and All Chats) read it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use corral_engine::Catalog;
+
+use crate::import::{ALPHA_WD, BETA_WD, World, sid};
+
+/// A metadata file exactly as herdctl writes it: `JSON.stringify(data, null, 2) + "\n"`.
+fn herdctl_file(agent: &str, names: &[(&str, &str)]) -> String {
+    let mut out =
+        format!("{{\n  \"version\": 1,\n  \"agentName\": \"{agent}\",\n  \"sessions\": {{");
+    for (i, (id, name)) in names.iter().enumerate() {
+        out.push_str(if i == 0 { "\n" } else { ",\n" });
+        out.push_str(&format!("    \"{id}\": {{\n      \"customName\": \"{name}\"\n    }}"));
+    }
+    out.push_str(if names.is_empty() { "}\n}\n" } else { "\n  }\n}\n" });
+    out
+}
+
+fn metadata(w: &World, key: &str) -> PathBuf {
+    w.state.join("session-metadata").join(format!("{key}.json"))
+}
+
+fn write_metadata(w: &World, key: &str, names: &[(&str, &str)]) {
+    let p = metadata(w, key);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, herdctl_file(key, names)).unwrap();
+}
+
+fn read(p: &Path) -> Option<String> {
+    fs::read_to_string(p).ok()
+}
+
+fn name_in(c: &Catalog, id: &str) -> Option<String> {
+    c.session(id).unwrap().custom_name
+}
+
+/// Four sessions: unattributed in alpha's folder (1), adopted by alpha in its folder (2),
+/// unattributed elsewhere (3), adopted by alpha outside its folder (4), adopted by alpha in
+/// beta's folder (5).
+fn world() -> World {
+    let w = World::new();
+    w.session(&w.alpha_folder(), &sid(1), ALPHA_WD, false);
+    w.session(&w.alpha_folder(), &sid(2), ALPHA_WD, false);
+    w.session(&w.folder_of("/home/u/scratch"), &sid(3), "/home/u/scratch", false);
+    w.session(&w.folder_of("/home/u/scratch"), &sid(4), "/home/u/scratch", false);
+    w.session(&w.folder_of(BETA_WD), &sid(5), BETA_WD, false);
+    for n in [2, 4, 5] {
+        w.adoption_record(&sid(n), "alpha");
+    }
+    w
+}
+
+#[test]
+fn names_herdctl_wrote_under_any_of_its_keys_show_in_corral() {
+    let w = world();
+    // herdctl's All Chats rename of row 1 writes under the folder's agent; its agent view's
+    // rename of 2 and 4 under the owner; its All Chats rename of 3 under adhoc, and of 5 under
+    // the folder's agent (beta).
+    write_metadata(
+        &w,
+        "alpha",
+        &[(&sid(1), "From All Chats"), (&sid(2), "Owned"), (&sid(4), "Away")],
+    );
+    write_metadata(&w, "adhoc", &[(&sid(3), "Scratch")]);
+    write_metadata(&w, "beta", &[(&sid(5), "In beta's folder")]);
+    let c = w.catalog();
+    assert_eq!(name_in(&c, &sid(1)).as_deref(), Some("From All Chats"));
+    assert_eq!(name_in(&c, &sid(2)).as_deref(), Some("Owned"));
+    assert_eq!(name_in(&c, &sid(3)).as_deref(), Some("Scratch"));
+    assert_eq!(name_in(&c, &sid(4)).as_deref(), Some("Away"));
+    assert_eq!(name_in(&c, &sid(5)).as_deref(), Some("In beta's folder"));
+}
+
+#[test]
+fn the_owner_outranks_the_folder_agent_which_outranks_adhoc() {
+    let w = world();
+    write_metadata(&w, "alpha", &[(&sid(5), "Owner's")]);
+    write_metadata(&w, "beta", &[(&sid(5), "Folder's"), (&sid(1), "Stale beta")]);
+    write_metadata(
+        &w,
+        "adhoc",
+        &[(&sid(5), "Ad hoc"), (&sid(1), "Old adhoc"), (&sid(4), "Adhoc only")],
+    );
+    let c = w.catalog();
+    assert_eq!(name_in(&c, &sid(5)).as_deref(), Some("Owner's"));
+    // Session 1 is nobody's and sits in alpha's folder: beta's key is not one of its keys.
+    assert_eq!(name_in(&c, &sid(1)).as_deref(), Some("Old adhoc"));
+    assert_eq!(name_in(&c, &sid(4)).as_deref(), Some("Adhoc only"));
+}
+
+#[test]
+fn corral_writes_a_name_where_every_herdctl_view_reads_it() {
+    let w = world();
+    let c = w.catalog();
+    // 1: unattributed in alpha's folder → alpha.json only (All Chats reads the folder's agent).
+    c.rename(&sid(1), Some("One")).unwrap();
+    assert_eq!(read(&metadata(&w, "alpha")), Some(herdctl_file("alpha", &[(&sid(1), "One")])));
+    assert!(!metadata(&w, "adhoc").exists());
+    // 3: nobody's, in no agent's folder → adhoc.json.
+    c.rename(&sid(3), Some("Three")).unwrap();
+    assert_eq!(read(&metadata(&w, "adhoc")), Some(herdctl_file("adhoc", &[(&sid(3), "Three")])));
+    // 4: alpha's, outside any agent folder → alpha.json (agent view) and adhoc.json (All Chats).
+    c.rename(&sid(4), Some("Four")).unwrap();
+    assert_eq!(
+        read(&metadata(&w, "alpha")),
+        Some(herdctl_file("alpha", &[(&sid(1), "One"), (&sid(4), "Four")]))
+    );
+    assert_eq!(
+        read(&metadata(&w, "adhoc")),
+        Some(herdctl_file("adhoc", &[(&sid(3), "Three"), (&sid(4), "Four")]))
+    );
+    // 5: alpha's, in beta's folder → alpha.json and beta.json.
+    c.rename(&sid(5), Some("Five")).unwrap();
+    assert_eq!(read(&metadata(&w, "beta")), Some(herdctl_file("beta", &[(&sid(5), "Five")])));
+    assert!(read(&metadata(&w, "alpha")).unwrap().contains("\"Five\""));
+    for n in [1, 3, 4, 5] {
+        let expected = ["One", "", "Three", "Four", "Five"][n - 1];
+        assert_eq!(name_in(&w.catalog(), &sid(n as u32)).as_deref(), Some(expected));
+    }
+}
+
+#[test]
+fn a_rename_replaces_a_stale_copy_under_another_key() {
+    let w = world();
+    // An older Corral named session 1 in adhoc.json; herdctl never reads it there.
+    write_metadata(&w, "adhoc", &[(&sid(1), "Old"), (&sid(3), "Keep")]);
+    w.catalog().rename(&sid(1), Some("New")).unwrap();
+    assert_eq!(read(&metadata(&w, "alpha")), Some(herdctl_file("alpha", &[(&sid(1), "New")])));
+    assert_eq!(read(&metadata(&w, "adhoc")), Some(herdctl_file("adhoc", &[(&sid(3), "Keep")])));
+}
+
+#[test]
+fn clearing_removes_the_name_from_every_key() {
+    let w = world();
+    write_metadata(&w, "alpha", &[(&sid(1), "a"), (&sid(4), "b"), (&sid(5), "c")]);
+    write_metadata(&w, "adhoc", &[(&sid(1), "d"), (&sid(4), "e"), (&sid(3), "keep")]);
+    write_metadata(&w, "beta", &[(&sid(5), "f")]);
+    let c = w.catalog();
+    for n in [1, 4, 5] {
+        let s = c.rename(&sid(n), None).unwrap();
+        assert_eq!(s.custom_name, None, "session {n}");
+    }
+    // herdctl's `removeCustomName`: the key goes, the empty entry goes, the file stays.
+    assert_eq!(read(&metadata(&w, "alpha")), Some(herdctl_file("alpha", &[])));
+    assert_eq!(read(&metadata(&w, "beta")), Some(herdctl_file("beta", &[])));
+    assert_eq!(read(&metadata(&w, "adhoc")), Some(herdctl_file("adhoc", &[(&sid(3), "keep")])));
+}
