@@ -17,8 +17,8 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::model::MessagePage::export_all(&cfg)?;
     corral_engine::model::SessionTranscript::export_all(&cfg)?;
     corral_engine::model::Attribution::export_all(&cfg)?;
-    corral_engine::adoption::AdoptableSession::export_all(&cfg)?;
-    corral_engine::adoption::AdoptResult::export_all(&cfg)?;
+    corral_engine::adopt::AdoptableSession::export_all(&cfg)?;
+    corral_engine::adopt::AdoptResult::export_all(&cfg)?;
     corral_engine::import::ImportTarget::export_all(&cfg)?;
     corral_engine::import::ImportPlan::export_all(&cfg)?;
     corral_engine::import::ImportReport::export_all(&cfg)?;

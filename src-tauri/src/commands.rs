@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use chrono::Utc;
-use corral_engine::adoption::{self, AdoptResult, AdoptableSession};
+use corral_engine::adopt::{self, AdoptResult, AdoptableSession};
 use corral_engine::import::{
     self, ApplyOptions, ImportPlan, ImportProgress, ImportReport, ImportTarget,
 };
@@ -228,7 +228,7 @@ pub async fn adoptable(
     let from = from.map(|f| check_abs_path("from", &f)).transpose()?;
     let catalog = state.fleet_catalog()?;
     blocking(move || {
-        adoption::adoptable(&catalog, &agent, from.as_deref(), all_folders).map_err(|e| e.payload())
+        adopt::adoptable(&catalog, &agent, from.as_deref(), all_folders).map_err(|e| e.payload())
     })
     .await
 }
@@ -243,7 +243,7 @@ pub async fn adopt(
     check_session_id(&session_id)?;
     let catalog = state.fleet_catalog()?;
     blocking(move || {
-        adoption::adopt(&catalog, &agent, &session_id, Utc::now()).map_err(|e| e.payload())
+        adopt::adopt(&catalog, &agent, &session_id, Utc::now()).map_err(|e| e.payload())
     })
     .await
 }
@@ -253,8 +253,7 @@ pub async fn release(state: State<'_, AppState>, agent: String, session_id: Stri
     check_agent(&agent)?;
     check_session_id(&session_id)?;
     let catalog = state.fleet_catalog()?;
-    blocking(move || adoption::release(&catalog, &agent, &session_id).map_err(|e| e.payload()))
-        .await
+    blocking(move || adopt::release(&catalog, &agent, &session_id).map_err(|e| e.payload())).await
 }
 
 #[tauri::command]

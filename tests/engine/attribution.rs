@@ -470,8 +470,8 @@ fn adopting_through_the_store_takes_effect_exactly_when_can_agent_adopt_says_so(
     let now = chrono::DateTime::parse_from_rfc3339("2026-11-30T10:00:00Z").unwrap().to_utc();
     for sid in ids {
         let a = before.get(sid);
-        let record = corral_engine::adoptions::AdoptionRecord::new(sid, "alpha", now, None);
-        corral_engine::adoptions::write(&state, &record).unwrap();
+        let record = corral_engine::adoption_store::AdoptionRecord::new(sid, "alpha", now, None);
+        corral_engine::adoption_store::write(&state, &record).unwrap();
         let (after, _) = AttributionIndex::build(&state, &mut cache);
         let now_attr = after.get(sid);
         if can_agent_adopt(&a, "alpha") {

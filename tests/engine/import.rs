@@ -683,7 +683,7 @@ fn re_adopting_a_session_already_in_place_leaves_no_run() {
     let plan = w.plan(&alpha(), std::slice::from_ref(&src), PlacementMode::Copy);
     assert!(plan.placements[0].record_only);
     // alpha adopts it meanwhile: the record the run would write is already there.
-    corral_engine::adoption::adopt(&w.catalog(), "alpha", &sid(1), now()).unwrap();
+    corral_engine::adopt::adopt(&w.catalog(), "alpha", &sid(1), now()).unwrap();
     let before = tree(&w.root);
     let report = w.apply(&plan, &RealFs);
     assert_eq!(report.run_id, None, "{report:?}");

@@ -13,8 +13,9 @@
     dead_code
 )]
 
-mod adoption;
-mod adoptions;
+mod adopt;
+mod adoption_store;
+mod architecture;
 mod attribution;
 mod cli;
 mod companions;

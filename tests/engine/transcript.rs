@@ -486,12 +486,12 @@ fn agent_calls_link_to_their_subagent_and_subagents_are_listed() {
     let p = subagents::subagent_path(&main, PROJECT_SID, "aw0rkf10w").unwrap();
     assert!(p.ends_with("subagents/workflows/run-1/agent-aw0rkf10w.jsonl"));
 
-    let sub = subagents::read_subagent(&main, PROJECT_SID, "a1b2c3d4e5f6a7b8c", "/home/dev/shop")
+    let sub = messages::read_subagent(&main, PROJECT_SID, "a1b2c3d4e5f6a7b8c", "/home/dev/shop")
         .unwrap()
         .unwrap();
     let texts: Vec<&str> = sub.messages.iter().map(|m| m.content.as_str()).collect();
     assert_eq!(texts, vec!["Compare lru-cache options", "lru-cache is the better fit."]);
-    assert!(subagents::read_subagent(&main, PROJECT_SID, "nope", "/w").unwrap().is_none());
+    assert!(messages::read_subagent(&main, PROJECT_SID, "nope", "/w").unwrap().is_none());
     assert!(
         subagents::list_subagents(&main, "../etc")
             .iter()

@@ -13,7 +13,7 @@
 //!    `channels.*.sessionId` → `(platform, agentName)`, with `agentName` read from inside the
 //!    file. Platforms are read in the order discord, slack, web and files in name order; a later
 //!    claim replaces an earlier one (herdctl's `Map.set`).
-//! 3. `adopted-sessions/*.yaml` through [`crate::adoptions::read_all`].
+//! 3. `adopted-sessions/*.yaml` through [`crate::adoption_store::read_all`].
 //!
 //! Lookup: job › platform (origin = platform) › adopted › native with no agent. Malformed files
 //! are warnings, never fatal; missing folders are fine.
@@ -31,7 +31,7 @@ use chrono::{DateTime, Utc};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::adoptions::AdoptionRecord;
+use crate::adoption_store::AdoptionRecord;
 use crate::model::{Attribution, Origin, Warning};
 
 /// The platforms whose bindings are read, in reading order.
@@ -108,7 +108,7 @@ impl AttributionIndex {
         let mut warnings = Vec::new();
         let (jobs, stats) = build_job_index(&state_dir.join("jobs"), cache, &mut warnings);
         let platforms = build_platform_index(state_dir, &mut warnings);
-        let (records, adoption_warnings) = crate::adoptions::read_all(state_dir);
+        let (records, adoption_warnings) = crate::adoption_store::read_all(state_dir);
         warnings.extend(adoption_warnings);
         let adoptions = records.into_iter().map(|r| (r.session_id.clone(), r)).collect();
         (Self { jobs, platforms, adoptions, stats }, warnings)
@@ -127,13 +127,13 @@ impl AttributionIndex {
         let (jobs, stats) = build_job_index(&state_dir.join("jobs"), cache, &mut warnings);
         let platforms = build_platform_index(state_dir, &mut warnings);
         let mut adoptions = HashMap::new();
-        match crate::adoptions::read(state_dir, session_id) {
+        match crate::adoption_store::read(state_dir, session_id) {
             Ok(Some(r)) if r.session_id == session_id => {
                 adoptions.insert(r.session_id.clone(), r);
             }
             Ok(_) => {}
             Err(e) => warnings.push(Warning {
-                path: crate::adoptions::store_dir(state_dir).display().to_string(),
+                path: crate::adoption_store::store_dir(state_dir).display().to_string(),
                 message: e.to_string(),
             }),
         }

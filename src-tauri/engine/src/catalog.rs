@@ -121,7 +121,7 @@ impl FoundTranscript {
 
     /// Time of the last real message, else the file's mtime (mtime is not activity time).
     pub fn activity(&self) -> String {
-        self.facts.last_message_at.clone().unwrap_or_else(|| iso_time(self.mtime))
+        self.facts.last_message_at.clone().unwrap_or_else(|| crate::time::iso_system(self.mtime))
     }
 }
 
@@ -786,7 +786,7 @@ impl Catalog {
             working_directory,
             encoded_path,
             transcript_path: t.path.to_string_lossy().into_owned(),
-            mtime: iso_time(t.mtime),
+            mtime: crate::time::iso_system(t.mtime),
             origin: attr.origin,
             agent_name: attr.agent_name.clone(),
             resumable,
@@ -925,9 +925,4 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 
 fn poisoned() -> Error {
     Error::io("the catalog cache lock was poisoned", std::io::Error::other("poisoned lock"))
-}
-
-/// ISO-8601 UTC with milliseconds.
-pub fn iso_time(t: SystemTime) -> String {
-    chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

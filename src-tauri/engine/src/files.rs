@@ -16,6 +16,8 @@ use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
+
 /// Opens `path` for reading, following links, and fails unless what was opened is a regular file.
 ///
 /// The open never blocks (`O_NONBLOCK`: a FIFO opens at once instead of waiting for a writer) and
@@ -126,6 +128,45 @@ fn read_all_bounded(file: File, limit: u64) -> std::result::Result<Vec<u8>, Stri
         return Err(format!("the file is larger than {limit} bytes"));
     }
     Ok(bytes)
+}
+
+/// Largest YAML file Corral reads (fleet, agent, job, platform binding, adoption record). A web
+/// binding file grows by one channel (~150 bytes) per web chat, so this leaves room for ~100k.
+pub const MAX_YAML_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads and parses a YAML file with input budgets, so a hostile or huge file cannot exhaust
+/// memory or time: at most [`MAX_YAML_BYTES`], one document, bounded nodes, depth and aliases.
+/// The error is a plain sentence.
+pub fn read_yaml_file<T: DeserializeOwned>(path: &Path) -> std::result::Result<T, String> {
+    let bytes = read_bounded(path, MAX_YAML_BYTES)?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| "the file is not UTF-8 text".to_owned())?;
+    parse_yaml(text)
+}
+
+/// Parses YAML text with the same budgets as [`read_yaml_file`].
+pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> std::result::Result<T, String> {
+    if text.len() as u64 > MAX_YAML_BYTES {
+        return Err(format!("the YAML text is larger than {MAX_YAML_BYTES} bytes"));
+    }
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_reader_input_bytes = Some(MAX_YAML_BYTES as usize);
+    budget.max_events = 4_000_000;
+    budget.max_aliases = 1_000;
+    budget.max_anchors = 1_000;
+    budget.max_recorded_anchor_events = 100_000;
+    budget.max_recorded_anchor_bytes = 4 * 1024 * 1024;
+    budget.max_depth = 32;
+    budget.max_documents = 1;
+    budget.max_nodes = 2_000_000;
+    budget.max_total_scalar_bytes = MAX_YAML_BYTES as usize;
+    budget.max_merge_keys = 100;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options.alias_limits.max_total_replayed_events = 100_000;
+    options.alias_limits.max_replay_stack_depth = 32;
+    options.with_snippet = false;
+    serde_saphyr::from_str_with_options(text, options)
+        .map_err(|e| format!("it is not valid YAML of the expected shape: {e}"))
 }
 
 /// An I/O error in plain words.

@@ -24,20 +24,15 @@
 //!   twice from different parents (a diamond) is allowed, bounded by [`MAX_FLEET_FILES`].
 //! - Two agents with the same qualified name are refused: attribution could not tell them apart.
 //!
-//! This module also holds the bounded YAML reader shared by the state readers (jobs, platform
-//! bindings, adoption records): every YAML Corral reads goes through [`read_yaml_file`].
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 
-/// Largest YAML file Corral reads (fleet, agent, job, platform binding, adoption record). A web
-/// binding file grows by one channel (~150 bytes) per web chat, so this leaves room for ~100k.
-pub const MAX_YAML_BYTES: u64 = 16 * 1024 * 1024;
+pub use crate::files::{MAX_YAML_BYTES, parse_yaml, read_yaml_file};
 
 /// Most fleet files (root + sub-fleets, counting repeats) one load may read.
 pub const MAX_FLEET_FILES: usize = 256;
@@ -518,67 +513,15 @@ fn parent_dir(file: &Path) -> &Path {
 fn resolve_reference(dir: &Path, reference: &str) -> PathBuf {
     let p = Path::new(reference);
     if p.is_absolute() || reference.starts_with('/') {
-        normalize(p)
+        crate::paths::normalize(p)
     } else {
-        normalize(&dir.join(p))
+        crate::paths::normalize(&dir.join(p))
     }
-}
-
-/// Removes `.` and resolves `..` lexically, like Node's `path.resolve`.
-pub(crate) fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 /// The identity of a fleet file for cycle detection (symlinks resolved when possible).
 fn identity(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// Reads and parses a YAML file with input budgets, so a hostile or huge file cannot exhaust
-/// memory or time: at most [`MAX_YAML_BYTES`], one document, bounded nodes, depth and aliases.
-/// The error is a plain sentence.
-pub(crate) fn read_yaml_file<T: DeserializeOwned>(path: &Path) -> std::result::Result<T, String> {
-    let bytes = crate::files::read_bounded(path, MAX_YAML_BYTES)?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| "the file is not UTF-8 text".to_owned())?;
-    parse_yaml(text)
-}
-
-/// Parses YAML text with the same budgets as [`read_yaml_file`].
-pub(crate) fn parse_yaml<T: DeserializeOwned>(text: &str) -> std::result::Result<T, String> {
-    if text.len() as u64 > MAX_YAML_BYTES {
-        return Err(format!("the YAML text is larger than {MAX_YAML_BYTES} bytes"));
-    }
-    let mut budget = serde_saphyr::Budget::default();
-    budget.max_reader_input_bytes = Some(MAX_YAML_BYTES as usize);
-    budget.max_events = 4_000_000;
-    budget.max_aliases = 1_000;
-    budget.max_anchors = 1_000;
-    budget.max_recorded_anchor_events = 100_000;
-    budget.max_recorded_anchor_bytes = 4 * 1024 * 1024;
-    budget.max_depth = 32;
-    budget.max_documents = 1;
-    budget.max_nodes = 2_000_000;
-    budget.max_total_scalar_bytes = MAX_YAML_BYTES as usize;
-    budget.max_merge_keys = 100;
-    let mut options = serde_saphyr::Options::default();
-    options.budget = Some(budget);
-    options.alias_limits.max_total_replayed_events = 100_000;
-    options.alias_limits.max_replay_stack_depth = 32;
-    options.with_snippet = false;
-    serde_saphyr::from_str_with_options(text, options)
-        .map_err(|e| format!("it is not valid YAML of the expected shape: {e}"))
 }
 
 #[cfg(test)]
@@ -617,6 +560,6 @@ mod tests {
 
     #[test]
     fn normalize_is_lexical() {
-        assert_eq!(normalize(Path::new("/a/b/../c/./d")), PathBuf::from("/a/c/d"));
+        assert_eq!(crate::paths::normalize(Path::new("/a/b/../c/./d")), PathBuf::from("/a/c/d"));
     }
 }

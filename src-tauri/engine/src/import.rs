@@ -14,64 +14,25 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::adoptions::{self, AdoptionRecord};
+use crate::adoption_store::{self, AdoptionRecord};
 use crate::attribution::{self, AttributionIndex, JobCache};
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
+use crate::fault::fault_point;
 use crate::model::Attribution;
 use crate::occupancy::OccupancySnapshot;
+use crate::paths::cwd_text;
 use crate::paths::{encode_path, projects_dir, validate_session_id};
 use crate::placement::{
     PlaceOutcome, PlacedAs, PlacementFs, PlacementMode, RealFs, copy_new, place,
 };
 use crate::runs::{
     EntryKind, EntryState, JournalEntry, MAX_COMPANION_DEPTH, RunWriter, check_backup_root,
-    fault_point, iso,
 };
-use crate::transcript::facts::{TranscriptFacts, scan_file};
+use crate::time::iso;
+use crate::transcript::facts::read_facts;
 
-/// Where imported transcripts go.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-#[ts(export)]
-pub enum ImportTarget {
-    /// `<claude home>/projects/<encode(agent working dir)>/`, plus an adoption record.
-    Agent { name: String },
-    /// `<claude home>/projects/<encode(cwd recorded in the transcript)>/`, no record — so that
-    /// `claude --resume` finds the session again.
-    ClaudeHome,
-}
-
-/// Why a candidate is not placed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "kebab-case")]
-#[ts(export)]
-pub enum SkipReason {
-    Sidechain,
-    AlreadyAdopted,
-    DestinationExists,
-    AttributedToRun,
-    Unreadable,
-    NotATranscript,
-    Occupied,
-    PlacementFailed,
-    RecordFailed,
-}
-
-/// A candidate that is (or was) not placed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct ImportSkip {
-    /// The session id (for a file that is not a transcript: its file name).
-    pub session_id: String,
-    /// The file (or folder) concerned.
-    pub path: Option<String>,
-    pub reason: SkipReason,
-    pub detail: String,
-    /// The agent that owns the session, when that is the reason.
-    pub owned_by: Option<String>,
-}
+pub use crate::model::{ImportSkip, ImportTarget, SkipReason};
 
 /// One transcript the plan will place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -187,11 +148,6 @@ pub fn describe_owner(a: &Attribution) -> String {
     attribution::describe_owner(a)
 }
 
-/// Scans a transcript's listing facts, with a readable error.
-pub(crate) fn read_facts(path: &Path) -> std::result::Result<TranscriptFacts, String> {
-    scan_file(path, None).map(|o| o.scanner.facts()).map_err(|e| e.to_string())
-}
-
 /// The agent's transcript folder: `<claude home>/projects/<encode(working dir)>`.
 pub(crate) fn agent_folder(catalog: &Catalog, agent: &str) -> Result<PathBuf> {
     let fleet = catalog.fleet().ok_or(Error::NoFleet)?;
@@ -200,13 +156,6 @@ pub(crate) fn agent_folder(catalog: &Catalog, agent: &str) -> Result<PathBuf> {
         Error::InvalidInput(format!("agent {agent:?} has no working directory to import into"))
     })?;
     Ok(projects_dir(catalog.claude_home()).join(encode_path(&cwd_text(wd))))
-}
-
-/// A working directory as Claude Code records it: no trailing separator (except a bare root).
-pub(crate) fn cwd_text(wd: &Path) -> String {
-    let s = wd.to_string_lossy();
-    let t = s.trim_end_matches(['/', '\\']);
-    if t.is_empty() { s.into_owned() } else { t.to_owned() }
 }
 
 /// A file found among the sources.
@@ -1140,11 +1089,11 @@ fn write_record(
     };
     // The adoption folder (and the state dir above it) is journaled before it is created, so
     // undo can remove it again; the store stays locked from the ownership check to the write.
-    let store = adoptions::store_dir(state_dir);
+    let store = adoption_store::store_dir(state_dir);
     if let Err(detail) = ensure_folder(w, p, &store, "adoption store")? {
         return Ok(fail(SkipReason::RecordFailed, detail, None));
     }
-    let _one_writer = match adoptions::lock(state_dir) {
+    let _one_writer = match adoption_store::lock(state_dir) {
         Ok(l) => l,
         Err(e) => return Ok(fail(SkipReason::RecordFailed, e.to_string(), None)),
     };
@@ -1159,7 +1108,7 @@ fn write_record(
             owner,
         ));
     }
-    let path = match adoptions::record_path(state_dir, &sid) {
+    let path = match adoption_store::record_path(state_dir, &sid) {
         Ok(p) => p,
         Err(e) => return Ok(fail(SkipReason::RecordFailed, e.to_string(), None)),
     };
@@ -1234,7 +1183,7 @@ fn write_record(
     e.agent_name = Some(record.agent_name.clone());
     e.adopted_at = Some(record.adopted_at.clone());
     let idx = w.push(e)?;
-    match adoptions::write(state_dir, &record) {
+    match adoption_store::write(state_dir, &record) {
         Ok(()) => {
             fault_point("record written, journal not yet updated");
             w.set(idx, EntryState::Done, None, None)?;

@@ -7,26 +7,36 @@
 //! The engine is synchronous and takes its inputs explicitly (paths, the current time).
 //! Mutations are planned first (a pure, previewable plan) and then applied (a report).
 
-pub mod adoptions;
+// Foundations: they depend only on one another, never on a module further down.
 pub mod atomic_write;
-pub mod attribution;
-pub mod catalog;
 pub mod error;
+pub mod fault;
 pub mod files;
+pub mod jsonl;
+pub mod model;
+pub mod paths;
+pub mod time;
+
+// Reading: transcripts, the fleet, herdctl's state, Corral's index.
+pub mod adoption_store;
+pub mod attribution;
 pub mod fleet;
 pub mod index;
-pub mod jsonl;
 pub mod metadata;
-pub mod model;
 pub mod names;
-pub mod paths;
+pub mod occupancy;
 pub mod transcript;
+
+// The facade every caller uses, then the mutations built on it:
+// commands → plan/apply (`import`, `adopt`) → journal (`runs`) → placement → files.
+pub mod adopt;
+pub mod catalog;
+pub mod import;
+pub mod placement;
+pub mod runs;
+
+// Synthetic Claude homes for tests, benchmarks and `corral-cli generate`.
+pub mod synthetic;
 
 pub use catalog::{Catalog, CatalogConfig, ListOptions, Listing, SessionDetails};
 pub use error::{Error, ErrorKind, ErrorPayload, Result};
-pub mod adoption;
-pub mod import;
-pub mod occupancy;
-pub mod placement;
-pub mod runs;
-pub mod synthetic;

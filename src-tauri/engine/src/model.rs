@@ -285,3 +285,49 @@ impl Warning {
         Self { path: path.display().to_string(), message: message.into() }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Imports (shared by the plan, the run journal and undo; `import` re-exports them)
+
+/// Where imported transcripts go.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+#[ts(export)]
+pub enum ImportTarget {
+    /// `<claude home>/projects/<encode(agent working dir)>/`, plus an adoption record.
+    Agent { name: String },
+    /// `<claude home>/projects/<encode(cwd recorded in the transcript)>/`, no record — so that
+    /// `claude --resume` finds the session again.
+    ClaudeHome,
+}
+
+/// Why a candidate is not placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+#[ts(export)]
+pub enum SkipReason {
+    Sidechain,
+    AlreadyAdopted,
+    DestinationExists,
+    AttributedToRun,
+    Unreadable,
+    NotATranscript,
+    Occupied,
+    PlacementFailed,
+    RecordFailed,
+}
+
+/// A candidate that is (or was) not placed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ImportSkip {
+    /// The session id (for a file that is not a transcript: its file name).
+    pub session_id: String,
+    /// The file (or folder) concerned.
+    pub path: Option<String>,
+    pub reason: SkipReason,
+    pub detail: String,
+    /// The agent that owns the session, when that is the reason.
+    pub owned_by: Option<String>,
+}

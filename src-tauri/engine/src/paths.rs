@@ -1,6 +1,6 @@
 //! Where things live: path encoding, session-id validation, the Claude home and Corral's data dir.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
 
@@ -182,15 +182,22 @@ pub fn is_absolute_cwd(cwd: &str) -> bool {
     }
 }
 
+/// A working directory as Claude Code records it: no trailing separator (except a bare root).
+pub fn cwd_text(wd: &Path) -> String {
+    let s = wd.to_string_lossy();
+    let t = s.trim_end_matches(['/', '\\']);
+    if t.is_empty() { s.into_owned() } else { t.to_owned() }
+}
+
 /// `path` made absolute against the current folder and normalized lexically (no `.` or `..`
 /// left); unchanged when the current folder cannot be read.
 pub fn absolute(path: &Path) -> PathBuf {
     if path.is_absolute() {
-        return crate::fleet::normalize(path);
+        return normalize(path);
     }
     match std::env::current_dir() {
-        Ok(cwd) => crate::fleet::normalize(&cwd.join(path)),
-        Err(_) => crate::fleet::normalize(path),
+        Ok(cwd) => normalize(&cwd.join(path)),
+        Err(_) => normalize(path),
     }
 }
 
@@ -221,4 +228,21 @@ pub fn is_same_or_inside(inner: &Path, outer: &Path) -> bool {
         base
     };
     canon(inner).starts_with(canon(outer))
+}
+
+/// Removes `.` and resolves `..` lexically, like Node's `path.resolve`.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }

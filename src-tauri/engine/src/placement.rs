@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::atomic_write::sync_dir;
-use crate::runs::fault_point;
+use crate::fault::fault_point;
 
 /// How a transcript is placed at its destination.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]

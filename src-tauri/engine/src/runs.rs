@@ -23,12 +23,14 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::adoptions::{self, AdoptionRecord};
+use crate::adoption_store::{self, AdoptionRecord};
 use crate::atomic_write::{sync_dir, write_atomic};
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
-use crate::import::{ImportSkip, ImportTarget};
+use crate::fault::fault_point;
+use crate::model::{ImportSkip, ImportTarget};
 use crate::placement::{PlacedAs, PlacementMode, copy_new, temp_path_for};
+use crate::time::iso;
 
 /// The journal file inside a run directory.
 pub const JOURNAL_FILE: &str = "run.json";
@@ -40,37 +42,6 @@ pub const BACKUP_DIR: &str = "backup";
 pub const JOURNAL_VERSION: u32 = 2;
 /// Largest journal read (a run of 100,000 sessions writes about 60 MB).
 pub const MAX_JOURNAL_BYTES: u64 = 256 * 1024 * 1024;
-
-/// Kills the process (SIGKILL; abort elsewhere) at numbered points inside `apply` when the crate
-/// is built with the `fault-points` feature and `CORRAL_FAULT_AT=<n>` is set: the n-th point
-/// reached kills it.
-/// Without the feature this compiles to nothing.
-#[cfg(feature = "fault-points")]
-pub fn fault_point(label: &str) {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static REACHED: AtomicU64 = AtomicU64::new(0);
-    let n = REACHED.fetch_add(1, Ordering::SeqCst) + 1;
-    if let Ok(trace) = std::env::var("CORRAL_FAULT_TRACE") {
-        let _ =
-            fs::OpenOptions::new().create(true).append(true).open(trace).and_then(|mut f| {
-                io::Write::write_all(&mut f, format!("{n} {label}\n").as_bytes())
-            });
-    }
-    if std::env::var("CORRAL_FAULT_AT").ok().and_then(|v| v.parse::<u64>().ok()) == Some(n) {
-        // SIGKILL, like a power cut or an OOM kill: no destructor, no flush, nothing. (Unsafe
-        // code is forbidden, so the signal comes from `kill`; abort is the fallback.)
-        #[cfg(unix)]
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", &std::process::id().to_string()])
-            .status();
-        std::process::abort();
-    }
-}
-
-/// Without the `fault-points` feature, fault points do nothing.
-#[cfg(not(feature = "fault-points"))]
-#[inline(always)]
-pub fn fault_point(_label: &str) {}
 
 /// What a journal entry stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -381,11 +352,6 @@ fn wait_for_clock_tick(dir: &Path, marker: &Path) {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     let _ = fs::remove_file(&probe);
-}
-
-/// ISO-8601 UTC with milliseconds.
-pub fn iso(t: DateTime<Utc>) -> String {
-    t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1120,7 +1086,7 @@ impl Ctx<'_> {
         if !meta.is_dir() {
             return refuse(&path, "not a folder; not touched");
         }
-        let store = adoptions::store_dir(&self.target.state_dir);
+        let store = adoption_store::store_dir(&self.target.state_dir);
         let projects = crate::paths::projects_dir(&self.target.claude_home);
         let real = fs::canonicalize(&path).ok();
         // A transcript folder, or a folder below one (a companion's `<sid>/subagents/`).
@@ -1144,7 +1110,7 @@ impl Ctx<'_> {
     }
 
     fn record_step(&self, entry: &JournalEntry) -> Step {
-        let path = match adoptions::record_path(&self.target.state_dir, &entry.session_id) {
+        let path = match adoption_store::record_path(&self.target.state_dir, &entry.session_id) {
             Ok(p) => p,
             Err(e) => return refuse(Path::new(&entry.path), e.to_string()),
         };

@@ -619,6 +619,22 @@ pub fn read_transcript(
     })
 }
 
+/// Reads the messages of subagent `agent_id` (`None` when there is no such subagent). The
+/// returned transcript's `session_id` is the parent's; `subagents` is empty.
+pub fn read_subagent(
+    transcript: &Path,
+    session_id: &str,
+    agent_id: &str,
+    working_directory: &str,
+) -> std::io::Result<Option<SessionTranscript>> {
+    let Some(path) = super::subagents::subagent_path(transcript, session_id, agent_id) else {
+        return Ok(None);
+    };
+    let mut t = read_transcript(&path, session_id, working_directory)?;
+    t.subagents = Vec::new();
+    Ok(Some(t))
+}
+
 /// What [`stream_transcript`] learned besides the messages.
 #[derive(Debug, Clone, Default)]
 pub struct StreamSummary {

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::Loose;
 use crate::jsonl::{self, LineReader, Parsed};
-use crate::model::{SessionTranscript, SubagentInfo};
+use crate::model::SubagentInfo;
 
 /// How much of a flat `agent-*.jsonl` is read to find the parent session id.
 const FLAT_HEAD_BYTES: u64 = 64 * 1024;
@@ -170,18 +170,4 @@ pub fn subagent_path(transcript: &Path, session_id: &str, agent_id: &str) -> Opt
         .into_iter()
         .find(|s| s.agent_id == agent_id)
         .map(|s| PathBuf::from(s.transcript_path))
-}
-
-/// Reads the messages of subagent `agent_id` (`None` when there is no such subagent). The
-/// returned transcript's `session_id` is the parent's; `subagents` is empty.
-pub fn read_subagent(
-    transcript: &Path,
-    session_id: &str,
-    agent_id: &str,
-    working_directory: &str,
-) -> std::io::Result<Option<SessionTranscript>> {
-    let Some(path) = subagent_path(transcript, session_id, agent_id) else { return Ok(None) };
-    let mut t = super::messages::read_transcript(&path, session_id, working_directory)?;
-    t.subagents = Vec::new();
-    Ok(Some(t))
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use corral_engine::adoption;
+use corral_engine::adopt;
 use corral_engine::import::{self, ApplyOptions, ImportTarget};
 use corral_engine::occupancy::{OccupancySnapshot, SystemProcesses};
 use corral_engine::placement::PlacementMode;
@@ -78,13 +78,13 @@ pub fn execute(catalog: &Catalog, cmd: &ImportCommand) -> Result<Value, Error> {
     let now = chrono::Utc::now();
     match cmd {
         ImportCommand::Adoptable { agent, from, all_folders } => {
-            to_value(&adoption::adoptable(catalog, agent, from.as_deref(), *all_folders)?)
+            to_value(&adopt::adoptable(catalog, agent, from.as_deref(), *all_folders)?)
         }
         ImportCommand::Adopt { agent, session_id } => {
-            to_value(&adoption::adopt(catalog, agent, session_id, now)?)
+            to_value(&adopt::adopt(catalog, agent, session_id, now)?)
         }
         ImportCommand::Release { agent, session_id } => {
-            let released = adoption::release(catalog, agent, session_id)?;
+            let released = adopt::release(catalog, agent, session_id)?;
             Ok(serde_json::json!({ "released": released, "sessionId": session_id, "agent": agent }))
         }
         ImportCommand::Import { agent, claude_home_target: _, mode, dry_run, sources } => {

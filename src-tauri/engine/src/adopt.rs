@@ -11,13 +11,13 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::adoptions::{self, AdoptionRecord};
+use crate::adoption_store::{self, AdoptionRecord};
 use crate::attribution::{self, AttributionIndex, JobCache};
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
-use crate::import::read_facts;
 use crate::paths::{decode_path_for_display, encode_path, projects_dir, validate_session_id};
-use crate::runs::iso;
+use crate::time::iso;
+use crate::transcript::facts::read_facts;
 
 /// A session an agent could adopt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -90,7 +90,7 @@ fn candidate_folders(
             ))
         })?,
     };
-    Ok(vec![projects.join(encode_path(&crate::import::cwd_text(&wd)))])
+    Ok(vec![projects.join(encode_path(&crate::paths::cwd_text(&wd)))])
 }
 
 /// Unattributed, non-sidechain sessions `agent` could adopt, newest first. Sessions with any
@@ -173,9 +173,9 @@ pub fn adopt(
     let sid = validate_session_id(session_id)?.to_owned();
     require_agent(catalog, agent)?;
     let state_dir = catalog.state_dir();
-    let record_path = adoptions::record_path(state_dir, &sid)?;
+    let record_path = adoption_store::record_path(state_dir, &sid)?;
     // From the ownership check to the write, no other Corral process changes the records.
-    let _one_writer = adoptions::lock(state_dir)?;
+    let _one_writer = adoption_store::lock(state_dir)?;
     let (index, _) = AttributionIndex::build(state_dir, &mut JobCache::default());
     let attr = index.get(&sid);
     if !attribution::can_agent_adopt(&attr, agent) {
@@ -185,7 +185,7 @@ pub fn adopt(
             origin: attr.origin,
         });
     }
-    let existing = adoptions::read(state_dir, &sid)?.or_else(|| index.adoption(&sid).cloned());
+    let existing = adoption_store::read(state_dir, &sid)?.or_else(|| index.adoption(&sid).cloned());
     if let Some(rec) = &existing
         && rec.agent_name == agent
     {
@@ -208,7 +208,7 @@ pub fn adopt(
         adopted_at: iso(now),
         source_cwd,
     };
-    adoptions::write(state_dir, &record)?;
+    adoption_store::write(state_dir, &record)?;
     catalog.invalidate(&[]);
     Ok(AdoptResult {
         session_id: sid,
@@ -225,13 +225,13 @@ pub fn adopt(
 pub fn release(catalog: &Catalog, agent: &str, session_id: &str) -> Result<bool> {
     let sid = validate_session_id(session_id)?;
     let state_dir = catalog.state_dir();
-    if fs::symlink_metadata(adoptions::store_dir(state_dir)).is_err() {
+    if fs::symlink_metadata(adoption_store::store_dir(state_dir)).is_err() {
         return Ok(false);
     }
-    let _one_writer = adoptions::lock(state_dir)?;
-    match adoptions::read(state_dir, sid)? {
+    let _one_writer = adoption_store::lock(state_dir)?;
+    match adoption_store::read(state_dir, sid)? {
         Some(rec) if rec.agent_name == agent => {
-            let removed = adoptions::remove(state_dir, sid)?;
+            let removed = adoption_store::remove(state_dir, sid)?;
             catalog.invalidate(&[]);
             Ok(removed)
         }

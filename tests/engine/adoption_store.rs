@@ -4,9 +4,8 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use corral_engine::Error;
-use corral_engine::adoptions::{
-    self, AdoptionRecord, iso_millis, read, read_all, record_path, remove, render_yaml, store_dir,
-    write,
+use corral_engine::adoption_store::{
+    self, AdoptionRecord, read, read_all, record_path, remove, render_yaml, store_dir, write,
 };
 use proptest::prelude::*;
 
@@ -115,7 +114,7 @@ fn invalid_records_are_not_written() {
     r.agent_name = "alpha".to_owned();
     r.adopted_at = "yesterday".to_owned();
     assert!(write(tmp.path(), &r).is_err());
-    r.adopted_at = iso_millis(at("2026-01-01T00:00:00Z"));
+    r.adopted_at = corral_engine::time::iso(at("2026-01-01T00:00:00Z"));
     r.version = 2;
     assert!(write(tmp.path(), &r).is_err());
     assert!(!store_dir(tmp.path()).exists());
@@ -158,14 +157,14 @@ fn read_all_skips_hidden_and_non_yaml_files_and_warns_on_malformed_records() {
 
 #[test]
 fn records_without_version_read_as_version_1_and_unknown_fields_are_ignored() {
-    let r = adoptions::parse_yaml(&format!(
+    let r = adoption_store::parse_yaml(&format!(
         "sessionId: {SID}\nagentName: alpha\nadoptedAt: \"2026-11-29T19:31:24.056Z\"\nextra: 1\n"
     ))
     .unwrap();
     assert_eq!(r.version, 1);
-    assert!(adoptions::parse_yaml("version: 1\nsessionId: x\nagentName: a\n").is_err());
+    assert!(adoption_store::parse_yaml("version: 1\nsessionId: x\nagentName: a\n").is_err());
     assert!(
-        adoptions::parse_yaml(
+        adoption_store::parse_yaml(
             "version: 9\nsessionId: x\nagentName: a\nadoptedAt: 2026-01-01T00:00:00Z\n"
         )
         .is_err()
@@ -179,7 +178,7 @@ proptest! {
         let t = DateTime::from_timestamp_millis(ms).unwrap();
         let record = AdoptionRecord::new(SID, &agent, t, cwd.as_deref());
         let text = render_yaml(&record);
-        let back = adoptions::parse_yaml(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let back = adoption_store::parse_yaml(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(back, record);
     }
 
@@ -199,7 +198,7 @@ proptest! {
     ]) {
         let record = AdoptionRecord::new(SID, &s, DateTime::from_timestamp_millis(0).unwrap(), Some(&s));
         let text = render_yaml(&record);
-        let back = adoptions::parse_yaml(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let back = adoption_store::parse_yaml(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(back, record);
     }
 }

@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -54,7 +54,7 @@ impl AdoptionRecord {
             version: RECORD_VERSION,
             session_id: session_id.to_owned(),
             agent_name: agent_name.to_owned(),
-            adopted_at: iso_millis(now),
+            adopted_at: crate::time::iso(now),
             source_cwd: source_cwd.map(str::to_owned),
         }
     }
@@ -79,12 +79,6 @@ impl AdoptionRecord {
         }
         Ok(())
     }
-}
-
-/// `2026-11-29T19:31:24.056Z`: JavaScript's `Date.prototype.toISOString()` format, which herdctl
-/// writes for `adoptedAt`.
-pub fn iso_millis(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 /// `<state dir>/adopted-sessions`.

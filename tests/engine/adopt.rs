@@ -4,7 +4,7 @@
 use std::fs;
 use std::time::{Duration, SystemTime};
 
-use corral_engine::adoption::{adopt, adoptable, release};
+use corral_engine::adopt::{adopt, adoptable, release};
 use corral_engine::attribution::{AttributionIndex, JobCache};
 use corral_engine::model::Origin;
 use corral_engine::placement::{PlacementMode, RealFs};
@@ -37,7 +37,7 @@ fn world() -> World {
     w
 }
 
-fn ids(v: &[corral_engine::adoption::AdoptableSession]) -> Vec<String> {
+fn ids(v: &[corral_engine::adopt::AdoptableSession]) -> Vec<String> {
     v.iter().map(|s| s.session_id.clone()).collect()
 }
 
