@@ -11,6 +11,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     // Engine types.
     corral_engine::Listing::export_all(&cfg)?;
     corral_engine::ErrorPayload::export_all(&cfg)?;
+    corral_engine::SessionDetails::export_all(&cfg)?;
     corral_engine::model::AgentSummary::export_all(&cfg)?;
     corral_engine::model::SessionSummary::export_all(&cfg)?;
     corral_engine::model::DirectoryGroup::export_all(&cfg)?;
@@ -29,7 +30,6 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::runs::UndoReport::export_all(&cfg)?;
     // Shell types.
     crate::settings::Settings::export_all(&cfg)?;
-    crate::commands::SessionInfo::export_all(&cfg)?;
     crate::events::SessionsChanged::export_all(&cfg)?;
     crate::events::FilesDropped::export_all(&cfg)?;
     Ok(())

@@ -1,5 +1,6 @@
-//! The IPC commands (see notes/ipc.md). Each one validates its arguments, then hands the work to
-//! the engine on a blocking thread. Errors cross IPC as `{kind, message}` only.
+//! The IPC commands (their list and argument shapes: `ui/src/lib/api.ts`, the one module of the UI
+//! that calls them). Each one checks its arguments, then hands the work to the engine on a
+//! blocking thread. Errors cross IPC as `{kind, message}` only.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -13,12 +14,10 @@ use corral_engine::occupancy::{OccupancySnapshot, SystemProcesses};
 use corral_engine::placement::PlacementMode;
 use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
-use corral_engine::model::{AgentSummary, MessagePage, SessionSummary, SubagentInfo, Usage};
-use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing};
-use serde::Serialize;
+use corral_engine::model::{AgentSummary, MessagePage, SessionSummary};
+use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, SessionDetails};
 use tauri::State;
 use tauri::ipc::{Channel, InvokeBody, Request};
-use ts_rs::TS;
 
 use crate::reveal;
 use crate::settings::{Settings, SettingsPatch};
@@ -28,21 +27,8 @@ type Reply<T> = Result<T, ErrorPayload>;
 
 /// Most messages one page may ask for.
 pub const MAX_PAGE: u32 = 2000;
-/// Longest custom name accepted, in characters.
-pub const MAX_NAME_CHARS: usize = 200;
 /// Longest agent name accepted.
 const MAX_AGENT_CHARS: usize = 256;
-
-/// What the viewer's header shows about one session.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionInfo {
-    pub summary: SessionSummary,
-    pub usage: Usage,
-    pub subagents: Vec<SubagentInfo>,
-    /// A shell command that resumes the session where it was recorded.
-    pub resume_command: String,
-}
 
 /// Runs `work` on a blocking thread with the open catalog.
 async fn with_catalog<T: Send + 'static>(
@@ -50,14 +36,18 @@ async fn with_catalog<T: Send + 'static>(
     work: impl FnOnce(&Catalog) -> Result<T, corral_engine::Error> + Send + 'static,
 ) -> Reply<T> {
     let catalog = state.catalog()?;
-    blocking(move || work(&catalog).map_err(|e| e.payload())).await
+    blocking(move || work(&catalog)).await
 }
 
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Reply<T> + Send + 'static) -> Reply<T> {
-    tauri::async_runtime::spawn_blocking(work).await.map_err(|e| ErrorPayload {
+/// Runs `work` on a blocking thread; its error (an engine error or a payload) becomes the reply's.
+async fn blocking<T: Send + 'static, E: Into<ErrorPayload> + Send + 'static>(
+    work: impl FnOnce() -> Result<T, E> + Send + 'static,
+) -> Reply<T> {
+    let done = tauri::async_runtime::spawn_blocking(work).await.map_err(|e| ErrorPayload {
         kind: ErrorKind::Io,
         message: format!("background task failed: {e}"),
-    })?
+    })?;
+    done.map_err(Into::into)
 }
 
 #[tauri::command]
@@ -73,7 +63,7 @@ pub async fn set_settings(state: State<'_, AppState>, request: Request<'_>) -> R
         InvokeBody::Json(v) => v.clone(),
         InvokeBody::Raw(_) => return Err(invalid("set_settings expects JSON arguments")),
     };
-    let patch = SettingsPatch::from_args(&args).map_err(|e| e.payload())?;
+    let patch = SettingsPatch::from_args(&args)?;
     let state = state.inner().clone();
     blocking(move || state.update(&patch)).await
 }
@@ -81,7 +71,7 @@ pub async fn set_settings(state: State<'_, AppState>, request: Request<'_>) -> R
 #[tauri::command]
 pub async fn list_agents(state: State<'_, AppState>) -> Reply<Vec<AgentSummary>> {
     let catalog = state.fleet_catalog()?;
-    blocking(move || catalog.agents().map_err(|e| e.payload())).await
+    blocking(move || catalog.agents()).await
 }
 
 #[tauri::command]
@@ -96,25 +86,13 @@ pub async fn agent_sessions(
 ) -> Reply<Vec<SessionSummary>> {
     check_agent(&agent)?;
     let catalog = state.fleet_catalog()?;
-    blocking(move || {
-        catalog.agent_sessions(&agent, ListOptions::default()).map_err(|e| e.payload())
-    })
-    .await
+    blocking(move || catalog.agent_sessions(&agent, ListOptions::default())).await
 }
 
 #[tauri::command]
-pub async fn session_info(state: State<'_, AppState>, session_id: String) -> Reply<SessionInfo> {
+pub async fn session_info(state: State<'_, AppState>, session_id: String) -> Reply<SessionDetails> {
     check_session_id(&session_id)?;
-    with_catalog(&state, move |c| {
-        let d = c.session_details(&session_id)?;
-        Ok(SessionInfo {
-            summary: d.summary,
-            usage: d.usage,
-            subagents: d.subagents,
-            resume_command: d.resume_command,
-        })
-    })
-    .await
+    with_catalog(&state, move |c| c.session_details(&session_id)).await
 }
 
 #[tauri::command]
@@ -151,7 +129,6 @@ pub async fn rename_session(
     name: Option<String>,
 ) -> Reply<SessionSummary> {
     check_session_id(&session_id)?;
-    let name = check_name(name)?;
     with_catalog(&state, move |c| c.rename(&session_id, name.as_deref())).await
 }
 
@@ -162,7 +139,8 @@ pub async fn reveal_path(state: State<'_, AppState>, path: String) -> Reply<()> 
     let opener = state.opener();
     blocking(move || {
         let folder = reveal::allowed_folder(Path::new(&data_dir), &path)?;
-        opener(&folder).map_err(|e| corral_engine::Error::io_at("open", &folder, e).payload())
+        opener(&folder)
+            .map_err(|e| ErrorPayload::from(corral_engine::Error::io_at("open", &folder, e)))
     })
     .await
 }
@@ -170,7 +148,7 @@ pub async fn reveal_path(state: State<'_, AppState>, path: String) -> Reply<()> 
 // ---- argument checks (before anything touches the disk) ----
 
 pub fn check_session_id(id: &str) -> Reply<()> {
-    corral_engine::paths::validate_session_id(id).map(|_| ()).map_err(|e| e.payload())
+    Ok(corral_engine::paths::validate_session_id(id).map(|_| ())?)
 }
 
 fn check_agent(agent: &str) -> Reply<()> {
@@ -197,22 +175,7 @@ fn check_limit(limit: u32) -> Reply<usize> {
     usize::try_from(limit).map_err(|_| invalid("limit is too large"))
 }
 
-fn check_name(name: Option<String>) -> Reply<Option<String>> {
-    let Some(name) = name else { return Ok(None) };
-    let trimmed = name.trim();
-    if trimmed.is_empty() {
-        return Ok(None);
-    }
-    if trimmed.chars().count() > MAX_NAME_CHARS {
-        return Err(invalid(format!("a name may have at most {MAX_NAME_CHARS} characters")));
-    }
-    if trimmed.chars().any(char::is_control) {
-        return Err(invalid("a name may not contain line breaks or control characters"));
-    }
-    Ok(Some(trimmed.to_owned()))
-}
-
-// ---- adoption, import and undo (issue 3's engine functions) ----
+// ---- adoption, import and undo ----
 
 /// Most sources one import may name (files or folders; folders are expanded by the engine).
 const MAX_SOURCES: usize = 10_000;
@@ -227,10 +190,7 @@ pub async fn adoptable(
     check_agent(&agent)?;
     let from = from.map(|f| check_abs_path("from", &f)).transpose()?;
     let catalog = state.fleet_catalog()?;
-    blocking(move || {
-        adopt::adoptable(&catalog, &agent, from.as_deref(), all_folders).map_err(|e| e.payload())
-    })
-    .await
+    blocking(move || adopt::adoptable(&catalog, &agent, from.as_deref(), all_folders)).await
 }
 
 #[tauri::command]
@@ -242,10 +202,7 @@ pub async fn adopt(
     check_agent(&agent)?;
     check_session_id(&session_id)?;
     let catalog = state.fleet_catalog()?;
-    blocking(move || {
-        adopt::adopt(&catalog, &agent, &session_id, Utc::now()).map_err(|e| e.payload())
-    })
-    .await
+    blocking(move || adopt::adopt(&catalog, &agent, &session_id, Utc::now())).await
 }
 
 #[tauri::command]
@@ -253,7 +210,7 @@ pub async fn release(state: State<'_, AppState>, agent: String, session_id: Stri
     check_agent(&agent)?;
     check_session_id(&session_id)?;
     let catalog = state.fleet_catalog()?;
-    blocking(move || adopt::release(&catalog, &agent, &session_id).map_err(|e| e.payload())).await
+    blocking(move || adopt::release(&catalog, &agent, &session_id)).await
 }
 
 #[tauri::command]
@@ -319,7 +276,7 @@ pub async fn undo_run(state: State<'_, AppState>, run_id: String) -> Reply<UndoR
 }
 
 fn check_run_id(run_id: &str) -> Reply<()> {
-    runs::validate_run_id(run_id).map(|_| ()).map_err(|e| e.payload())
+    Ok(runs::validate_run_id(run_id).map(|_| ())?)
 }
 
 fn check_abs_path(what: &str, value: &str) -> Reply<PathBuf> {

@@ -74,22 +74,20 @@ impl LaunchEnv {
 
     /// The Claude home when nothing was chosen: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
     pub fn default_claude_home(&self) -> Result<PathBuf> {
-        if let Some(dir) = &self.claude_config_dir {
-            return Ok(dir.clone());
-        }
-        self.home_dir.as_ref().map(|h| h.join(".claude")).ok_or_else(|| {
-            Error::InvalidInput("cannot find the home folder to locate ~/.claude".into())
-        })
+        corral_engine::paths::resolve_claude_home(
+            None,
+            self.claude_config_dir.as_deref(),
+            self.home_dir.as_deref(),
+        )
     }
 
+    /// Corral's data dir when nothing was chosen (the engine's rule, as for the CLI).
     fn default_data_dir(&self) -> Result<PathBuf> {
-        if let Some(dir) = &self.corral_data_dir {
-            return Ok(dir.clone());
-        }
-        self.platform_data_dir
-            .as_ref()
-            .map(|d| d.join("corral"))
-            .ok_or_else(|| Error::InvalidInput("cannot find a data folder for Corral".into()))
+        corral_engine::paths::resolve_data_dir(
+            None,
+            self.corral_data_dir.as_deref(),
+            self.platform_data_dir.as_deref(),
+        )
     }
 }
 

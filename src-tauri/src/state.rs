@@ -144,20 +144,20 @@ impl AppState {
     pub fn update(&self, patch: &SettingsPatch) -> Result<Settings, ErrorPayload> {
         let mut saved = self.0.saved.lock().map_err(|_| poisoned())?;
         let current = self.0.opened.read().map_err(|_| poisoned())?.effective.clone();
-        let next = patch.apply(&self.0.env, &current).map_err(|e| e.payload())?;
-        let catalog = Catalog::open(config_for(&next)).map_err(|e| e.payload())?;
+        let next = patch.apply(&self.0.env, &current)?;
+        let catalog = Catalog::open(config_for(&next))?;
         let mut next_saved = saved.clone();
         if let Some(file) = &self.0.env.settings_file {
             // Another Corral window may have saved since this one loaded: under the folder lock,
             // the patch is applied to what is on disk now (a file that cannot be read is never
             // replaced by a guess: this window's copy stands in, as at start-up).
             let dir = file.parent().unwrap_or_else(|| std::path::Path::new("."));
-            let _one_writer = corral_engine::files::lock_folder(dir).map_err(|e| e.payload())?;
+            let _one_writer = corral_engine::files::lock_folder(dir)?;
             if let Ok(on_disk) = settings::load(file) {
                 next_saved = on_disk;
             }
             patch.save_into(&mut next_saved);
-            settings::save(file, &next_saved).map_err(|e| e.payload())?;
+            settings::save(file, &next_saved)?;
         } else {
             patch.save_into(&mut next_saved);
         }
@@ -243,7 +243,7 @@ fn open_lenient(effective: Effective) -> Opened {
         Err(fleet_err) => {
             let without = Effective { fleet_file: None, ..effective.clone() };
             let catalog =
-                Catalog::open(config_for(&without)).map(Arc::new).map_err(|e| e.payload());
+                Catalog::open(config_for(&without)).map(Arc::new).map_err(ErrorPayload::from);
             Opened { effective, catalog, fleet_error: Some(fleet_err.payload()) }
         }
     }

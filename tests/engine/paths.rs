@@ -87,14 +87,26 @@ fn temp_directories_need_the_separator() {
 fn claude_home_and_data_dir_resolution() {
     let home = Path::new("/home/u");
     let explicit = Path::new("/x/claude");
-    assert_eq!(resolve_claude_home(Some(explicit), Some("/env"), Some(home)).unwrap(), explicit);
-    assert_eq!(resolve_claude_home(None, Some("/env"), Some(home)).unwrap(), PathBuf::from("/env"));
-    assert_eq!(resolve_claude_home(None, Some("  "), Some(home)).unwrap(), home.join(".claude"));
+    assert_eq!(
+        resolve_claude_home(Some(explicit), Some(Path::new("/env")), Some(home)).unwrap(),
+        explicit
+    );
+    assert_eq!(
+        resolve_claude_home(None, Some(Path::new("/env")), Some(home)).unwrap(),
+        PathBuf::from("/env")
+    );
+    assert_eq!(
+        resolve_claude_home(None, Some(Path::new("  ")), Some(home)).unwrap(),
+        home.join(".claude")
+    );
     assert_eq!(resolve_claude_home(None, None, Some(home)).unwrap(), home.join(".claude"));
     assert!(resolve_claude_home(None, None, None).is_err());
     let data = Path::new("/home/u/.local/share");
     assert_eq!(resolve_data_dir(None, None, Some(data)).unwrap(), data.join("corral"));
-    assert_eq!(resolve_data_dir(None, Some("/d"), Some(data)).unwrap(), PathBuf::from("/d"));
+    assert_eq!(
+        resolve_data_dir(None, Some(Path::new("/d")), Some(data)).unwrap(),
+        PathBuf::from("/d")
+    );
 }
 
 #[test]

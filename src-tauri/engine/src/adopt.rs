@@ -22,7 +22,6 @@ use crate::transcript::facts::read_facts;
 /// A session an agent could adopt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct AdoptableSession {
     pub session_id: String,
     /// The cwd the transcript records (else the folder name, decoded for display).
@@ -40,7 +39,6 @@ pub struct AdoptableSession {
 /// The result of `adopt`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct AdoptResult {
     pub session_id: String,
     pub agent_name: String,

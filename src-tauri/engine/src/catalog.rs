@@ -53,7 +53,6 @@ pub struct ListOptions {
 /// The result of [`Catalog::all_sessions`].
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct Listing {
     pub groups: Vec<DirectoryGroup>,
     pub warnings: Vec<Warning>,
@@ -62,7 +61,6 @@ pub struct Listing {
 /// The transcript viewer's header data.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct SessionDetails {
     pub summary: SessionSummary,
     pub usage: Usage,
@@ -718,17 +716,11 @@ impl Catalog {
     /// in; a clear removes it from the owner, the folder agent and `adhoc`. Returns the updated
     /// session.
     pub fn rename(&self, session_id: &str, name: Option<&str>) -> Result<SessionSummary> {
+        let name = crate::names::validate_name(name)?;
+        let name = name.as_deref();
         let (t, scan) = self.locate(session_id)?;
         let attr = scan.attribution.get(&t.session_id);
         let keys = self.name_keys(&t, &attr);
-        let name = name.map(str::trim).filter(|n| !n.is_empty());
-        if let Some(n) = name
-            && n.chars().count() > 500
-        {
-            return Err(Error::InvalidInput(
-                "a session name may have at most 500 characters".into(),
-            ));
-        }
         let store = MetadataStore::new(&self.state_dir);
         let written = if name.is_some() { keys.written() } else { Vec::new() };
         for key in &written {

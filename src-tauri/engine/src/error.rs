@@ -11,7 +11,6 @@ use crate::model::Origin;
 /// The broad class of an error, stable across versions and safe to switch on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "kebab-case")]
-#[ts(export)]
 pub enum ErrorKind {
     /// The caller passed something that can never be valid (a hostile session id, a bad flag).
     InvalidInput,
@@ -29,7 +28,6 @@ pub enum ErrorKind {
 
 /// An error and its kind, as it crosses a process boundary (IPC, CLI JSON).
 #[derive(Debug, Clone, Serialize, TS)]
-#[ts(export)]
 pub struct ErrorPayload {
     pub kind: ErrorKind,
     pub message: String,
@@ -107,6 +105,13 @@ impl Error {
 
     pub fn payload(&self) -> ErrorPayload {
         ErrorPayload { kind: self.kind(), message: self.to_string() }
+    }
+}
+
+/// `?` turns an engine error into what crosses the process boundary.
+impl From<Error> for ErrorPayload {
+    fn from(e: Error) -> Self {
+        e.payload()
     }
 }
 

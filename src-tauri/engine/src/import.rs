@@ -37,7 +37,6 @@ pub use crate::model::{ImportSkip, ImportTarget, SkipReason};
 /// One transcript the plan will place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct PlannedPlacement {
     pub session_id: String,
     /// What people call the session (custom title › AI title › summary › first prompt), so the
@@ -61,7 +60,6 @@ pub struct PlannedPlacement {
 /// The plan: what `apply` would do, computed without writing anything.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct ImportPlan {
     pub target: ImportTarget,
     pub mode: PlacementMode,
@@ -74,7 +72,6 @@ pub struct ImportPlan {
 /// One transcript an applied run placed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct PlacedItem {
     pub session_id: String,
     pub from: String,
@@ -93,7 +90,6 @@ pub struct PlacedItem {
 /// The result of an import (applied, or a dry run with `runId: null`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct ImportReport {
     /// `None` when nothing was written (dry run, or nothing to place).
     pub run_id: Option<String>,
@@ -108,7 +104,6 @@ pub struct ImportReport {
 /// Sent before each placement; the callback returns `false` to cancel (between files).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct ImportProgress {
     #[ts(type = "number")]
     pub done: u64,

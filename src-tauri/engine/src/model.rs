@@ -10,7 +10,6 @@ use ts_rs::TS;
 /// Where a session came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
-#[ts(export)]
 pub enum Origin {
     Web,
     Discord,
@@ -54,7 +53,6 @@ impl fmt::Display for Origin {
 /// Who a session belongs to and how it got there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct Attribution {
     pub origin: Origin,
     /// Qualified agent name (`team.gamma`), `None` when nobody owns the session.
@@ -72,7 +70,6 @@ impl Attribution {
 /// Why a session cannot be resumed by its agent with `claude --resume`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
-#[ts(export)]
 pub enum NotResumableReason {
     /// The transcript lives in the fleet's docker-sessions folder.
     Docker,
@@ -83,7 +80,6 @@ pub enum NotResumableReason {
 /// One session as listings show it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct SessionSummary {
     pub session_id: String,
     /// The real working directory recorded in the transcript (never decoded from the folder name,
@@ -126,7 +122,6 @@ impl SessionSummary {
 /// Sessions that share one real working directory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct DirectoryGroup {
     pub working_directory: String,
     pub encoded_path: String,
@@ -143,7 +138,6 @@ pub struct DirectoryGroup {
 /// An agent of the open fleet, as the Fleet view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct AgentSummary {
     /// Qualified name: sub-fleet path and name joined by `.` (`team.gamma`).
     pub name: String,
@@ -159,7 +153,6 @@ pub struct AgentSummary {
 /// Who wrote a transcript message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
-#[ts(export)]
 pub enum Role {
     User,
     Assistant,
@@ -169,7 +162,6 @@ pub enum Role {
 /// A tool call paired with its result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct ToolCall {
     pub tool_name: String,
     pub tool_use_id: Option<String>,
@@ -192,7 +184,6 @@ pub struct ToolCall {
 /// One message of a transcript as the viewer shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct TranscriptMessage {
     pub role: Role,
     /// Text (Markdown for assistant messages). Empty for tool messages.
@@ -213,7 +204,6 @@ pub struct TranscriptMessage {
 /// Token usage of a transcript.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct Usage {
     /// Context size of the last turn: input + cache creation + cache read tokens.
     #[ts(type = "number")]
@@ -231,7 +221,6 @@ pub struct Usage {
 /// A subagent transcript that belongs to a session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct SubagentInfo {
     pub agent_id: String,
     pub transcript_path: String,
@@ -244,7 +233,6 @@ pub struct SubagentInfo {
 /// A page of a transcript, newest messages last.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct MessagePage {
     pub messages: Vec<TranscriptMessage>,
     /// Pass as `before` to fetch the page just earlier than this one; `None` at the start.
@@ -258,7 +246,6 @@ pub struct MessagePage {
 /// A whole transcript opened in the viewer (or printed by `corral-cli show`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct SessionTranscript {
     pub session_id: String,
     pub working_directory: String,
@@ -274,7 +261,6 @@ pub struct SessionTranscript {
 /// these instead of failing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct Warning {
     pub path: String,
     pub message: String,
@@ -292,7 +278,6 @@ impl Warning {
 /// Where imported transcripts go.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
-#[ts(export)]
 pub enum ImportTarget {
     /// `<claude home>/projects/<encode(agent working dir)>/`, plus an adoption record.
     Agent { name: String },
@@ -304,7 +289,6 @@ pub enum ImportTarget {
 /// Why a candidate is not placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
-#[ts(export)]
 pub enum SkipReason {
     Sidechain,
     AlreadyAdopted,
@@ -320,7 +304,6 @@ pub enum SkipReason {
 /// A candidate that is (or was) not placed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct ImportSkip {
     /// The session id (for a file that is not a transcript: its file name).
     pub session_id: String,

@@ -23,6 +23,27 @@ use crate::fleet::Fleet;
 use crate::metadata::ADHOC;
 use crate::paths;
 
+/// Longest custom name accepted, in characters (herdctl sets no limit; a sidebar shows ~60).
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// A custom name as a person typed it, checked once for every caller (the app, the CLI): trimmed;
+/// empty (or `None`) means "clear"; at most [`MAX_NAME_CHARS`] characters; no line breaks or
+/// other control characters (a name is one line in every list, herdctl's included).
+pub fn validate_name(name: Option<&str>) -> crate::error::Result<Option<String>> {
+    let Some(trimmed) = name.map(str::trim).filter(|n| !n.is_empty()) else { return Ok(None) };
+    if trimmed.chars().count() > MAX_NAME_CHARS {
+        return Err(crate::error::Error::InvalidInput(format!(
+            "a name may have at most {MAX_NAME_CHARS} characters"
+        )));
+    }
+    if trimmed.chars().any(char::is_control) {
+        return Err(crate::error::Error::InvalidInput(
+            "a name may not contain line breaks or control characters".into(),
+        ));
+    }
+    Ok(Some(trimmed.to_owned()))
+}
+
 /// Agents by the `projects/` folder their working directory encodes to.
 #[derive(Debug, Clone, Default)]
 pub struct FolderAgents {

@@ -125,14 +125,14 @@ pub fn decode_path_for_display(encoded: &str) -> String {
 /// else `~/.claude`. `env` is passed in so callers and tests control it.
 pub fn resolve_claude_home(
     explicit: Option<&Path>,
-    claude_config_dir: Option<&str>,
+    claude_config_dir: Option<&Path>,
     home_dir: Option<&Path>,
 ) -> Result<PathBuf> {
     if let Some(p) = explicit {
         return Ok(p.to_path_buf());
     }
-    if let Some(v) = claude_config_dir.filter(|v| !v.trim().is_empty()) {
-        return Ok(PathBuf::from(v));
+    if let Some(v) = claude_config_dir.filter(|v| !blank(v)) {
+        return Ok(v.to_path_buf());
     }
     home_dir.map(|h| h.join(".claude")).ok_or_else(|| {
         Error::InvalidInput("cannot find the home folder to locate ~/.claude".into())
@@ -143,14 +143,14 @@ pub fn resolve_claude_home(
 /// `<platform data dir>/corral`.
 pub fn resolve_data_dir(
     explicit: Option<&Path>,
-    corral_data_dir: Option<&str>,
+    corral_data_dir: Option<&Path>,
     platform_data_dir: Option<&Path>,
 ) -> Result<PathBuf> {
     if let Some(p) = explicit {
         return Ok(p.to_path_buf());
     }
-    if let Some(v) = corral_data_dir.filter(|v| !v.trim().is_empty()) {
-        return Ok(PathBuf::from(v));
+    if let Some(v) = corral_data_dir.filter(|v| !blank(v)) {
+        return Ok(v.to_path_buf());
     }
     platform_data_dir
         .map(|d| d.join("corral"))
@@ -159,17 +159,21 @@ pub fn resolve_data_dir(
 
 /// The Claude home from the process environment (`CLAUDE_CONFIG_DIR`, then `~/.claude`).
 pub fn claude_home_from_env(explicit: Option<&Path>) -> Result<PathBuf> {
-    let var = std::env::var("CLAUDE_CONFIG_DIR").ok();
+    let var = std::env::var_os("CLAUDE_CONFIG_DIR").map(PathBuf::from);
     resolve_claude_home(explicit, var.as_deref(), dirs::home_dir().as_deref())
+}
+
+/// An environment value that names nothing (empty or only spaces).
+fn blank(v: &Path) -> bool {
+    v.as_os_str().to_string_lossy().trim().is_empty()
 }
 
 /// Corral's data dir from the process environment (`CORRAL_DATA_DIR`, then the platform dir).
 pub fn data_dir_from_env(explicit: Option<&Path>) -> Result<PathBuf> {
-    let var = std::env::var("CORRAL_DATA_DIR").ok();
+    let var = std::env::var_os("CORRAL_DATA_DIR").map(PathBuf::from);
     resolve_data_dir(explicit, var.as_deref(), dirs::data_dir().as_deref())
 }
 
-/// `<claude home>/projects`.
 /// Whether a working directory recorded in a transcript is absolute on the machine that wrote
 /// it: `/…` (Unix), `C:\…` or `C:/…` (Windows), `\\server\…` (UNC). Claude Code records only
 /// absolute ones; a relative one (`rel/dir`, `.`) would encode to a folder Claude never reads.
@@ -201,6 +205,7 @@ pub fn absolute(path: &Path) -> PathBuf {
     }
 }
 
+/// `<claude home>/projects`.
 pub fn projects_dir(claude_home: &Path) -> PathBuf {
     claude_home.join("projects")
 }

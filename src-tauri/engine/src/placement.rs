@@ -26,7 +26,6 @@ use crate::fault::fault_point;
 /// How a transcript is placed at its destination.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
-#[ts(export)]
 pub enum PlacementMode {
     /// A new copy with the source's mtime; the source stays.
     #[default]
@@ -60,7 +59,6 @@ impl PlacementMode {
 /// What a successful placement actually did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
-#[ts(export)]
 pub enum PlacedAs {
     Copied,
     HardLinked,

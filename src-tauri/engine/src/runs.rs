@@ -360,7 +360,6 @@ fn wait_for_clock_tick(dir: &Path, marker: &Path) {
 /// Whether (and how far) a run was undone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
-#[ts(export)]
 pub enum UndoState {
     NotUndone,
     Undone,
@@ -371,7 +370,6 @@ pub enum UndoState {
 /// One run as the run list shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct RunSummary {
     pub run_id: String,
     pub created_at: Option<String>,
@@ -488,7 +486,6 @@ fn summarize(dir: &Path, id: &str) -> RunSummary {
 /// What undo did (or would do) to one path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
-#[ts(export)]
 pub enum UndoAction {
     /// A file the run created was removed.
     Removed,
@@ -513,7 +510,6 @@ pub enum UndoAction {
 /// One path undo handled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct UndoItem {
     pub path: String,
     pub action: UndoAction,
@@ -523,7 +519,6 @@ pub struct UndoItem {
 /// One path undo refused to touch, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct NotUndone {
     pub path: String,
     pub reason: String,
@@ -533,7 +528,6 @@ pub struct NotUndone {
 /// What `undo` would do, computed without changing anything.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct UndoPlan {
     pub run_id: String,
     pub steps: Vec<UndoItem>,
@@ -543,7 +537,6 @@ pub struct UndoPlan {
 /// What `undo` did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export)]
 pub struct UndoReport {
     pub run_id: String,
     pub undone: Vec<UndoItem>,

@@ -319,7 +319,7 @@ fn rename_session_persists_to_the_owning_agents_metadata_file() {
 #[test]
 fn rename_session_rejects_bad_names() {
     let h = harness(true);
-    let long = "x".repeat(crate::commands::MAX_NAME_CHARS + 1);
+    let long = "x".repeat(corral_engine::names::MAX_NAME_CHARS + 1);
     for name in [long.as_str(), "two\nlines", "bell\u{7}"] {
         assert_eq!(
             h.err_kind("rename_session", json!({"sessionId": CART, "name": name})),

@@ -1,4 +1,4 @@
-// The ONLY module that talks to the shell: one typed function per IPC command (see notes/ipc.md),
+// The ONLY module that talks to the shell: one typed function per IPC command (`src-tauri/src/commands.rs`),
 // the event subscriptions, and the file dialog. Outside Tauri (a plain browser, for development
 // and screenshots) it falls back to the in-memory demo backend in ./demo.ts, which is never
 // loaded inside the app.
@@ -6,7 +6,7 @@ import { invoke as tauriInvoke, Channel } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import type {
   AdoptableSession, AdoptResult, AgentSummary, AppError, FilesDropped, ImportPlan, ImportProgress,
-  ImportReport, ImportTarget, Listing, MessagePage, PlacementMode, RunSummary, SessionInfo,
+  ImportReport, ImportTarget, Listing, MessagePage, PlacementMode, RunSummary, SessionDetails,
   SessionsChanged, SessionSummary, Settings, UndoPlan, UndoReport,
 } from './types';
 
@@ -49,7 +49,7 @@ export const setSettings = (patch: { claudeHome?: string | null; fleetFile?: str
 export const listAgents = () => call<AgentSummary[]>('list_agents');
 export const listSessions = (includeTemp: boolean) => call<Listing>('list_sessions', { includeTemp });
 export const agentSessions = (agent: string) => call<SessionSummary[]>('agent_sessions', { agent });
-export const sessionInfo = (sessionId: string) => call<SessionInfo>('session_info', { sessionId });
+export const sessionInfo = (sessionId: string) => call<SessionDetails>('session_info', { sessionId });
 export const sessionMessages = (sessionId: string, before: number | null, limit: number) =>
   call<MessagePage>('session_messages', { sessionId, before, limit });
 export const subagentMessages = (sessionId: string, agentId: string, before: number | null, limit: number) =>

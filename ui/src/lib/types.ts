@@ -19,7 +19,7 @@ export type { Warning } from './bindings/Warning';
 
 // ---- shell-only types (generated from the shell crate) ----
 export type { FilesDropped } from './bindings/FilesDropped';
-export type { SessionInfo } from './bindings/SessionInfo';
+export type { SessionDetails } from './bindings/SessionDetails';
 export type { SessionsChanged } from './bindings/SessionsChanged';
 export type { Settings } from './bindings/Settings';
 
