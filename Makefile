@@ -25,7 +25,7 @@ APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-de
 
 XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
 
-.PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy test-engine \
+.PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy doc-check test-engine \
   test-shell test-ui bindings icons bench bench-quick bundle
 
 help:
@@ -34,7 +34,7 @@ help:
 	@echo "make build     build the UI and the debug app (target/debug/corral)"
 	@echo "make run       build, then open the app on your real Claude home"
 	@echo "make e2e       end-to-end tests of the real window under Xvfb (screenshots: target/e2e-screenshots/)"
-	@echo "make test      everything CI runs: deps, fmt, clippy, engine/shell/UI tests, e2e"
+	@echo "make test      everything CI runs: deps, fmt, clippy, docs, engine/shell/UI tests, e2e"
 	@echo "make bench     performance benchmarks (docs/performance.md); make bench-quick for a smoke run"
 	@echo "make bindings  regenerate the TypeScript bindings in ui/src/lib/bindings"
 	@echo "make icons     regenerate icons/ from scripts/icon.svg"
@@ -95,6 +95,10 @@ fmt-check:
 clippy: ui
 	cargo clippy --workspace --all-targets -- -D warnings
 
+# Every doc comment's links resolve and its markup is valid (warnings fail).
+doc-check: ui
+	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
 test-engine:
 	cargo test -p corral-engine --all-features
 
@@ -108,7 +112,7 @@ test-ui: deps-ui
 
 # Every check runs even when an earlier one fails (one CI run shows all problems); the target fails
 # at the end, naming the checks that failed.
-TEST_STEPS := fmt-check clippy test-engine test-shell test-ui e2e
+TEST_STEPS := fmt-check clippy doc-check test-engine test-shell test-ui e2e
 
 test: deps
 	@failed=""; \

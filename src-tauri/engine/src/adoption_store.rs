@@ -10,7 +10,7 @@
 //!
 //! Reading is lenient where it is safe: unknown fields are ignored and a missing `version` reads
 //! as 1 (herdctl's default). A record whose `sessionId` differs from its file name is skipped with
-//! a warning, because [`write`] and [`remove`] address records by file name and such a record
+//! a warning, because [`write()`] and [`remove()`] address records by file name and such a record
 //! could never be released.
 
 use std::path::{Path, PathBuf};
@@ -92,7 +92,7 @@ pub fn record_path(state_dir: &Path, session_id: &str) -> Result<PathBuf> {
     Ok(store_dir(state_dir).join(format!("{id}.yaml")))
 }
 
-/// The exact bytes [`write`] stores for a record, in herdctl's field order:
+/// The exact bytes [`write()`] stores for a record, in herdctl's field order:
 ///
 /// ```yaml
 /// version: 1

@@ -133,7 +133,7 @@ pub struct Scan {
 }
 
 impl Scan {
-    /// The custom name of a session, read from every key herdctl may have used ([`names`]).
+    /// The custom name of a session, read from every key herdctl may have used ([`crate::names`]).
     fn custom_name(&self, session_id: &str, keys: &NameKeys<'_>) -> Option<String> {
         keys.find(&self.custom_names, session_id).cloned()
     }
@@ -193,7 +193,7 @@ const PARTIAL_TRUST: Duration = Duration::from_secs(30);
 pub struct Catalog {
     config: CatalogConfig,
     fleet: Option<Fleet>,
-    /// Which agent each `projects/` folder belongs to (for where names live, see [`names`]).
+    /// Which agent each `projects/` folder belongs to (for where names live, see [`crate::names`]).
     folder_agents: FolderAgents,
     state_dir: PathBuf,
     caches: Mutex<Caches>,
@@ -712,7 +712,7 @@ impl Catalog {
     }
 
     /// Sets (`Some`) or clears (`None`/empty) a session's custom name where every herdctl view
-    /// reads it (see [`names`]): under the owning agent's key and the key of the folder it sits
+    /// reads it (see [`crate::names`]): under the owning agent's key and the key of the folder it sits
     /// in; a clear removes it from the owner, the folder agent and `adhoc`. Returns the updated
     /// session.
     pub fn rename(&self, session_id: &str, name: Option<&str>) -> Result<SessionSummary> {

@@ -1,6 +1,6 @@
 //! Reading Claude Code transcripts: listing facts, viewer messages, tools and subagents.
 //!
-//! Lines are parsed into borrowed, lenient record types ([`Loose`] scalars, raw JSON for nested
+//! Lines are parsed into borrowed, lenient record types (`Loose` scalars, raw JSON for nested
 //! structures), so a field of an unexpected shape never makes a whole line unreadable and the big
 //! payloads (pasted images, tool outputs) are skipped without being copied.
 

@@ -1,6 +1,8 @@
 //! `corral-cli`: the engine as a command-line tool. JSON on stdout with `--json`, a readable
 //! table without. Exit code 0 on success; on failure one clear line on stderr and a non-zero code.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
+// Doc comments here are `--help` text, where `<DIR>` is a placeholder, not an HTML tag.
+#![allow(rustdoc::invalid_html_tags)]
 
 mod generate;
 mod import;
