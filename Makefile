@@ -85,7 +85,7 @@ run: build
 # ---- tests ----
 
 e2e: deps-e2e build
-	cargo build -p corral-engine --bin corral-cli
+	cargo build -p corral-cli
 	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
 
 fmt-check:
@@ -100,7 +100,7 @@ doc-check: ui
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 test-engine:
-	cargo test -p corral-engine --all-features
+	cargo test -p corral-engine -p corral-synthetic -p corral-cli --all-features
 
 test-shell: ui
 	cargo test -p corral

@@ -560,7 +560,7 @@ def main():
     if not APP.is_file():
         sys.exit(f"[e2e] the app is not built: {APP} (run `make build`)")
     if not CLI.is_file():
-        sys.exit(f"[e2e] corral-cli is not built: {CLI} (run `cargo build -p corral-engine`)")
+        sys.exit(f"[e2e] corral-cli is not built: {CLI} (run `cargo build -p corral-cli`)")
     if not os.environ.get("DISPLAY"):
         sys.exit("[e2e] no DISPLAY: run under Xvfb (`make e2e` uses xvfb-run)")
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::process::Command;
 
 fn modules() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -106,4 +107,25 @@ fn engine_modules_depend_on_each_other_one_way() {
     assert!(!deps("placement").contains("runs") && !deps("placement").contains("import"));
     assert!(!deps("runs").contains("import"), "the journal must not reach into the plan");
     assert!(!deps("transcript::subagents").contains("transcript::messages"));
+}
+
+/// `cargo tree` of the engine (what the app links from it) has no Tauri crate and no clap.
+#[test]
+fn engine_has_no_tauri_or_clap_dependency() {
+    let out = Command::new(env!("CARGO"))
+        .args(["tree", "-p", "corral-engine", "--edges", "normal,build", "--prefix", "none"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8_lossy(&out.stdout);
+    // One package per line: `name vX.Y.Z (source)`; the path of this repo contains "src-tauri",
+    // so only the package names are checked.
+    let names: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(names.contains(&"corral-engine"));
+    assert!(names.len() > 10, "{tree}");
+    let tauri: Vec<&&str> = names.iter().filter(|n| n.to_lowercase().contains("tauri")).collect();
+    assert!(tauri.is_empty(), "corral-engine depends on {tauri:?}");
+    // The command line's parser stays in corral-cli, out of the app.
+    assert!(!names.iter().any(|n| n.starts_with("clap")), "corral-engine depends on clap");
 }

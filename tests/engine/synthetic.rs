@@ -1,20 +1,16 @@
 //! The synthetic corpus generator: deterministic, the requested counts, realistic line shapes,
-//! readable by the facts scanner; and `corral-cli generate`.
-
-#[path = "../../src-tauri/engine/src/bin/corral-cli/generate.rs"]
-mod generate;
+//! readable by the facts scanner (`corral-cli generate` is tested with the CLI).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use clap::Parser;
 use corral_engine::ErrorKind;
 use corral_engine::paths::encode_path;
-use corral_engine::synthetic::{
+use corral_engine::transcript::facts::scan_file;
+use corral_synthetic::{
     GenerateReport, SyntheticSpec, append_turns, generate as generate_home, parse_size,
 };
-use corral_engine::transcript::facts::scan_file;
 
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * 1024;
@@ -390,52 +386,6 @@ fn parse_size_reads_suffixes() {
     assert!(parse_size("12X").is_err());
     assert!(parse_size("-1M").is_err());
     assert!(parse_size("").is_err());
-}
-
-#[derive(Debug, Parser)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Debug, clap::Subcommand)]
-enum Command {
-    Generate(generate::GenerateArgs),
-}
-
-#[test]
-fn cli_generate_writes_a_home_and_a_fleet() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("corpus");
-    let cli = Cli::try_parse_from([
-        "corral-cli",
-        "generate",
-        "--out",
-        out.to_str().unwrap(),
-        "--sessions",
-        "12",
-        "--size",
-        "1M",
-        "--seed",
-        "7",
-        "--with-fleet",
-        "--jobs",
-        "9",
-    ])
-    .unwrap();
-    let Command::Generate(args) = cli.command;
-    let v = generate::run(&args).unwrap();
-    assert_eq!(v["sessions"], 12);
-    assert_eq!(v["jobFiles"], 9);
-    assert!(v["try"].as_str().unwrap().contains("--fleet"));
-    assert_eq!(main_transcripts(&out.join("claude")).len(), 12);
-    assert!(out.join("fleet/herdctl.yaml").is_file());
-    // Running it again refuses instead of overwriting.
-    let err = generate::run(&args).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Refused);
-    assert!(
-        Cli::try_parse_from(["corral-cli", "generate", "--out", "x", "--size", "lots"]).is_err()
-    );
 }
 
 #[test]

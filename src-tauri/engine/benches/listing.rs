@@ -29,8 +29,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
-use corral_engine::synthetic::{self, GenerateReport, SyntheticSpec};
 use corral_engine::{Catalog, CatalogConfig, ListOptions, Listing};
+use corral_synthetic::{self as synthetic, GenerateReport, SyntheticSpec};
 use serde_json::{Value, json};
 
 type R<T> = Result<T, Box<dyn std::error::Error>>;

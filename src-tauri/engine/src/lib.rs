@@ -35,8 +35,5 @@ pub mod import;
 pub mod placement;
 pub mod runs;
 
-// Synthetic Claude homes for tests, benchmarks and `corral-cli generate`.
-pub mod synthetic;
-
 pub use catalog::{Catalog, CatalogConfig, ListOptions, Listing, SessionDetails};
 pub use error::{Error, ErrorKind, ErrorPayload, Result};

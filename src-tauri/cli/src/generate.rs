@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use corral_engine::Error;
-use corral_engine::synthetic::{self, SyntheticSpec};
+use corral_synthetic::SyntheticSpec;
 
 /// Arguments of `corral-cli generate`.
 #[derive(Debug, Clone, clap::Args)]
@@ -45,7 +45,7 @@ pub struct GenerateArgs {
 }
 
 fn size_arg(text: &str) -> Result<u64, String> {
-    synthetic::parse_size(text).map_err(|e| e.to_string())
+    corral_synthetic::parse_size(text).map_err(|e| e.to_string())
 }
 
 /// The spec these arguments describe.
@@ -79,7 +79,7 @@ pub fn run(args: &GenerateArgs) -> Result<serde_json::Value, Error> {
     }
     let claude_home = args.out.join("claude");
     let fleet_dir = args.out.join("fleet");
-    let report = synthetic::generate(
+    let report = corral_synthetic::generate(
         &spec(args),
         &claude_home,
         args.with_fleet.then_some(fleet_dir.as_path()),

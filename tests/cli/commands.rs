@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-use crate::discovery::{Home, sid};
+use crate::home::{Home, sid};
 
 fn cli(home: &Home, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_corral-cli"))
@@ -160,21 +160,51 @@ fn claude_home_comes_from_the_environment() {
     assert!(!v["groups"].as_array().unwrap().is_empty());
 }
 
-/// The engine must never depend on Tauri.
+/// `generate` writes a home and a fleet of the asked size, lists as many sessions, and never
+/// writes over an earlier corpus.
 #[test]
-fn engine_has_no_tauri_dependency() {
-    let out = Command::new(env!("CARGO"))
-        .args(["tree", "-p", "corral-engine", "--edges", "normal,build,dev", "--prefix", "none"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let tree = String::from_utf8_lossy(&out.stdout);
-    // One package per line: `name vX.Y.Z (source)`; the path of this repo contains "src-tauri",
-    // so only the package names are checked.
-    let names: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
-    assert!(names.contains(&"corral-engine"));
-    assert!(names.len() > 10, "{tree}");
-    let tauri: Vec<&&str> = names.iter().filter(|n| n.to_lowercase().contains("tauri")).collect();
-    assert!(tauri.is_empty(), "corral-engine depends on {tauri:?}");
+fn generate_writes_a_home_and_a_fleet_and_never_overwrites() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("corpus");
+    let generate = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_corral-cli"))
+            .arg("generate")
+            .args(args)
+            .env("HOME", tmp.path().join("no-home"))
+            .output()
+            .unwrap()
+    };
+    let out_arg = out.to_str().unwrap();
+    let args = [
+        "--out",
+        out_arg,
+        "--sessions",
+        "12",
+        "--size",
+        "1M",
+        "--seed",
+        "7",
+        "--with-fleet",
+        "--jobs",
+        "9",
+    ];
+    let v = json(&generate(&args));
+    assert_eq!(v["sessions"], 12);
+    assert_eq!(v["jobFiles"], 9);
+    assert!(v["try"].as_str().unwrap().contains("--fleet"));
+    assert!(out.join("fleet/herdctl.yaml").is_file());
+    // 12 main transcripts (subagent files aside) in the generated home.
+    let mut count = 0;
+    for folder in std::fs::read_dir(out.join("claude/projects")).unwrap() {
+        for f in std::fs::read_dir(folder.unwrap().path()).unwrap() {
+            let name = f.unwrap().file_name().to_string_lossy().into_owned();
+            count += usize::from(name.ends_with(".jsonl") && !name.starts_with("agent-"));
+        }
+    }
+    assert_eq!(count, 12);
+    // Again: refused (exit 1), nothing overwritten; a bad size is invalid input (exit 2).
+    let again = generate(&args);
+    assert_eq!(again.status.code(), Some(1), "{}", String::from_utf8_lossy(&again.stderr));
+    let bad = generate(&["--out", "x", "--size", "lots"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", String::from_utf8_lossy(&bad.stderr));
 }

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::{Error, Result};
-use crate::paths::encode_path;
+use corral_engine::error::{Error, Result};
+use corral_engine::paths::encode_path;
 
 /// Bumped whenever the generator's output for a given spec changes (cached corpora are keyed by it).
 pub const GENERATOR_VERSION: u32 = 4;
@@ -2021,7 +2021,7 @@ pub fn generate(
     fleet_dir: Option<&Path>,
 ) -> Result<GenerateReport> {
     let started = Instant::now();
-    let projects = crate::paths::projects_dir(claude_home);
+    let projects = corral_engine::paths::projects_dir(claude_home);
     ensure_empty_dir(&projects, "the Claude projects folder")?;
     if let Some(f) = fleet_dir {
         if f.join("herdctl.yaml").exists() {
@@ -2165,7 +2165,8 @@ fn write_fleet(
         .iter()
         .enumerate()
         .filter(|(_, f)| {
-            f.cwds.len() == 1 && f.cwds.first().is_some_and(|c| !crate::paths::is_temp_directory(c))
+            f.cwds.len() == 1
+                && f.cwds.first().is_some_and(|c| !corral_engine::paths::is_temp_directory(c))
         })
         .map(|(i, _)| i)
         .take(AGENT_NAMES.len())
