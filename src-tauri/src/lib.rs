@@ -10,7 +10,6 @@ pub mod events;
 pub mod reveal;
 pub mod settings;
 pub mod state;
-pub mod watcher;
 
 #[cfg(test)]
 mod tests;

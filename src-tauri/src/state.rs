@@ -13,7 +13,7 @@ use corral_engine::{Catalog, CatalogConfig, Error, ErrorKind, ErrorPayload};
 
 use crate::events::SessionsChanged;
 use crate::settings::{self, Effective, LaunchEnv, SavedSettings, Settings, SettingsPatch};
-use crate::watcher::{Changes, FolderWatcher};
+use corral_engine::watch::{Changes, FolderWatcher, WatchOptions};
 
 /// Longest a settings change waits for the new watcher's watches.
 const ARM_WAIT: Duration = Duration::from_secs(5);
@@ -126,7 +126,7 @@ impl AppState {
             format!(
                 "Live updates check for changes every {} s: the system refused more file watches \
                  (on Linux, raise fs.inotify.max_user_watches / max_user_instances).",
-                crate::watcher::POLL_INTERVAL.as_secs()
+                corral_engine::watch::POLL_INTERVAL.as_secs()
             )
         })
     }
@@ -190,7 +190,7 @@ impl AppState {
         let state_dir = catalog.state_dir().to_path_buf();
         let weak = Arc::downgrade(&self.0);
         let roots = (projects.clone(), state_dir.clone());
-        *slot = FolderWatcher::start(projects, state_dir, wait, move |changes| {
+        *slot = FolderWatcher::start(projects, state_dir, wait, watch_options(), move |changes| {
             on_change(&weak, &roots.0, &roots.1, &changes);
         })
         .ok();
@@ -268,4 +268,18 @@ fn describe(opened: &Opened, env: &LaunchEnv) -> Settings {
 
 fn poisoned() -> ErrorPayload {
     ErrorPayload { kind: ErrorKind::Io, message: "internal state is unavailable".into() }
+}
+
+/// How the app's watcher is set up: the defaults, except in tests that ask for the polling path.
+fn watch_options() -> WatchOptions {
+    #[cfg(test)]
+    return WatchOptions { refuse_native: REFUSE_NATIVE.with(std::cell::Cell::get) };
+    #[cfg(not(test))]
+    WatchOptions::default()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: the app's watchers started on this thread poll as if native watches were refused.
+    pub static REFUSE_NATIVE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }

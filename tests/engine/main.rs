@@ -35,4 +35,5 @@ mod runs;
 mod support;
 mod synthetic;
 mod transcript;
+mod watch;
 mod world;

@@ -30,10 +30,13 @@ pub mod transcript;
 // The facade every caller uses, then the mutations built on it:
 // commands → plan/apply (`import`, `adopt`) → journal (`runs`) → placement → files.
 pub mod adopt;
+
+// Live updates: which transcript folders changed (plain callbacks; the app forwards them).
 pub mod catalog;
 pub mod import;
 pub mod placement;
 pub mod runs;
+pub mod watch;
 
 pub use catalog::{Catalog, CatalogConfig, ListOptions, Listing, SessionDetails};
 pub use error::{Error, ErrorKind, ErrorPayload, Result};

@@ -73,6 +73,7 @@ impl FolderWatcher {
         projects: PathBuf,
         state_dir: PathBuf,
         wait_armed: Duration,
+        options: WatchOptions,
         on_change: impl Fn(Changes) + Send + 'static,
     ) -> std::io::Result<Self> {
         let (tx, rx) = mpsc::channel::<Msg>();
@@ -80,8 +81,7 @@ impl FolderWatcher {
         let fs_tx = tx.clone();
         let polling = Arc::new(AtomicBool::new(false));
         let polling_flag = polling.clone();
-        // Made on the caller's thread (tests set how it behaves there).
-        let roots = Roots::new(projects, state_dir);
+        let roots = Roots::new(projects, state_dir, options);
         std::thread::Builder::new().name("corral-watcher".into()).spawn(move || {
             let mut armed = roots.arm_settled(&fs_tx);
             polling_flag.store(armed.polling, Ordering::Relaxed);
@@ -132,10 +132,12 @@ impl FolderWatcher {
     }
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Tests: watchers started on this thread act as if the system refused native watches.
-    pub static REFUSE_NATIVE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+/// How a watcher is set up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WatchOptions {
+    /// Act as if the system refused every native watch and poll from the start (what happens on
+    /// a home past the inotify limits; tests use it to take that path on any machine).
+    pub refuse_native: bool,
 }
 
 struct Roots {
@@ -145,8 +147,7 @@ struct Roots {
     /// moment a folder can appear unseen).
     #[cfg(test)]
     before_watch: Option<Box<dyn Fn() + Send>>,
-    /// Tests: behave as if the system refused every native watch.
-    #[cfg(test)]
+    /// Behave as if the system refused every native watch ([`WatchOptions::refuse_native`]).
     refuse_native: bool,
 }
 
@@ -186,14 +187,13 @@ impl Armed {
 }
 
 impl Roots {
-    fn new(projects: PathBuf, state_dir: PathBuf) -> Self {
+    fn new(projects: PathBuf, state_dir: PathBuf, options: WatchOptions) -> Self {
         Self {
             projects,
             state_dir,
             #[cfg(test)]
             before_watch: None,
-            #[cfg(test)]
-            refuse_native: REFUSE_NATIVE.with(std::cell::Cell::get),
+            refuse_native: options.refuse_native,
         }
     }
 
@@ -212,11 +212,7 @@ impl Roots {
 
     /// Arms native watches; if the system refuses any of them, polls instead.
     fn arm(&self, tx: &Sender<Msg>) -> Armed {
-        #[cfg(test)]
-        let native_refused = self.refuse_native;
-        #[cfg(not(test))]
-        let native_refused = false;
-        if !native_refused {
+        if !self.refuse_native {
             let native = notify::recommended_watcher(handler(tx))
                 .map(|w| Box::new(w) as Box<dyn Watcher + Send>);
             if let Ok(watcher) = native {
@@ -338,7 +334,7 @@ mod tests {
         let projects = tmp.path().join("claude/projects");
         std::fs::create_dir_all(tmp.path().join("claude")).unwrap();
         let state_dir = tmp.path().join("claude/projects"); // one root keeps the test simple
-        let mut roots = Roots::new(projects.clone(), state_dir);
+        let mut roots = Roots::new(projects.clone(), state_dir, WatchOptions::default());
         let to_create = projects.clone();
         roots.before_watch = Some(Box::new(move || {
             let _ = std::fs::create_dir(&to_create);
