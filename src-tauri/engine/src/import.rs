@@ -262,6 +262,7 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<Candidate>, skipped: &mut Vec<Im
 }
 
 /// Plans an import. Pure: reads the sources, the Claude home and the state dir; writes nothing.
+/// Each candidate file is classified on its own: a placement, or a skip with its reason.
 pub fn plan_import(
     catalog: &Catalog,
     target: &ImportTarget,
@@ -269,12 +270,6 @@ pub fn plan_import(
     mode: PlacementMode,
     occupancy: &OccupancySnapshot,
 ) -> Result<ImportPlan> {
-    let agent_dest = match target {
-        ImportTarget::Agent { name } => Some((name.as_str(), agent_folder(catalog, name)?)),
-        ImportTarget::ClaudeHome => None,
-    };
-    let projects = projects_dir(catalog.claude_home());
-    let mut candidates = Vec::new();
     let mut plan = ImportPlan {
         target: target.clone(),
         mode,
@@ -282,136 +277,103 @@ pub fn plan_import(
         skipped: Vec::new(),
         occupancy_unknown: occupancy.unknown.clone(),
     };
+    let mut candidates = Vec::new();
     collect(sources, &mut candidates, &mut plan.skipped);
-    // A throwaway cache: planning must not write the persisted one.
-    let (index, _warnings) = AttributionIndex::build(catalog.state_dir(), &mut JobCache::default());
-    let protected = [
-        (crate::runs::runs_root(catalog.data_dir()), "Corral's backups"),
-        (catalog.state_dir().to_path_buf(), "the herdctl state dir"),
-    ];
-    let mut seen_sources = HashSet::new();
-    let mut taken = HashSet::new();
+    let mut planner = Planner::new(catalog, target, mode, occupancy)?;
     for c in candidates {
-        let path = &c.path;
-        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let sid = match validate_session_id(&stem) {
-            Ok(s) => s.to_owned(),
-            Err(_) => {
-                plan.skipped.push(skip(
-                    path,
-                    file_label(path),
-                    SkipReason::NotATranscript,
-                    "the file name is not a session id",
-                ));
-                continue;
-            }
-        };
-        let real = match fs::canonicalize(path) {
-            Ok(r) => r,
-            Err(e) => {
-                plan.skipped.push(skip(path, sid, SkipReason::Unreadable, e.to_string()));
-                continue;
-            }
-        };
-        if !seen_sources.insert(real.clone()) {
-            continue; // the same file named twice
+        match planner.classify(&c.path) {
+            Ok(Some(placement)) => plan.placements.push(placement),
+            Ok(None) => {} // the same file named twice
+            Err(skipped) => plan.skipped.push(skipped),
         }
-        let facts = match read_facts(path) {
-            Ok(f) => f,
-            Err(e) => {
-                plan.skipped.push(skip(path, sid, SkipReason::Unreadable, e));
-                continue;
-            }
+    }
+    Ok(plan)
+}
+
+/// What planning knows besides each candidate: the target, the stores, and what the candidates
+/// before it already took.
+struct Planner<'a> {
+    /// The agent and its transcript folder (`None`: into the Claude home).
+    agent_dest: Option<(&'a str, PathBuf)>,
+    projects: PathBuf,
+    /// A throwaway attribution index: planning must not write the persisted cache.
+    index: AttributionIndex,
+    /// Folders a move or link must not alter, with what they are.
+    protected: [(PathBuf, &'static str); 2],
+    mode: PlacementMode,
+    occupancy: &'a OccupancySnapshot,
+    seen_sources: HashSet<PathBuf>,
+    taken: HashSet<PathBuf>,
+}
+
+impl<'a> Planner<'a> {
+    fn new(
+        catalog: &Catalog,
+        target: &'a ImportTarget,
+        mode: PlacementMode,
+        occupancy: &'a OccupancySnapshot,
+    ) -> Result<Self> {
+        let agent_dest = match target {
+            ImportTarget::Agent { name } => Some((name.as_str(), agent_folder(catalog, name)?)),
+            ImportTarget::ClaudeHome => None,
         };
-        if !facts.has_messages {
-            plan.skipped.push(skip(
+        let (index, _warnings) =
+            AttributionIndex::build(catalog.state_dir(), &mut JobCache::default());
+        Ok(Self {
+            agent_dest,
+            projects: projects_dir(catalog.claude_home()),
+            index,
+            protected: [
+                (crate::runs::runs_root(catalog.data_dir()), "Corral's backups"),
+                (catalog.state_dir().to_path_buf(), "the herdctl state dir"),
+            ],
+            mode,
+            occupancy,
+            seen_sources: HashSet::new(),
+            taken: HashSet::new(),
+        })
+    }
+
+    /// One candidate: where it goes, or why not (`Ok(None)`: a file already seen).
+    fn classify(&mut self, path: &Path) -> Outcome<Option<PlannedPlacement>> {
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let Ok(sid) = validate_session_id(&stem).map(str::to_owned) else {
+            return Err(skip(
                 path,
-                sid,
+                file_label(path),
                 SkipReason::NotATranscript,
-                "no user or assistant message in it",
+                "the file name is not a session id",
             ));
-            continue;
+        };
+        let no = |reason: SkipReason, detail: String| skip(path, sid.clone(), reason, detail);
+        let real = fs::canonicalize(path).map_err(|e| no(SkipReason::Unreadable, e.to_string()))?;
+        if !self.seen_sources.insert(real.clone()) {
+            return Ok(None);
+        }
+        let facts = read_facts(path).map_err(|e| no(SkipReason::Unreadable, e))?;
+        if !facts.has_messages {
+            return Err(no(
+                SkipReason::NotATranscript,
+                "no user or assistant message in it".into(),
+            ));
         }
         if facts.is_sidechain {
-            plan.skipped.push(skip(
-                path,
-                sid,
-                SkipReason::Sidechain,
-                "a subagent (sidechain) transcript, not a session",
-            ));
-            continue;
+            let why = "a subagent (sidechain) transcript, not a session";
+            return Err(no(SkipReason::Sidechain, why.into()));
         }
         let source_folder = real.parent().map(Path::to_path_buf);
         let source_folder_name = source_folder
             .as_deref()
             .and_then(Path::file_name)
             .map(|n| n.to_string_lossy().into_owned());
-        let dest_dir = match &agent_dest {
-            Some((agent, dir)) => {
-                if let Some(rec) = index.adoption(&sid) {
-                    let mut s = skip(
-                        path,
-                        sid,
-                        SkipReason::AlreadyAdopted,
-                        format!("adopted by {} at {}", rec.agent_name, rec.adopted_at),
-                    );
-                    s.owned_by = Some(rec.agent_name.clone());
-                    plan.skipped.push(s);
-                    continue;
-                }
-                let attr = index.get(&sid);
-                if !attribution::is_unattributed(&attr) {
-                    let owner = attr.agent_name.clone();
-                    let own = owner.as_deref() == Some(*agent);
-                    let mut s = skip(
-                        path,
-                        sid,
-                        SkipReason::AttributedToRun,
-                        if own {
-                            format!("already this agent's session ({})", describe_owner(&attr))
-                        } else {
-                            describe_owner(&attr)
-                        },
-                    );
-                    s.owned_by = owner;
-                    plan.skipped.push(s);
-                    continue;
-                }
-                dir.clone()
-            }
+        let dest_dir = match &self.agent_dest {
+            Some((agent, dir)) => self.check_adoptable(path, &sid, agent).map(|()| dir.clone())?,
             None => {
-                let folder = match (&facts.cwd, &source_folder_name) {
-                    (Some(cwd), _) if !crate::paths::is_absolute_cwd(cwd) => {
-                        plan.skipped.push(skip(
-                            path,
-                            sid,
-                            SkipReason::Unreadable,
-                            format!(
-                                "the transcript records the working directory {cwd:?}, which is \
-                                 not an absolute path, so its Claude home folder is unknown"
-                            ),
-                        ));
-                        continue;
-                    }
-                    (Some(cwd), _) => encode_path(cwd),
-                    (None, Some(f)) if f.starts_with('-') => f.clone(),
-                    _ => {
-                        plan.skipped.push(skip(
-                            path,
-                            sid,
-                            SkipReason::Unreadable,
-                            "the transcript records no working directory, so its Claude home folder is unknown",
-                        ));
-                        continue;
-                    }
-                };
-                projects.join(folder)
+                self.home_folder(path, &sid, facts.cwd.as_deref(), source_folder_name.as_deref())?
             }
         };
         if fs::symlink_metadata(&dest_dir).is_ok_and(|m| m.file_type().is_symlink()) {
-            plan.skipped.push(skip(
-                path,
-                sid,
+            return Err(no(
                 SkipReason::PlacementFailed,
                 format!(
                     "{} is a symbolic link; Corral places nothing through a link (and does not \
@@ -419,76 +381,29 @@ pub fn plan_import(
                     dest_dir.display()
                 ),
             ));
-            continue;
         }
         let to = dest_dir.join(format!("{sid}.jsonl"));
         let in_place = source_folder.is_some()
             && source_folder == fs::canonicalize(&dest_dir).ok()
             && real.file_name() == to.file_name();
-        if in_place && agent_dest.is_none() {
-            plan.skipped.push(skip(
-                path,
-                sid,
-                SkipReason::DestinationExists,
-                "already in its Claude home folder",
-            ));
-            continue;
+        if in_place && self.agent_dest.is_none() {
+            let why = "already in its Claude home folder";
+            return Err(no(SkipReason::DestinationExists, why.into()));
         }
         if !in_place {
-            if fs::symlink_metadata(&to).is_ok() {
-                plan.skipped.push(skip(
-                    path,
-                    sid,
-                    SkipReason::DestinationExists,
-                    format!("{} already exists", to.display()),
-                ));
-                continue;
-            }
-            if mode == PlacementMode::Move
-                && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
-            {
-                plan.skipped.push(skip(
-                    path,
-                    sid,
-                    SkipReason::PlacementFailed,
-                    "a symbolic link cannot be moved safely; use copy or link",
-                ));
-                continue;
-            }
-            // A backup must stay intact: moving it away or hard-linking it (later writes would
-            // change the backup too) is refused; a copy is fine. The same holds for herdctl's
-            // own state (docker transcripts).
-            if mode != PlacementMode::Copy
-                && let Some(what) = protected.iter().find_map(|(dir, what)| {
-                    crate::paths::is_same_or_inside(&real, dir).then_some(*what)
-                })
-            {
-                plan.skipped.push(skip(
-                    path,
-                    sid,
-                    SkipReason::PlacementFailed,
-                    format!("it lies in {what}, which {} would alter; use copy", mode.as_str()),
-                ));
-                continue;
-            }
+            self.check_placeable(path, &real, &to).map_err(|(r, d)| no(r, d))?;
         }
-        if !taken.insert(to.clone()) {
-            plan.skipped.push(skip(
-                path,
-                sid,
-                SkipReason::DestinationExists,
-                "another source of this import places the same session there",
-            ));
-            continue;
+        if !self.taken.insert(to.clone()) {
+            let why = "another source of this import places the same session there";
+            return Err(no(SkipReason::DestinationExists, why.into()));
         }
-        let occupied = occupancy.check(&sid, facts.cwd.as_deref(), source_folder_name.as_deref());
-        if let (Some(reason), PlacementMode::Move, false) = (&occupied, mode, in_place) {
-            plan.skipped.push(skip(path, sid, SkipReason::Occupied, reason.clone()));
-            continue;
+        let occupied =
+            self.occupancy.check(&sid, facts.cwd.as_deref(), source_folder_name.as_deref());
+        if let (Some(reason), PlacementMode::Move, false) = (&occupied, self.mode, in_place) {
+            return Err(no(SkipReason::Occupied, reason.clone()));
         }
         let companions = if in_place { Vec::new() } else { companions_of(path, &sid) };
-        plan.placements.push(PlannedPlacement {
-            session_id: sid,
+        Ok(Some(PlannedPlacement {
             name: facts.auto_name(),
             // Absolute, so the journal names one place whatever folder undo runs from.
             from: crate::paths::absolute(path).display().to_string(),
@@ -497,9 +412,100 @@ pub fn plan_import(
             record_only: in_place,
             warning: occupied,
             companions,
-        });
+            session_id: sid,
+        }))
     }
-    Ok(plan)
+
+    /// Into an agent: refused when the session is adopted already or attributed through a run.
+    fn check_adoptable(&self, path: &Path, sid: &str, agent: &str) -> Outcome<()> {
+        if let Some(rec) = self.index.adoption(sid) {
+            let mut s = skip(
+                path,
+                sid.to_owned(),
+                SkipReason::AlreadyAdopted,
+                format!("adopted by {} at {}", rec.agent_name, rec.adopted_at),
+            );
+            s.owned_by = Some(rec.agent_name.clone());
+            return Err(s);
+        }
+        let attr = self.index.get(sid);
+        if attribution::is_unattributed(&attr) {
+            return Ok(());
+        }
+        let owner = attr.agent_name.clone();
+        let detail = if owner.as_deref() == Some(agent) {
+            format!("already this agent's session ({})", describe_owner(&attr))
+        } else {
+            describe_owner(&attr)
+        };
+        let mut s = skip(path, sid.to_owned(), SkipReason::AttributedToRun, detail);
+        s.owned_by = owner;
+        Err(s)
+    }
+
+    /// Into the Claude home: the folder of the cwd the transcript records (or, with none, the
+    /// encoded folder it already sits in); a relative cwd is no destination.
+    fn home_folder(
+        &self,
+        path: &Path,
+        sid: &str,
+        cwd: Option<&str>,
+        source_folder_name: Option<&str>,
+    ) -> Outcome<PathBuf> {
+        let unknown = |detail: String| skip(path, sid.to_owned(), SkipReason::Unreadable, detail);
+        let folder = match (cwd, source_folder_name) {
+            (Some(cwd), _) if !crate::paths::is_absolute_cwd(cwd) => {
+                return Err(unknown(format!(
+                    "the transcript records the working directory {cwd:?}, which is not an \
+                     absolute path, so its Claude home folder is unknown"
+                )));
+            }
+            (Some(cwd), _) => encode_path(cwd),
+            (None, Some(f)) if f.starts_with('-') => f.to_owned(),
+            _ => {
+                return Err(unknown(
+                    "the transcript records no working directory, so its Claude home folder \
+                     is unknown"
+                        .into(),
+                ));
+            }
+        };
+        Ok(self.projects.join(folder))
+    }
+
+    /// A placement that is not in place: the destination must be free, a move may not take a
+    /// symbolic link, and a move or link may not alter a backup or herdctl's own state (a copy
+    /// is fine).
+    fn check_placeable(
+        &self,
+        path: &Path,
+        real: &Path,
+        to: &Path,
+    ) -> std::result::Result<(), (SkipReason, String)> {
+        if fs::symlink_metadata(to).is_ok() {
+            return Err((
+                SkipReason::DestinationExists,
+                format!("{} already exists", to.display()),
+            ));
+        }
+        let mode = self.mode;
+        if mode == PlacementMode::Move
+            && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+        {
+            let why = "a symbolic link cannot be moved safely; use copy or link";
+            return Err((SkipReason::PlacementFailed, why.into()));
+        }
+        if mode != PlacementMode::Copy
+            && let Some(what) = self
+                .protected
+                .iter()
+                .find_map(|(dir, what)| crate::paths::is_same_or_inside(real, dir).then_some(*what))
+        {
+            let why = format!("it lies in {what}, which {} would alter; use copy", mode.as_str());
+            return Err((SkipReason::PlacementFailed, why));
+        }
+        Ok(())
+    }
 }
 
 /// How `apply` touches the filesystem and re-checks occupancy.
