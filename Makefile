@@ -26,7 +26,7 @@ APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-de
 XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
 
 .PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy doc-check test-engine \
-  test-shell test-ui bindings icons bench bench-quick bundle
+  test-shell check-ui test-ui bindings icons bench bench-quick bundle
 
 help:
 	@echo "make deps      install what is missing (apt packages, ui/node_modules, tauri-driver, selenium)"
@@ -105,6 +105,12 @@ test-engine:
 test-shell: ui
 	cargo test -p corral
 
+# TypeScript and Svelte type errors fail CI, and so does demo code in the production bundle.
+check-ui: ui
+	cd ui && npm run --silent check -- --fail-on-warnings
+	@if grep -rlq "Demo backend does not know" ui/dist; then \
+	  echo "ui/dist holds the development demo backend"; exit 1; fi
+
 test-ui: deps-ui
 	@if node -e "process.exit(require('./ui/package.json').scripts?.test ? 0 : 1)"; then \
 	  cd ui && npm test --silent; \
@@ -112,7 +118,7 @@ test-ui: deps-ui
 
 # Every check runs even when an earlier one fails (one CI run shows all problems); the target fails
 # at the end, naming the checks that failed.
-TEST_STEPS := fmt-check clippy doc-check test-engine test-shell test-ui e2e
+TEST_STEPS := fmt-check clippy doc-check test-engine test-shell check-ui test-ui e2e
 
 test: deps
 	@failed=""; \

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Screenshots of every view, light and dark, from the demo backend (no Tauri needed).
-# Usage: npm run build && scripts/screenshots.sh [OUT_DIR]   (needs `chromium`; Debian: apt-get install chromium)
+# Usage: scripts/screenshots.sh [OUT_DIR]   (needs `chromium`; Debian: apt-get install chromium)
+# The demo backend exists only in dev and `--mode demo` builds, so this builds one of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-../target/ui-screenshots}
 mkdir -p "$out"
 port=4179
-node_modules/.bin/vite preview --port $port --strictPort >/dev/null 2>&1 &
+demo_dist=../target/ui-demo-dist
+node_modules/.bin/vite build --mode demo --outDir "$demo_dist" --emptyOutDir >/dev/null
+node_modules/.bin/vite preview --outDir "$demo_dist" --port $port --strictPort >/dev/null 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do curl -sf "http://localhost:$port/" >/dev/null && break; sleep 0.2; done

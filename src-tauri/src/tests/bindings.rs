@@ -61,3 +61,28 @@ fn export_bindings() {
         assert!(files.contains_key(shell_type), "{shell_type} missing in {}", tmp.path().display());
     }
 }
+
+/// The IPC surface is declared once on the UI side (`ui/src/lib/commands.ts`, which api.ts, the
+/// demo backend and the compiler hold to): its command names must be exactly the ones the shell
+/// registers in `generate_handler!`.
+#[test]
+fn commands_ts_lists_every_registered_command() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let list = lib.split("generate_handler![").nth(1).and_then(|s| s.split(']').next()).unwrap();
+    let registered: std::collections::BTreeSet<String> = list
+        .split(',')
+        .filter_map(|s| s.trim().strip_prefix("commands::").map(str::to_owned))
+        .collect();
+    assert!(registered.len() > 10, "{registered:?}");
+    let ts = std::fs::read_to_string(committed_dir().join("../commands.ts")).unwrap();
+    let body = ts.split("export interface Commands {").nth(1).and_then(|s| s.split("\n}").next());
+    let declared: std::collections::BTreeSet<String> = body
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.trim().split_once(':').map(|(name, _)| name.to_owned()))
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        .collect();
+    assert_eq!(declared, registered, "ui/src/lib/commands.ts and the shell's commands differ");
+}

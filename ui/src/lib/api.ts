@@ -1,13 +1,14 @@
-// The ONLY module that talks to the shell: one typed function per IPC command (`src-tauri/src/commands.rs`),
+// The ONLY module that talks to the shell: one typed function per IPC command (declared once in
+// ./commands.ts),
 // the event subscriptions, and the file dialog. Outside Tauri (a plain browser, for development
 // and screenshots) it falls back to the in-memory demo backend in ./demo.ts, which is never
 // loaded inside the app.
 import { invoke as tauriInvoke, Channel } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
+import type { Args, Command, Result, SettingsPatch } from './commands';
 import type {
-  AdoptableSession, AdoptResult, AgentSummary, AppError, FilesDropped, ImportPlan, ImportProgress,
-  ImportReport, ImportTarget, Listing, MessagePage, PlacementMode, RunSummary, SessionDetails,
-  SessionsChanged, SessionSummary, Settings, UndoPlan, UndoReport,
+  AppError, FilesDropped, ImportPlan, ImportProgress, ImportReport, ImportTarget, PlacementMode,
+  SessionsChanged,
 } from './types';
 
 export function inTauri(): boolean {
@@ -16,7 +17,13 @@ export function inTauri(): boolean {
 
 type DemoModule = typeof import('./demo');
 let demoModule: Promise<DemoModule> | null = null;
+/** The development demo backend, outside Tauri only: in `vite` dev, tests and `--mode demo` builds.
+ * A production build holds no demo code at all (the condition is constant there, so the import
+ * below is dropped; `make test` checks ui/dist). */
 function demo(): Promise<DemoModule> {
+  if (import.meta.env.MODE === 'production') {
+    return Promise.reject({ kind: 'ipc', message: 'Corral’s backend is not available here' });
+  }
   demoModule ??= import('./demo');
   return demoModule;
 }
@@ -25,7 +32,8 @@ function demo(): Promise<DemoModule> {
 export function toAppError(e: unknown): AppError {
   if (e && typeof e === 'object' && 'message' in e) {
     const o = e as { kind?: unknown; message?: unknown };
-    return { kind: typeof o.kind === 'string' ? o.kind : 'ui', message: String(o.message) };
+    const kind = typeof o.kind === 'string' ? (o.kind as AppError['kind']) : 'ui';
+    return { kind, message: String(o.message) };
   }
   if (typeof e === 'string') {
     // Tauri reports unknown commands and argument errors as plain strings.
@@ -34,39 +42,38 @@ export function toAppError(e: unknown): AppError {
   return { kind: 'ui', message: String(e) };
 }
 
-async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
+/** Calls one command of the declared IPC surface (./commands.ts). */
+async function call<K extends Command>(cmd: K, args: Args<K>): Promise<Result<K>> {
   try {
-    if (inTauri()) return await tauriInvoke<T>(cmd, args);
-    return (await (await demo()).demoInvoke(cmd, args ?? {})) as T;
+    if (inTauri()) return await tauriInvoke<Result<K>>(cmd, args);
+    return await (await demo()).demoInvoke(cmd, args);
   } catch (e) {
     throw toAppError(e);
   }
 }
 
-export const getSettings = () => call<Settings>('get_settings');
-export const setSettings = (patch: { claudeHome?: string | null; fleetFile?: string | null }) =>
-  call<Settings>('set_settings', patch);
-export const listAgents = () => call<AgentSummary[]>('list_agents');
-export const listSessions = (includeTemp: boolean) => call<Listing>('list_sessions', { includeTemp });
-export const agentSessions = (agent: string) => call<SessionSummary[]>('agent_sessions', { agent });
-export const sessionInfo = (sessionId: string) => call<SessionDetails>('session_info', { sessionId });
+export const getSettings = () => call('get_settings', {});
+export const setSettings = (patch: SettingsPatch) => call('set_settings', patch);
+export const listAgents = () => call('list_agents', {});
+export const listSessions = (includeTemp: boolean) => call('list_sessions', { includeTemp });
+export const agentSessions = (agent: string) => call('agent_sessions', { agent });
+export const sessionInfo = (sessionId: string) => call('session_info', { sessionId });
 export const sessionMessages = (sessionId: string, before: number | null, limit: number) =>
-  call<MessagePage>('session_messages', { sessionId, before, limit });
+  call('session_messages', { sessionId, before, limit });
 export const subagentMessages = (sessionId: string, agentId: string, before: number | null, limit: number) =>
-  call<MessagePage>('subagent_messages', { sessionId, agentId, before, limit });
-export const renameSession = (sessionId: string, name: string | null) =>
-  call<SessionSummary>('rename_session', { sessionId, name });
+  call('subagent_messages', { sessionId, agentId, before, limit });
+export const renameSession = (sessionId: string, name: string | null) => call('rename_session', { sessionId, name });
 export const adoptable = (agent: string, from: string | null, allFolders: boolean) =>
-  call<AdoptableSession[]>('adoptable', { agent, from, allFolders });
-export const adopt = (agent: string, sessionId: string) => call<AdoptResult>('adopt', { agent, sessionId });
-export const release = (agent: string, sessionId: string) => call<boolean>('release', { agent, sessionId });
+  call('adoptable', { agent, from, allFolders });
+export const adopt = (agent: string, sessionId: string) => call('adopt', { agent, sessionId });
+export const release = (agent: string, sessionId: string) => call('release', { agent, sessionId });
 export const planImport = (target: ImportTarget, sources: string[], mode: PlacementMode) =>
-  call<ImportPlan>('plan_import', { target, sources, mode });
-export const cancelImport = () => call<void>('cancel_import');
-export const listRuns = () => call<RunSummary[]>('list_runs');
-export const planUndo = (runId: string) => call<UndoPlan>('plan_undo', { runId });
-export const undoRun = (runId: string) => call<UndoReport>('undo_run', { runId });
-export const revealPath = (path: string) => call<void>('reveal_path', { path });
+  call('plan_import', { target, sources, mode });
+export const cancelImport = () => call('cancel_import', {});
+export const listRuns = () => call('list_runs', {});
+export const planUndo = (runId: string) => call('plan_undo', { runId });
+export const undoRun = (runId: string) => call('undo_run', { runId });
+export const revealPath = (path: string) => call('reveal_path', { path });
 
 /** Runs an import plan, streaming progress (files done / total, current file) to `onProgress`. */
 export async function applyImport(plan: ImportPlan, onProgress: (p: ImportProgress) => void): Promise<ImportReport> {
@@ -74,7 +81,8 @@ export async function applyImport(plan: ImportPlan, onProgress: (p: ImportProgre
     if (inTauri()) {
       const channel = new Channel<ImportProgress>();
       channel.onmessage = onProgress;
-      return await tauriInvoke<ImportReport>('apply_import', { plan, onProgress: channel });
+      const args: Args<'apply_import'> = { plan, onProgress: channel };
+      return await tauriInvoke<Result<'apply_import'>>('apply_import', args);
     }
     return await (await demo()).demoApplyImport(plan, onProgress);
   } catch (e) {

@@ -7,6 +7,7 @@ import type {
   ImportSkip, MessagePage, Origin, PlannedPlacement, RunSummary, SessionSummary, Settings, ToolCall, TranscriptMessage, UndoItem,
 } from './types';
 import type { PickKind } from './api';
+import type { Args, Command, Handlers, Result } from './commands';
 
 const HOME = '/home/ada';
 const mode = typeof location !== 'undefined' ? new URLSearchParams(location.search).get('demo') ?? '' : '';
@@ -273,9 +274,9 @@ async function cliShow(id: string): Promise<CliShow | null> {
   }
 }
 
-export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promise<unknown> {
-  await delay(mode === 'scale' ? 30 : 120);
-  if (mode === 'cli') {
+/** `?demo=cli`: answers from transcripts captured with corral-cli, where there are some. */
+async function cliInvoke(cmd: Command, a: Record<string, unknown>): Promise<unknown> {
+  {
     const d = await cli();
     if (d) {
       const all = d.groups.flatMap((g) => g.sessions);
@@ -295,138 +296,171 @@ export async function demoInvoke(cmd: string, a: Record<string, unknown>): Promi
       }
     }
   }
-  switch (cmd) {
-    case 'get_settings':
-      return { ...settings };
-    case 'set_settings':
-      if ('claudeHome' in a && typeof a.claudeHome === 'string') settings.claudeHome = a.claudeHome;
-      if ('fleetFile' in a) settings.fleetFile = (a.fleetFile as string | null) ?? null;
-      return { ...settings };
-    case 'list_agents':
-      return agentSummaries();
-    case 'list_sessions':
-      return { groups: groupSessions(Boolean(a.includeTemp)), warnings: [] };
-    case 'agent_sessions':
-      return sessions.filter((s) => s.agentName === a.agent).sort((x, y) => (x.mtime < y.mtime ? 1 : -1)).map((s) => ({ ...s }));
-    case 'session_info': {
-      const s = findSession(String(a.sessionId));
-      return {
-        summary: { ...s },
-        usage: { inputTokens: 84_312, outputTokens: 12_940, turnCount: 37, model: 'claude-sonnet-4-5' },
-        subagents: [{ agentId: 'agent-a1b2c3', transcriptPath: s.transcriptPath.replace('.jsonl', '/subagents/agent-a1b2c3.jsonl'), agentType: 'Explore', description: 'Explore the attribution rules', sizeBytes: 18_000 }],
-        resumeCommand: `cd -- '${s.workingDirectory}' && claude --resume ${s.sessionId}`,
-      };
-    }
-    case 'session_messages': {
-      const s = findSession(String(a.sessionId));
-      return page(Math.max(7, s.messageCount), (a.before as number | null) ?? null, Number(a.limit) || 100);
-    }
-    case 'subagent_messages':
-      return page(12, (a.before as number | null) ?? null, Number(a.limit) || 100);
-    case 'rename_session': {
-      const s = findSession(String(a.sessionId));
-      const n = typeof a.name === 'string' && a.name.trim() !== '' ? a.name.trim() : null;
-      s.customName = n;
-      return { ...s };
-    }
-    case 'release': {
-      const s = findSession(String(a.sessionId));
-      if (s.origin !== 'adopted' || s.agentName !== a.agent) return false;
-      s.origin = 'native';
-      s.agentName = null;
-      s.resumable = true;
-      s.notResumableReason = null;
-      return true;
-    }
-    case 'adopt': {
-      const s = findSession(String(a.sessionId));
-      s.origin = 'adopted';
-      s.agentName = String(a.agent);
-      return { sessionId: s.sessionId, agentName: s.agentName };
-    }
-    case 'adoptable': {
-      const list: AdoptableSession[] = sessions
-        .filter((s) => !s.agentName && !s.workingDirectory.startsWith('/tmp/'))
-        .sort((x, y) => (x.mtime < y.mtime ? 1 : -1))
-        .map((s) => ({ sessionId: s.sessionId, sourceCwd: s.workingDirectory, mtime: s.mtime, autoName: s.autoName, preview: s.preview, sizeBytes: s.sizeBytes, transcriptPath: s.transcriptPath }));
-      return list;
-    }
-    case 'plan_import': {
-      const target = a.target as ImportPlan['target'];
-      const dest = target.kind === 'agent' ? agentDefs.find((x) => x.name === target.name)?.dir ?? HOME : `${HOME}/src/old`;
-      const destFolder = `${settings.claudeHome}/projects/${dest.replace(/[^A-Za-z0-9]/g, '-')}`;
-      const sources = (a.sources as string[]) ?? [];
-      const placements: PlannedPlacement[] = [];
-      const skipped: ImportSkip[] = [];
-      const place = (sessionId: string, from: string) => placements.push({ sessionId, name: sessions.find((s) => s.sessionId === sessionId)?.autoName ?? null, from, to: `${destFolder}/${sessionId}.jsonl`, sourceCwd: `${HOME}/src/old`, recordOnly: false, warning: null, companions: sessionId.startsWith('a') ? ['subagents/agent-a1.jsonl', 'subagents/agent-a1.meta.json'] : [] });
-      for (const src of sources) {
-        const known = sessions.find((s) => s.transcriptPath === src);
-        if (known) {
-          if (known.agentName) skipped.push({ sessionId: known.sessionId, path: src, reason: 'already-adopted', detail: `already belongs to ${known.agentName}`, ownedBy: known.agentName });
-          else place(known.sessionId, known.transcriptPath);
-          continue;
-        }
-        if (!src.endsWith('.jsonl') && /\.[a-z0-9]+$/i.test(src)) {
-          skipped.push({ sessionId: src.split('/').pop() ?? src, path: src, reason: 'not-a-transcript', detail: 'not a .jsonl file', ownedBy: null });
-          continue;
-        }
-        if (src.endsWith('.jsonl')) {
-          place(uuid(), src);
-          continue;
-        }
-        for (let i = 0; i < 5; i++) {
-          const id = uuid();
-          place(id, `${src}/${id}.jsonl`);
-        }
-        skipped.push({ sessionId: uuid(), path: `${src}/agent-0a1b.jsonl`, reason: 'sidechain', detail: 'a subagent transcript', ownedBy: null });
-        skipped.push({ sessionId: uuid(), path: `${src}/x.jsonl`, reason: 'already-adopted', detail: 'adopted by team.gamma', ownedBy: 'team.gamma' });
-        skipped.push({ sessionId: uuid(), path: `${src}/y.jsonl`, reason: 'destination-exists', detail: 'a file with this name is already there', ownedBy: null });
-        skipped.push({ sessionId: uuid(), path: `${src}/z.jsonl`, reason: 'attributed-to-run', detail: 'a herdctl job of scribe ran it', ownedBy: 'scribe' });
-        if (a.mode === 'move') skipped.push({ sessionId: uuid(), path: `${src}/w.jsonl`, reason: 'occupied', detail: 'claude (pid 4242) has it open with --resume', ownedBy: null });
+  return undefined;
+}
+
+/** The demo's answer to every command of ./commands.ts (the compiler checks names and types). */
+const handlers: Handlers = {
+  get_settings: (a) => {
+    return { ...settings };
+  },
+  set_settings: (a) => {
+    if ('claudeHome' in a && typeof a.claudeHome === 'string') settings.claudeHome = a.claudeHome;
+    if ('fleetFile' in a) settings.fleetFile = (a.fleetFile as string | null) ?? null;
+    return { ...settings };
+  },
+  list_agents: (a) => {
+    return agentSummaries();
+  },
+  list_sessions: (a) => {
+    return { groups: groupSessions(Boolean(a.includeTemp)), warnings: [] };
+  },
+  agent_sessions: (a) => {
+    return sessions.filter((s) => s.agentName === a.agent).sort((x, y) => (x.mtime < y.mtime ? 1 : -1)).map((s) => ({ ...s }));
+  },
+  session_info: (a) => {
+    const s = findSession(String(a.sessionId));
+    return {
+      summary: { ...s },
+      usage: { inputTokens: 84_312, outputTokens: 12_940, turnCount: 37, model: 'claude-sonnet-4-5' },
+      subagents: [{ agentId: 'agent-a1b2c3', transcriptPath: s.transcriptPath.replace('.jsonl', '/subagents/agent-a1b2c3.jsonl'), agentType: 'Explore', description: 'Explore the attribution rules', sizeBytes: 18_000 }],
+      resumeCommand: `cd -- '${s.workingDirectory}' && claude --resume ${s.sessionId}`,
+    };
+  },
+  session_messages: (a) => {
+    const s = findSession(String(a.sessionId));
+    return page(Math.max(7, s.messageCount), (a.before as number | null) ?? null, Number(a.limit) || 100);
+  },
+  subagent_messages: (a) => {
+    return page(12, (a.before as number | null) ?? null, Number(a.limit) || 100);
+  },
+  rename_session: (a) => {
+    const s = findSession(String(a.sessionId));
+    const n = typeof a.name === 'string' && a.name.trim() !== '' ? a.name.trim() : null;
+    s.customName = n;
+    return { ...s };
+  },
+  release: (a) => {
+    const s = findSession(String(a.sessionId));
+    if (s.origin !== 'adopted' || s.agentName !== a.agent) return false;
+    s.origin = 'native';
+    s.agentName = null;
+    s.resumable = true;
+    s.notResumableReason = null;
+    return true;
+  },
+  adopt: (a) => {
+    const s = findSession(String(a.sessionId));
+    const previousOwner = s.origin === 'adopted' ? s.agentName : null;
+    const alreadyAdopted = s.origin === 'adopted' && s.agentName === a.agent;
+    s.origin = 'adopted';
+    s.agentName = a.agent;
+    return {
+      sessionId: s.sessionId,
+      agentName: a.agent,
+      adoptedAt: new Date().toISOString(),
+      recordPath: `${settings.stateDir}/adopted-sessions/${s.sessionId}.yaml`,
+      alreadyAdopted,
+      previousOwner: alreadyAdopted ? null : previousOwner,
+    };
+  },
+  adoptable: (a) => {
+    const list: AdoptableSession[] = sessions
+      .filter((s) => !s.agentName && !s.workingDirectory.startsWith('/tmp/'))
+      .sort((x, y) => (x.mtime < y.mtime ? 1 : -1))
+      .map((s) => ({ sessionId: s.sessionId, sourceCwd: s.workingDirectory, mtime: s.mtime, autoName: s.autoName, preview: s.preview, sizeBytes: s.sizeBytes, transcriptPath: s.transcriptPath }));
+    return list;
+  },
+  plan_import: (a) => {
+    const target = a.target as ImportPlan['target'];
+    const dest = target.kind === 'agent' ? agentDefs.find((x) => x.name === target.name)?.dir ?? HOME : `${HOME}/src/old`;
+    const destFolder = `${settings.claudeHome}/projects/${dest.replace(/[^A-Za-z0-9]/g, '-')}`;
+    const sources = (a.sources as string[]) ?? [];
+    const placements: PlannedPlacement[] = [];
+    const skipped: ImportSkip[] = [];
+    const place = (sessionId: string, from: string) => placements.push({ sessionId, name: sessions.find((s) => s.sessionId === sessionId)?.autoName ?? null, from, to: `${destFolder}/${sessionId}.jsonl`, sourceCwd: `${HOME}/src/old`, recordOnly: false, warning: null, companions: sessionId.startsWith('a') ? ['subagents/agent-a1.jsonl', 'subagents/agent-a1.meta.json'] : [] });
+    for (const src of sources) {
+      const known = sessions.find((s) => s.transcriptPath === src);
+      if (known) {
+        if (known.agentName) skipped.push({ sessionId: known.sessionId, path: src, reason: 'already-adopted', detail: `already belongs to ${known.agentName}`, ownedBy: known.agentName });
+        else place(known.sessionId, known.transcriptPath);
+        continue;
       }
-      return { target, mode: a.mode as ImportPlan['mode'], placements, skipped, occupancyUnknown: null } satisfies ImportPlan;
-    }
-    case 'cancel_import':
-      cancelRequested = true;
-      return null;
-    case 'list_runs':
-      return runs.map((r) => ({ ...r }));
-    case 'plan_undo': {
-      const r = runs.find((x) => x.runId === a.runId);
-      if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
-      const items = runItems.get(r.runId) ?? Array.from({ length: Number(r.placed) }, () => ({ sessionId: uuid(), from: `${HOME}/backup/x.jsonl`, to: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl` }) as PlannedPlacement);
-      const steps: UndoItem[] = [];
-      for (const p of items) {
-        steps.push({ path: p.to, action: r.mode === 'move' ? 'restored-source' : 'removed', sessionId: p.sessionId });
-        if (r.target?.kind === 'agent') steps.push({ path: `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml`, action: 'record-removed', sessionId: p.sessionId });
+      if (!src.endsWith('.jsonl') && /\.[a-z0-9]+$/i.test(src)) {
+        skipped.push({ sessionId: src.split('/').pop() ?? src, path: src, reason: 'not-a-transcript', detail: 'not a .jsonl file', ownedBy: null });
+        continue;
       }
-      return { runId: r.runId, steps, notUndone: [] };
-    }
-    case 'undo_run': {
-      const r = runs.find((x) => x.runId === a.runId);
-      if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
-      const placed = runItems.get(r.runId);
-      r.undoState = 'undone';
-      r.undoneAt = new Date().toISOString();
-      if (placed) {
-        for (const p of placed) {
-          const i = sessions.findIndex((x) => x.sessionId === p.sessionId);
-          if (i >= 0) sessions.splice(i, 1);
-        }
-        return { runId: r.runId, undone: placed.map((p) => ({ path: p.to, action: 'removed' as const, sessionId: p.sessionId })), notUndone: [] };
+      if (src.endsWith('.jsonl')) {
+        place(uuid(), src);
+        continue;
       }
-      r.undoState = 'partly-undone';
-      return {
-        runId: r.runId,
-        undone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, action: 'removed' as const, sessionId: null }],
-        notUndone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, reason: 'it changed after the import (Claude wrote to it), so it was left in place', sessionId: null }],
-      };
+      for (let i = 0; i < 5; i++) {
+        const id = uuid();
+        place(id, `${src}/${id}.jsonl`);
+      }
+      skipped.push({ sessionId: uuid(), path: `${src}/agent-0a1b.jsonl`, reason: 'sidechain', detail: 'a subagent transcript', ownedBy: null });
+      skipped.push({ sessionId: uuid(), path: `${src}/x.jsonl`, reason: 'already-adopted', detail: 'adopted by team.gamma', ownedBy: 'team.gamma' });
+      skipped.push({ sessionId: uuid(), path: `${src}/y.jsonl`, reason: 'destination-exists', detail: 'a file with this name is already there', ownedBy: null });
+      skipped.push({ sessionId: uuid(), path: `${src}/z.jsonl`, reason: 'attributed-to-run', detail: 'a herdctl job of scribe ran it', ownedBy: 'scribe' });
+      if (a.mode === 'move') skipped.push({ sessionId: uuid(), path: `${src}/w.jsonl`, reason: 'occupied', detail: 'claude (pid 4242) has it open with --resume', ownedBy: null });
     }
-    case 'reveal_path':
-      return null;
-    default:
-      throw { kind: 'invalid-input', message: `Demo backend does not know ${cmd}` };
+    return { target, mode: a.mode as ImportPlan['mode'], placements, skipped, occupancyUnknown: null } satisfies ImportPlan;
+  },
+  cancel_import: (a) => {
+    cancelRequested = true;
+    return null;
+  },
+  list_runs: (a) => {
+    return runs.map((r) => ({ ...r }));
+  },
+  plan_undo: (a) => {
+    const r = runs.find((x) => x.runId === a.runId);
+    if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
+    const items = runItems.get(r.runId) ?? Array.from({ length: Number(r.placed) }, () => ({ sessionId: uuid(), from: `${HOME}/backup/x.jsonl`, to: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl` }) as PlannedPlacement);
+    const steps: UndoItem[] = [];
+    for (const p of items) {
+      steps.push({ path: p.to, action: r.mode === 'move' ? 'restored-source' : 'removed', sessionId: p.sessionId });
+      if (r.target?.kind === 'agent') steps.push({ path: `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml`, action: 'record-removed', sessionId: p.sessionId });
+    }
+    return { runId: r.runId, steps, notUndone: [] };
+  },
+  undo_run: (a) => {
+    const r = runs.find((x) => x.runId === a.runId);
+    if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
+    const placed = runItems.get(r.runId);
+    r.undoState = 'undone';
+    r.undoneAt = new Date().toISOString();
+    if (placed) {
+      for (const p of placed) {
+        const i = sessions.findIndex((x) => x.sessionId === p.sessionId);
+        if (i >= 0) sessions.splice(i, 1);
+      }
+      return { runId: r.runId, undone: placed.map((p) => ({ path: p.to, action: 'removed' as const, sessionId: p.sessionId })), notUndone: [] };
+    }
+    r.undoState = 'partly-undone';
+    return {
+      runId: r.runId,
+      undone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, action: 'removed' as const, sessionId: null }],
+      notUndone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, reason: 'it changed after the import (Claude wrote to it), so it was left in place', sessionId: null }],
+    };
+  },
+  reveal_path: (a) => {
+    return null;
+  },
+  apply_import: () => {
+    throw { kind: 'invalid-input', message: 'the demo applies imports through demoApplyImport' };
+  },
+};
+
+export async function demoInvoke<K extends Command>(cmd: K, a: Args<K>): Promise<Result<K>> {
+  await delay(mode === 'scale' ? 30 : 120);
+  if (mode === 'cli') {
+    const answer = await cliInvoke(cmd, a as Record<string, unknown>);
+    if (answer !== undefined) return answer as Result<K>;
   }
+  const handler = handlers[cmd] as ((args: Args<K>) => Result<K> | Promise<Result<K>>) | undefined;
+  if (!handler) throw { kind: 'invalid-input', message: `Demo backend does not know ${String(cmd)}` };
+  return await handler(a);
 }
 
 // ?demo=scale&probe=1 — a timing probe for the All Chats search at scale: types queries into the

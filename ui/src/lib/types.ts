@@ -3,6 +3,7 @@
 export type { AgentSummary } from './bindings/AgentSummary';
 export type { DirectoryGroup } from './bindings/DirectoryGroup';
 export type { ErrorKind } from './bindings/ErrorKind';
+import type { ErrorKind } from './bindings/ErrorKind';
 export type { ErrorPayload } from './bindings/ErrorPayload';
 export type { Listing } from './bindings/Listing';
 export type { MessagePage } from './bindings/MessagePage';
@@ -45,4 +46,6 @@ export type { UndoReport } from './bindings/UndoReport';
 export type { UndoState } from './bindings/UndoState';
 
 /** Every failure the UI shows: the engine's `{kind, message}`, or `ui` for failures of the UI itself. */
-export type AppError = { kind: string; message: string };
+/** An error as the UI shows it: the engine's kinds, plus `ipc` (the shell refused the call itself)
+ * and `ui` (something in the UI failed). */
+export type AppError = { kind: ErrorKind | 'ipc' | 'ui'; message: string };

@@ -1,0 +1,51 @@
+// The IPC surface, declared once: every command the shell registers (`tauri::generate_handler!` in
+// src-tauri/src/lib.rs), with its arguments and its result, in the generated binding types.
+// - api.ts calls the shell only through `Commands` (a wrong name, argument or result type is a
+//   compile error);
+// - the development demo backend (demo.ts) implements `Commands` as a handler map, so the compiler
+//   checks it handles every command with the right types;
+// - a shell test (`commands_ts_lists_every_registered_command`) checks that these names are the
+//   shell's, no more and no fewer.
+import type {
+  AdoptableSession, AdoptResult, AgentSummary, ImportPlan, ImportReport, ImportTarget, Listing,
+  MessagePage, PlacementMode, RunSummary, SessionDetails, SessionSummary, Settings, UndoPlan,
+  UndoReport,
+} from './types';
+
+type NoArgs = Record<string, never>;
+
+/** `set_settings`: absent = unchanged; `claudeHome: null` = the default; `fleetFile: null` = close. */
+export type SettingsPatch = { claudeHome?: string | null; fleetFile?: string | null };
+
+export interface Commands {
+  get_settings: { args: NoArgs; result: Settings };
+  set_settings: { args: SettingsPatch; result: Settings };
+  list_agents: { args: NoArgs; result: AgentSummary[] };
+  list_sessions: { args: { includeTemp: boolean }; result: Listing };
+  agent_sessions: { args: { agent: string }; result: SessionSummary[] };
+  session_info: { args: { sessionId: string }; result: SessionDetails };
+  session_messages: { args: { sessionId: string; before: number | null; limit: number }; result: MessagePage };
+  subagent_messages: {
+    args: { sessionId: string; agentId: string; before: number | null; limit: number };
+    result: MessagePage;
+  };
+  rename_session: { args: { sessionId: string; name: string | null }; result: SessionSummary };
+  reveal_path: { args: { path: string }; result: null };
+  adoptable: { args: { agent: string; from: string | null; allFolders: boolean }; result: AdoptableSession[] };
+  adopt: { args: { agent: string; sessionId: string }; result: AdoptResult };
+  release: { args: { agent: string; sessionId: string }; result: boolean };
+  plan_import: { args: { target: ImportTarget; sources: string[]; mode: PlacementMode }; result: ImportPlan };
+  /** `onProgress` is a Tauri `Channel<ImportProgress>`. */
+  apply_import: { args: { plan: ImportPlan; onProgress: unknown }; result: ImportReport };
+  cancel_import: { args: NoArgs; result: null };
+  list_runs: { args: NoArgs; result: RunSummary[] };
+  plan_undo: { args: { runId: string }; result: UndoPlan };
+  undo_run: { args: { runId: string }; result: UndoReport };
+}
+
+export type Command = keyof Commands;
+export type Args<K extends Command> = Commands[K]['args'];
+export type Result<K extends Command> = Commands[K]['result'];
+
+/** A backend that answers every command (the demo): checked by the compiler. */
+export type Handlers = { [K in Command]: (args: Args<K>) => Result<K> | Promise<Result<K>> };
