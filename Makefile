@@ -105,9 +105,11 @@ test-engine:
 test-shell: ui
 	cargo test -p corral
 
-# TypeScript and Svelte type errors fail CI, and so does demo code in the production bundle.
+# TypeScript and Svelte type errors fail CI, so does UI code prettier would change (`npm run format`
+# fixes it), and so does demo code in the production bundle.
 check-ui: ui
 	cd ui && npm run --silent check -- --fail-on-warnings
+	cd ui && npm run --silent format:check
 	@if grep -rlq "Demo backend does not know" ui/dist; then \
 	  echo "ui/dist holds the development demo backend"; exit 1; fi
 

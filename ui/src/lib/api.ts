@@ -7,7 +7,13 @@ import { invoke as tauriInvoke, Channel } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import type { Args, Command, Result, SettingsPatch } from './commands';
 import type {
-  AppError, FilesDropped, ImportPlan, ImportProgress, ImportReport, ImportTarget, PlacementMode,
+  AppError,
+  FilesDropped,
+  ImportPlan,
+  ImportProgress,
+  ImportReport,
+  ImportTarget,
+  PlacementMode,
   SessionsChanged,
 } from './types';
 
@@ -97,11 +103,13 @@ async function subscribe<T>(event: string, cb: (payload: T) => void): Promise<Un
   return (await demo()).demoListen(event, cb as (p: unknown) => void);
 }
 
-export const onSessionsChanged = (cb: (p: SessionsChanged) => void) => subscribe<SessionsChanged>('sessions-changed', cb);
+export const onSessionsChanged = (cb: (p: SessionsChanged) => void) =>
+  subscribe<SessionsChanged>('sessions-changed', cb);
 export const onFilesDropped = (cb: (p: FilesDropped) => void) => subscribe<FilesDropped>('files-dropped', cb);
 
 /** Window-level drag state (for the drop overlay): enter/over with a CSS-pixel position, leave, drop. */
-export type DragState = { type: 'over'; x: number; y: number } | { type: 'leave' } | { type: 'drop'; x: number; y: number };
+export type DragState =
+  { type: 'over'; x: number; y: number } | { type: 'leave' } | { type: 'drop'; x: number; y: number };
 export async function onWindowDrag(cb: (s: DragState) => void): Promise<Unsubscribe> {
   if (!inTauri()) return () => {};
   const { getCurrentWebview } = await import('@tauri-apps/api/webview');
@@ -131,10 +139,20 @@ export async function pickPaths(kind: PickKind): Promise<string[]> {
       kind === 'claude-home'
         ? { directory: true, multiple: false, title: 'Choose a Claude home (the folder that holds projects/)' }
         : kind === 'fleet'
-          ? { directory: false, multiple: false, title: 'Open a herdctl fleet file', filters: [{ name: 'herdctl fleet', extensions: ['yaml', 'yml'] }] }
+          ? {
+              directory: false,
+              multiple: false,
+              title: 'Open a herdctl fleet file',
+              filters: [{ name: 'herdctl fleet', extensions: ['yaml', 'yml'] }],
+            }
           : kind === 'import-folders'
             ? { directory: true, multiple: true, title: 'Choose folders with transcripts' }
-            : { directory: false, multiple: true, title: 'Choose transcripts', filters: [{ name: 'Claude Code transcripts', extensions: ['jsonl'] }] };
+            : {
+                directory: false,
+                multiple: true,
+                title: 'Choose transcripts',
+                filters: [{ name: 'Claude Code transcripts', extensions: ['jsonl'] }],
+              };
     const r = await open(opts);
     if (r == null) return [];
     return Array.isArray(r) ? r : [r];

@@ -7,8 +7,20 @@
 // - a shell test (`commands_ts_lists_every_registered_command`) checks that these names are the
 //   shell's, no more and no fewer.
 import type {
-  AdoptableSession, AdoptResult, AgentSummary, ImportPlan, ImportReport, ImportTarget, Listing,
-  MessagePage, PlacementMode, RunSummary, SessionDetails, SessionSummary, Settings, UndoPlan,
+  AdoptableSession,
+  AdoptResult,
+  AgentSummary,
+  ImportPlan,
+  ImportReport,
+  ImportTarget,
+  Listing,
+  MessagePage,
+  PlacementMode,
+  RunSummary,
+  SessionDetails,
+  SessionSummary,
+  Settings,
+  UndoPlan,
   UndoReport,
 } from './types';
 

@@ -3,14 +3,28 @@
 // URL switches: ?demo=scale (10,000 sessions in 1,000 folders), ?demo=empty (no Claude home),
 // ?demo=nofleet (no fleet open).
 import type {
-  AdoptableSession, AgentSummary, DirectoryGroup, ImportPlan, ImportProgress, ImportReport,
-  ImportSkip, MessagePage, Origin, PlannedPlacement, RunSummary, SessionSummary, Settings, ToolCall, TranscriptMessage, UndoItem,
+  AdoptableSession,
+  AgentSummary,
+  DirectoryGroup,
+  ImportPlan,
+  ImportProgress,
+  ImportReport,
+  ImportSkip,
+  MessagePage,
+  Origin,
+  PlannedPlacement,
+  RunSummary,
+  SessionSummary,
+  Settings,
+  ToolCall,
+  TranscriptMessage,
+  UndoItem,
 } from './types';
 import type { PickKind } from './api';
 import type { Args, Command, Handlers, Result } from './commands';
 
 const HOME = '/home/ada';
-const mode = typeof location !== 'undefined' ? new URLSearchParams(location.search).get('demo') ?? '' : '';
+const mode = typeof location !== 'undefined' ? (new URLSearchParams(location.search).get('demo') ?? '') : '';
 const NOW = Date.now();
 
 let seed = 42;
@@ -22,7 +36,10 @@ function pick<T>(a: T[]): T {
   return a[Math.floor(rnd() * a.length)] ?? a[0];
 }
 function uuid(): string {
-  const h = () => Math.floor(rnd() * 0xffff).toString(16).padStart(4, '0');
+  const h = () =>
+    Math.floor(rnd() * 0xffff)
+      .toString(16)
+      .padStart(4, '0');
   return `${h()}${h()}-${h()}-4${h().slice(1)}-a${h().slice(1)}-${h()}${h()}${h()}`;
 }
 function iso(msAgo: number): string {
@@ -46,14 +63,28 @@ const agentDefs = [
 ];
 
 const titles = [
-  'Fix flaky login test', 'Refactor the session cache', 'Write release notes for 0.4', 'Investigate slow startup',
-  'Add dark mode to settings', 'Migrate CI to the new runners', 'Explain the attribution rules', 'Plan the import wizard',
-  'Review PR #212: path encoding', 'Daily triage of new issues', 'Summarise yesterday’s Discord thread', 'Draft the onboarding email',
-  'Profile the JSONL parser', 'Bump dependencies', 'Rename herd members', 'Find why backups grow',
+  'Fix flaky login test',
+  'Refactor the session cache',
+  'Write release notes for 0.4',
+  'Investigate slow startup',
+  'Add dark mode to settings',
+  'Migrate CI to the new runners',
+  'Explain the attribution rules',
+  'Plan the import wizard',
+  'Review PR #212: path encoding',
+  'Daily triage of new issues',
+  'Summarise yesterday’s Discord thread',
+  'Draft the onboarding email',
+  'Profile the JSONL parser',
+  'Bump dependencies',
+  'Rename herd members',
+  'Find why backups grow',
 ];
 const previews = [
-  'Can you look at why the login test fails on CI but not locally?', 'The cache keeps stale entries after a rename — why?',
-  'Please draft release notes from the merged PRs since v0.3', 'Startup takes 9 seconds on my laptop, can you profile it?',
+  'Can you look at why the login test fails on CI but not locally?',
+  'The cache keeps stale entries after a rename — why?',
+  'Please draft release notes from the merged PRs since v0.3',
+  'Startup takes 9 seconds on my laptop, can you profile it?',
   'Hi! <img src=x onerror=alert(1)> <script>alert("xss")</script> please render me as text',
 ];
 const branches = ['main', 'feat/import-wizard', 'fix/login', 'release/0.4', null];
@@ -61,7 +92,13 @@ const branches = ['main', 'feat/import-wizard', 'fix/login', 'release/0.4', null
 type DemoSession = SessionSummary & { sidechainFree: true };
 const sessions: DemoSession[] = [];
 
-function addSession(dir: string, origin: Origin, agent: string | null, ago: number, opts: Partial<SessionSummary> = {}): DemoSession {
+function addSession(
+  dir: string,
+  origin: Origin,
+  agent: string | null,
+  ago: number,
+  opts: Partial<SessionSummary> = {},
+): DemoSession {
   const id = uuid();
   const title = pick(titles);
   const s: DemoSession = {
@@ -100,16 +137,32 @@ function buildDemo() {
     return;
   }
   const [scribe, alpha, gamma, deploy] = agentDefs;
-  addSession(scribe.dir, 'schedule', 'scribe', 5 * 60_000, { customName: 'Morning digest', autoName: 'Summarise overnight activity' });
+  addSession(scribe.dir, 'schedule', 'scribe', 5 * 60_000, {
+    customName: 'Morning digest',
+    autoName: 'Summarise overnight activity',
+  });
   addSession(scribe.dir, 'native', 'scribe', 2 * 3_600_000);
-  addSession(scribe.dir, 'adopted', 'scribe', 26 * 3_600_000, { workingDirectory: `${HOME}/notes`, resumable: false, notResumableReason: 'outside-agent-folder', autoName: 'Notes from the planning call' });
+  addSession(scribe.dir, 'adopted', 'scribe', 26 * 3_600_000, {
+    workingDirectory: `${HOME}/notes`,
+    resumable: false,
+    notResumableReason: 'outside-agent-folder',
+    autoName: 'Notes from the planning call',
+  });
   addSession(alpha.dir, 'web', 'team.alpha', 40 * 60_000);
   addSession(alpha.dir, 'discord', 'team.alpha', 3 * 86_400_000);
   addSession(alpha.dir, 'slack', 'team.alpha', 9 * 86_400_000);
   addSession(alpha.dir, 'adopted', 'team.alpha', 12 * 86_400_000);
   addSession(gamma.dir, 'native', 'team.gamma', 20 * 86_400_000, { customName: null, autoName: null, preview: null });
-  addSession(deploy.dir, 'schedule', 'ops.deploy', 50 * 60_000, { resumable: false, notResumableReason: 'docker', encodedPath: 'docker:ops.deploy' });
-  const long = addSession(`${HOME}/src/corral`, 'native', null, 90_000, { autoName: 'Build the Corral UI', messageCount: 3000, sizeBytes: 48_000_000 });
+  addSession(deploy.dir, 'schedule', 'ops.deploy', 50 * 60_000, {
+    resumable: false,
+    notResumableReason: 'docker',
+    encodedPath: 'docker:ops.deploy',
+  });
+  const long = addSession(`${HOME}/src/corral`, 'native', null, 90_000, {
+    autoName: 'Build the Corral UI',
+    messageCount: 3000,
+    sizeBytes: 48_000_000,
+  });
   long.sessionId = '7f3c2a10-0000-4000-a000-000000000001';
   addSession(`${HOME}/src/corral`, 'native', null, 4 * 3_600_000, { preview: previews[4], autoName: null });
   for (let i = 0; i < 6; i++) addSession(`${HOME}/src/corral`, 'native', null, (i + 1) * 86_400_000 * 2);
@@ -128,7 +181,14 @@ function groupSessions(includeTemp: boolean): DirectoryGroup[] {
     let g = map.get(s.workingDirectory);
     if (!g) {
       const agent = agentDefs.find((a) => a.dir === s.workingDirectory);
-      g = { workingDirectory: s.workingDirectory, encodedPath: s.encodedPath, agentName: settings.fleetFile ? agent?.name ?? null : null, sessionCount: 0, isTemp, sessions: [] };
+      g = {
+        workingDirectory: s.workingDirectory,
+        encodedPath: s.encodedPath,
+        agentName: settings.fleetFile ? (agent?.name ?? null) : null,
+        sessionCount: 0,
+        isTemp,
+        sessions: [],
+      };
       map.set(s.workingDirectory, g);
     }
     g.sessions.push({ ...s });
@@ -142,7 +202,14 @@ function agentSummaries(): AgentSummary[] {
   return agentDefs.map((a) => {
     const own = sessions.filter((s) => s.agentName === a.name);
     const last = own.reduce<string | null>((m, s) => (!m || s.mtime > m ? s.mtime : m), null);
-    return { name: a.name, fleetPath: a.fleetPath, workingDirectory: a.dir, docker: a.docker, sessionCount: own.length, lastActivityAt: last };
+    return {
+      name: a.name,
+      fleetPath: a.fleetPath,
+      workingDirectory: a.dir,
+      docker: a.docker,
+      sessionCount: own.length,
+      lastActivityAt: last,
+    };
   });
 }
 
@@ -153,32 +220,104 @@ function findSession(id: string): DemoSession {
 }
 
 // ---- transcripts ----
-function tool(name: string, emoji: string, summary: string | null, output: string, extra: Partial<ToolCall> = {}): ToolCall {
+function tool(
+  name: string,
+  emoji: string,
+  summary: string | null,
+  output: string,
+  extra: Partial<ToolCall> = {},
+): ToolCall {
   return {
-    toolName: name, toolUseId: uuid(), emoji, inputSummary: summary, input: JSON.stringify({ command: summary }, null, 2),
-    output, outputTruncated: false, isError: false, durationMs: Math.floor(rnd() * 4000), pending: false, subagentId: null, ...extra,
+    toolName: name,
+    toolUseId: uuid(),
+    emoji,
+    inputSummary: summary,
+    input: JSON.stringify({ command: summary }, null, 2),
+    output,
+    outputTruncated: false,
+    isError: false,
+    durationMs: Math.floor(rnd() * 4000),
+    pending: false,
+    subagentId: null,
+    ...extra,
   };
 }
 
 function messageAt(i: number, total: number): TranscriptMessage {
   seed = 1000 + i * 7;
-  const base = { uuid: `m-${i}`, timestamp: iso((total - i) * 30_000), thinking: null, toolCall: null, originKind: null, offset: i * 1000 };
+  const base = {
+    uuid: `m-${i}`,
+    timestamp: iso((total - i) * 30_000),
+    thinking: null,
+    toolCall: null,
+    originKind: null,
+    offset: i * 1000,
+  };
   const k = i % 6;
   if (i === total - 1) {
-    return { ...base, role: 'tool', content: '', toolCall: tool('Bash', '💻', 'npm run build -- --watch', '', { pending: true, durationMs: null }) };
+    return {
+      ...base,
+      role: 'tool',
+      content: '',
+      toolCall: tool('Bash', '💻', 'npm run build -- --watch', '', { pending: true, durationMs: null }),
+    };
   }
   if (k === 0)
-    return { ...base, role: 'user', content: i === 0 ? 'Hi! <img src=x onerror=alert(1)> and <script>alert("xss")</script> — please show these as text.' : `Can you check step ${i}? The \`cache\` seems **stale** after a rename.` };
+    return {
+      ...base,
+      role: 'user',
+      content:
+        i === 0
+          ? 'Hi! <img src=x onerror=alert(1)> and <script>alert("xss")</script> — please show these as text.'
+          : `Can you check step ${i}? The \`cache\` seems **stale** after a rename.`,
+    };
   if (k === 1)
     return {
-      ...base, role: 'assistant', thinking: 'The user wants me to check the cache. Let me look at the invalidation path first, then run the tests.',
+      ...base,
+      role: 'assistant',
+      thinking: 'The user wants me to check the cache. Let me look at the invalidation path first, then run the tests.',
       content: `Looking at it now. Here is the plan:\n\n1. Read \`catalog.rs\`\n2. Run the **tests**\n3. Report back\n\n\`\`\`rust\nfn invalidate(&mut self, folder: &Path) {\n    self.cache.retain(|k, _| !k.starts_with(folder));\n}\n\`\`\``,
     };
-  if (k === 2) return { ...base, role: 'tool', content: '', toolCall: tool('Read', '📄', `${HOME}/src/corral/src-tauri/engine/src/catalog.rs`, 'use std::path::Path;\n'.repeat(80)) };
-  if (k === 3) return { ...base, role: 'tool', content: '', toolCall: tool('Bash', '💻', 'cargo test -p corral-engine', 'error[E0425]: cannot find value `folder` in this scope\n  --> src/catalog.rs:88:21', { isError: true }) };
+  if (k === 2)
+    return {
+      ...base,
+      role: 'tool',
+      content: '',
+      toolCall: tool(
+        'Read',
+        '📄',
+        `${HOME}/src/corral/src-tauri/engine/src/catalog.rs`,
+        'use std::path::Path;\n'.repeat(80),
+      ),
+    };
+  if (k === 3)
+    return {
+      ...base,
+      role: 'tool',
+      content: '',
+      toolCall: tool(
+        'Bash',
+        '💻',
+        'cargo test -p corral-engine',
+        'error[E0425]: cannot find value `folder` in this scope\n  --> src/catalog.rs:88:21',
+        { isError: true },
+      ),
+    };
   if (k === 4)
-    return { ...base, role: 'tool', content: '', toolCall: tool('Task', '🤖', 'Explore the attribution rules', 'Found 3 places where attribution is decided.', { subagentId: 'agent-a1b2c3', durationMs: 48_200 }) };
-  return { ...base, role: 'assistant', content: `Done — the cache now drops entries for the changed folder only. See [the docs](https://example.com/docs) for details.\n\n> Note: nothing on disk was modified.` };
+    return {
+      ...base,
+      role: 'tool',
+      content: '',
+      toolCall: tool('Task', '🤖', 'Explore the attribution rules', 'Found 3 places where attribution is decided.', {
+        subagentId: 'agent-a1b2c3',
+        durationMs: 48_200,
+      }),
+    };
+  return {
+    ...base,
+    role: 'assistant',
+    content: `Done — the cache now drops entries for the changed folder only. See [the docs](https://example.com/docs) for details.\n\n> Note: nothing on disk was modified.`,
+  };
 }
 
 function page(total: number, before: number | null, limit: number): MessagePage {
@@ -192,15 +331,43 @@ function page(total: number, before: number | null, limit: number): MessagePage 
 // ---- import runs ----
 function run(id: string, agoMs: number, o: Partial<RunSummary>): RunSummary {
   return {
-    runId: id, createdAt: iso(agoMs), target: { kind: 'agent', name: 'team.alpha' }, mode: 'copy', placed: 0, records: 0, skipped: 0,
-    finished: true, cancelled: false, undoState: 'not-undone', undoneAt: null, runDir: `${settings.dataDir}/runs/${id}`,
-    backupDir: `${settings.dataDir}/runs/${id}/backup`, backupBytes: 0, problem: null, ...o,
+    runId: id,
+    createdAt: iso(agoMs),
+    target: { kind: 'agent', name: 'team.alpha' },
+    mode: 'copy',
+    placed: 0,
+    records: 0,
+    skipped: 0,
+    finished: true,
+    cancelled: false,
+    undoState: 'not-undone',
+    undoneAt: null,
+    runDir: `${settings.dataDir}/runs/${id}`,
+    backupDir: `${settings.dataDir}/runs/${id}/backup`,
+    backupBytes: 0,
+    problem: null,
+    ...o,
   };
 }
 const runs: RunSummary[] = [
   run('20261128T101500Z-4242', 86_400_000 * 1.2, { placed: 12, records: 12, skipped: 2 }),
-  run('20261124T160200Z-3131', 86_400_000 * 5, { target: { kind: 'agent', name: 'scribe' }, mode: 'link', placed: 4, records: 4, undoState: 'partly-undone', undoneAt: iso(86_400_000 * 4) }),
-  run('20261120T083000Z-1717', 86_400_000 * 9, { target: { kind: 'claudeHome' }, mode: 'move', placed: 3, skipped: 0, undoState: 'undone', undoneAt: iso(86_400_000 * 8), backupBytes: 2_400_000 }),
+  run('20261124T160200Z-3131', 86_400_000 * 5, {
+    target: { kind: 'agent', name: 'scribe' },
+    mode: 'link',
+    placed: 4,
+    records: 4,
+    undoState: 'partly-undone',
+    undoneAt: iso(86_400_000 * 4),
+  }),
+  run('20261120T083000Z-1717', 86_400_000 * 9, {
+    target: { kind: 'claudeHome' },
+    mode: 'move',
+    placed: 3,
+    skipped: 0,
+    undoState: 'undone',
+    undoneAt: iso(86_400_000 * 8),
+    backupBytes: 2_400_000,
+  }),
 ];
 const runItems = new Map<string, PlannedPlacement[]>();
 let cancelRequested = false;
@@ -224,7 +391,10 @@ export async function demoPick(kind: PickKind): Promise<string[]> {
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function demoApplyImport(plan: ImportPlan, onProgress: (p: ImportProgress) => void): Promise<ImportReport> {
+export async function demoApplyImport(
+  plan: ImportPlan,
+  onProgress: (p: ImportProgress) => void,
+): Promise<ImportReport> {
   cancelRequested = false;
   const placed: ImportReport['placed'] = [];
   const total = plan.placements.length;
@@ -234,25 +404,64 @@ export async function demoApplyImport(plan: ImportPlan, onProgress: (p: ImportPr
     const p = plan.placements[i];
     onProgress({ done: i, total, sessionId: p.sessionId });
     await delay(450);
-    placed.push({ sessionId: p.sessionId, from: p.from, to: p.to, placedAs: plan.mode === 'copy' ? 'copied' : plan.mode === 'move' ? 'moved' : 'hard-linked', record: plan.target.kind === 'agent' ? `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml` : null, warning: p.warning, companions: p.companions.length });
+    placed.push({
+      sessionId: p.sessionId,
+      from: p.from,
+      to: p.to,
+      placedAs: plan.mode === 'copy' ? 'copied' : plan.mode === 'move' ? 'moved' : 'hard-linked',
+      record: plan.target.kind === 'agent' ? `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml` : null,
+      warning: p.warning,
+      companions: p.companions.length,
+    });
     if (plan.target.kind === 'agent') {
       const dir = agentDefs.find((x) => x.name === (plan.target as { name: string }).name)?.dir ?? HOME;
-      sessions.push({ ...(sessions[0] ?? ({} as DemoSession)), sessionId: p.sessionId, transcriptPath: p.to, workingDirectory: dir, encodedPath: dir.replace(/[^A-Za-z0-9]/g, '-'), origin: 'adopted', agentName: plan.target.name, customName: null, autoName: 'Imported: ' + (p.from.split('/').pop() ?? p.sessionId), mtime: new Date().toISOString() });
+      sessions.push({
+        ...(sessions[0] ?? ({} as DemoSession)),
+        sessionId: p.sessionId,
+        transcriptPath: p.to,
+        workingDirectory: dir,
+        encodedPath: dir.replace(/[^A-Za-z0-9]/g, '-'),
+        origin: 'adopted',
+        agentName: plan.target.name,
+        customName: null,
+        autoName: 'Imported: ' + (p.from.split('/').pop() ?? p.sessionId),
+        mtime: new Date().toISOString(),
+      });
     }
   }
   onProgress({ done: placed.length, total, sessionId: '' });
   const runId = placed.length ? id : null;
   if (runId) {
-    runs.unshift(run(runId, 0, { target: plan.target, mode: plan.mode, placed: placed.length, records: plan.target.kind === 'agent' ? placed.length : 0, skipped: plan.skipped.length, cancelled: cancelRequested }));
+    runs.unshift(
+      run(runId, 0, {
+        target: plan.target,
+        mode: plan.mode,
+        placed: placed.length,
+        records: plan.target.kind === 'agent' ? placed.length : 0,
+        skipped: plan.skipped.length,
+        cancelled: cancelRequested,
+      }),
+    );
     runItems.set(runId, plan.placements.slice(0, placed.length));
   }
-  return { runId, runDir: runId ? `${settings.dataDir}/runs/${runId}` : null, placed, skipped: plan.skipped, cancelled: cancelRequested, dryRun: false };
+  return {
+    runId,
+    runDir: runId ? `${settings.dataDir}/runs/${runId}` : null,
+    placed,
+    skipped: plan.skipped,
+    cancelled: cancelRequested,
+    dryRun: false,
+  };
 }
 
 // ?demo=cli — real engine output instead of generated data: after `npm run build`, put the JSON of
 // `corral-cli --json sessions`, `--json agents` and `--json show <id>` into dist/cli/ as listing.json,
 // agents.json and show-<id>.json, then serve dist (vite preview). Nothing is written anywhere.
-type CliShow = { messages: TranscriptMessage[]; usage: { inputTokens: number; outputTokens: number; turnCount: number; model: string | null }; subagents: unknown[] };
+type CliShow = {
+  messages: TranscriptMessage[];
+  usage: { inputTokens: number; outputTokens: number; turnCount: number; model: string | null };
+  subagents: unknown[];
+};
 let cliData: Promise<{ groups: DirectoryGroup[]; agents: AgentSummary[] } | null> | null = null;
 function cli() {
   cliData ??= (async () => {
@@ -288,11 +497,21 @@ async function cliInvoke(cmd: Command, a: Record<string, unknown>): Promise<unkn
         const s = find(a.sessionId);
         const show = await cliShow(String(a.sessionId));
         if (!s || !show) throw { kind: 'not-found', message: `No captured transcript for ${String(a.sessionId)}` };
-        if (cmd === 'session_info') return { summary: s, usage: show.usage, subagents: show.subagents, resumeCommand: `cd -- '${s.workingDirectory}' && claude --resume ${s.sessionId}` };
+        if (cmd === 'session_info')
+          return {
+            summary: s,
+            usage: show.usage,
+            subagents: show.subagents,
+            resumeCommand: `cd -- '${s.workingDirectory}' && claude --resume ${s.sessionId}`,
+          };
         const before = (a.before as number | null) ?? Infinity;
         const older = show.messages.filter((m) => m.offset < before);
         const page = older.slice(Math.max(0, older.length - Number(a.limit || 100)));
-        return { messages: page, earlierCursor: page.length < older.length ? page[0].offset : null, sizeBytes: s.sizeBytes };
+        return {
+          messages: page,
+          earlierCursor: page.length < older.length ? page[0].offset : null,
+          sizeBytes: s.sizeBytes,
+        };
       }
     }
   }
@@ -316,14 +535,25 @@ const handlers: Handlers = {
     return { groups: groupSessions(Boolean(a.includeTemp)), warnings: [] };
   },
   agent_sessions: (a) => {
-    return sessions.filter((s) => s.agentName === a.agent).sort((x, y) => (x.mtime < y.mtime ? 1 : -1)).map((s) => ({ ...s }));
+    return sessions
+      .filter((s) => s.agentName === a.agent)
+      .sort((x, y) => (x.mtime < y.mtime ? 1 : -1))
+      .map((s) => ({ ...s }));
   },
   session_info: (a) => {
     const s = findSession(String(a.sessionId));
     return {
       summary: { ...s },
       usage: { inputTokens: 84_312, outputTokens: 12_940, turnCount: 37, model: 'claude-sonnet-4-5' },
-      subagents: [{ agentId: 'agent-a1b2c3', transcriptPath: s.transcriptPath.replace('.jsonl', '/subagents/agent-a1b2c3.jsonl'), agentType: 'Explore', description: 'Explore the attribution rules', sizeBytes: 18_000 }],
+      subagents: [
+        {
+          agentId: 'agent-a1b2c3',
+          transcriptPath: s.transcriptPath.replace('.jsonl', '/subagents/agent-a1b2c3.jsonl'),
+          agentType: 'Explore',
+          description: 'Explore the attribution rules',
+          sizeBytes: 18_000,
+        },
+      ],
       resumeCommand: `cd -- '${s.workingDirectory}' && claude --resume ${s.sessionId}`,
     };
   },
@@ -368,26 +598,58 @@ const handlers: Handlers = {
     const list: AdoptableSession[] = sessions
       .filter((s) => !s.agentName && !s.workingDirectory.startsWith('/tmp/'))
       .sort((x, y) => (x.mtime < y.mtime ? 1 : -1))
-      .map((s) => ({ sessionId: s.sessionId, sourceCwd: s.workingDirectory, mtime: s.mtime, autoName: s.autoName, preview: s.preview, sizeBytes: s.sizeBytes, transcriptPath: s.transcriptPath }));
+      .map((s) => ({
+        sessionId: s.sessionId,
+        sourceCwd: s.workingDirectory,
+        mtime: s.mtime,
+        autoName: s.autoName,
+        preview: s.preview,
+        sizeBytes: s.sizeBytes,
+        transcriptPath: s.transcriptPath,
+      }));
     return list;
   },
   plan_import: (a) => {
     const target = a.target as ImportPlan['target'];
-    const dest = target.kind === 'agent' ? agentDefs.find((x) => x.name === target.name)?.dir ?? HOME : `${HOME}/src/old`;
+    const dest =
+      target.kind === 'agent' ? (agentDefs.find((x) => x.name === target.name)?.dir ?? HOME) : `${HOME}/src/old`;
     const destFolder = `${settings.claudeHome}/projects/${dest.replace(/[^A-Za-z0-9]/g, '-')}`;
     const sources = (a.sources as string[]) ?? [];
     const placements: PlannedPlacement[] = [];
     const skipped: ImportSkip[] = [];
-    const place = (sessionId: string, from: string) => placements.push({ sessionId, name: sessions.find((s) => s.sessionId === sessionId)?.autoName ?? null, from, to: `${destFolder}/${sessionId}.jsonl`, sourceCwd: `${HOME}/src/old`, recordOnly: false, warning: null, companions: sessionId.startsWith('a') ? ['subagents/agent-a1.jsonl', 'subagents/agent-a1.meta.json'] : [] });
+    const place = (sessionId: string, from: string) =>
+      placements.push({
+        sessionId,
+        name: sessions.find((s) => s.sessionId === sessionId)?.autoName ?? null,
+        from,
+        to: `${destFolder}/${sessionId}.jsonl`,
+        sourceCwd: `${HOME}/src/old`,
+        recordOnly: false,
+        warning: null,
+        companions: sessionId.startsWith('a') ? ['subagents/agent-a1.jsonl', 'subagents/agent-a1.meta.json'] : [],
+      });
     for (const src of sources) {
       const known = sessions.find((s) => s.transcriptPath === src);
       if (known) {
-        if (known.agentName) skipped.push({ sessionId: known.sessionId, path: src, reason: 'already-adopted', detail: `already belongs to ${known.agentName}`, ownedBy: known.agentName });
+        if (known.agentName)
+          skipped.push({
+            sessionId: known.sessionId,
+            path: src,
+            reason: 'already-adopted',
+            detail: `already belongs to ${known.agentName}`,
+            ownedBy: known.agentName,
+          });
         else place(known.sessionId, known.transcriptPath);
         continue;
       }
       if (!src.endsWith('.jsonl') && /\.[a-z0-9]+$/i.test(src)) {
-        skipped.push({ sessionId: src.split('/').pop() ?? src, path: src, reason: 'not-a-transcript', detail: 'not a .jsonl file', ownedBy: null });
+        skipped.push({
+          sessionId: src.split('/').pop() ?? src,
+          path: src,
+          reason: 'not-a-transcript',
+          detail: 'not a .jsonl file',
+          ownedBy: null,
+        });
         continue;
       }
       if (src.endsWith('.jsonl')) {
@@ -398,13 +660,50 @@ const handlers: Handlers = {
         const id = uuid();
         place(id, `${src}/${id}.jsonl`);
       }
-      skipped.push({ sessionId: uuid(), path: `${src}/agent-0a1b.jsonl`, reason: 'sidechain', detail: 'a subagent transcript', ownedBy: null });
-      skipped.push({ sessionId: uuid(), path: `${src}/x.jsonl`, reason: 'already-adopted', detail: 'adopted by team.gamma', ownedBy: 'team.gamma' });
-      skipped.push({ sessionId: uuid(), path: `${src}/y.jsonl`, reason: 'destination-exists', detail: 'a file with this name is already there', ownedBy: null });
-      skipped.push({ sessionId: uuid(), path: `${src}/z.jsonl`, reason: 'attributed-to-run', detail: 'a herdctl job of scribe ran it', ownedBy: 'scribe' });
-      if (a.mode === 'move') skipped.push({ sessionId: uuid(), path: `${src}/w.jsonl`, reason: 'occupied', detail: 'claude (pid 4242) has it open with --resume', ownedBy: null });
+      skipped.push({
+        sessionId: uuid(),
+        path: `${src}/agent-0a1b.jsonl`,
+        reason: 'sidechain',
+        detail: 'a subagent transcript',
+        ownedBy: null,
+      });
+      skipped.push({
+        sessionId: uuid(),
+        path: `${src}/x.jsonl`,
+        reason: 'already-adopted',
+        detail: 'adopted by team.gamma',
+        ownedBy: 'team.gamma',
+      });
+      skipped.push({
+        sessionId: uuid(),
+        path: `${src}/y.jsonl`,
+        reason: 'destination-exists',
+        detail: 'a file with this name is already there',
+        ownedBy: null,
+      });
+      skipped.push({
+        sessionId: uuid(),
+        path: `${src}/z.jsonl`,
+        reason: 'attributed-to-run',
+        detail: 'a herdctl job of scribe ran it',
+        ownedBy: 'scribe',
+      });
+      if (a.mode === 'move')
+        skipped.push({
+          sessionId: uuid(),
+          path: `${src}/w.jsonl`,
+          reason: 'occupied',
+          detail: 'claude (pid 4242) has it open with --resume',
+          ownedBy: null,
+        });
     }
-    return { target, mode: a.mode as ImportPlan['mode'], placements, skipped, occupancyUnknown: null } satisfies ImportPlan;
+    return {
+      target,
+      mode: a.mode as ImportPlan['mode'],
+      placements,
+      skipped,
+      occupancyUnknown: null,
+    } satisfies ImportPlan;
   },
   cancel_import: (a) => {
     cancelRequested = true;
@@ -416,11 +715,26 @@ const handlers: Handlers = {
   plan_undo: (a) => {
     const r = runs.find((x) => x.runId === a.runId);
     if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
-    const items = runItems.get(r.runId) ?? Array.from({ length: Number(r.placed) }, () => ({ sessionId: uuid(), from: `${HOME}/backup/x.jsonl`, to: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl` }) as PlannedPlacement);
+    const items =
+      runItems.get(r.runId) ??
+      Array.from(
+        { length: Number(r.placed) },
+        () =>
+          ({
+            sessionId: uuid(),
+            from: `${HOME}/backup/x.jsonl`,
+            to: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`,
+          }) as PlannedPlacement,
+      );
     const steps: UndoItem[] = [];
     for (const p of items) {
       steps.push({ path: p.to, action: r.mode === 'move' ? 'restored-source' : 'removed', sessionId: p.sessionId });
-      if (r.target?.kind === 'agent') steps.push({ path: `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml`, action: 'record-removed', sessionId: p.sessionId });
+      if (r.target?.kind === 'agent')
+        steps.push({
+          path: `${settings.stateDir}/adopted-sessions/${p.sessionId}.yaml`,
+          action: 'record-removed',
+          sessionId: p.sessionId,
+        });
     }
     return { runId: r.runId, steps, notUndone: [] };
   },
@@ -435,13 +749,29 @@ const handlers: Handlers = {
         const i = sessions.findIndex((x) => x.sessionId === p.sessionId);
         if (i >= 0) sessions.splice(i, 1);
       }
-      return { runId: r.runId, undone: placed.map((p) => ({ path: p.to, action: 'removed' as const, sessionId: p.sessionId })), notUndone: [] };
+      return {
+        runId: r.runId,
+        undone: placed.map((p) => ({ path: p.to, action: 'removed' as const, sessionId: p.sessionId })),
+        notUndone: [],
+      };
     }
     r.undoState = 'partly-undone';
     return {
       runId: r.runId,
-      undone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, action: 'removed' as const, sessionId: null }],
-      notUndone: [{ path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`, reason: 'it changed after the import (Claude wrote to it), so it was left in place', sessionId: null }],
+      undone: [
+        {
+          path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`,
+          action: 'removed' as const,
+          sessionId: null,
+        },
+      ],
+      notUndone: [
+        {
+          path: `${settings.claudeHome}/projects/-home-ada-work-alpha/${uuid()}.jsonl`,
+          reason: 'it changed after the import (Claude wrote to it), so it was left in place',
+          sessionId: null,
+        },
+      ],
     };
   },
   reveal_path: (a) => {
@@ -476,7 +806,9 @@ if (typeof location !== 'undefined' && new URLSearchParams(location.search).get(
       input.dispatchEvent(new Event('input', { bubbles: true }));
       await frame();
       const rows = document.querySelectorAll('[data-testid="session-row"]').length;
-      console.log(`probe: "${q}" ${(performance.now() - t0).toFixed(1)} ms, ${rows} rows in DOM, ${document.querySelector('[data-testid="result-count"]')?.textContent?.trim()}`);
+      console.log(
+        `probe: "${q}" ${(performance.now() - t0).toFixed(1)} ms, ${rows} rows in DOM, ${document.querySelector('[data-testid="result-count"]')?.textContent?.trim()}`,
+      );
     }
     const list = document.querySelector<HTMLElement>('[data-testid="virtual-list"]');
     if (list) {
@@ -486,7 +818,9 @@ if (typeof location !== 'undefined' && new URLSearchParams(location.search).get(
         list.dispatchEvent(new Event('scroll'));
         await frame();
       }
-      console.log(`probe: 50 scroll steps ${((performance.now() - t0) / 50).toFixed(1)} ms/frame, ${document.querySelectorAll('[data-testid="session-row"]').length} rows in DOM`);
+      console.log(
+        `probe: 50 scroll steps ${((performance.now() - t0) / 50).toFixed(1)} ms/frame, ${document.querySelectorAll('[data-testid="session-row"]').length} rows in DOM`,
+      );
     }
   }, 2500);
 }

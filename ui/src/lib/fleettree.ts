@@ -1,6 +1,14 @@
 import type { AgentSummary } from './types';
 
-export type FleetNode = { path: string; label: string; depth: number; agents: AgentSummary[]; children: FleetNode[]; total: number; last: string | null };
+export type FleetNode = {
+  path: string;
+  label: string;
+  depth: number;
+  agents: AgentSummary[];
+  children: FleetNode[];
+  total: number;
+  last: string | null;
+};
 
 /** Groups agents by their sub-fleet path (`team.gamma` under `team`), sorted by name. */
 export function buildFleetTree(agents: AgentSummary[]): FleetNode {
@@ -23,7 +31,9 @@ export function buildFleetTree(agents: AgentSummary[]): FleetNode {
     n.children.sort((x, y) => x.label.localeCompare(y.label));
     n.children.forEach(sum);
     n.total = n.agents.reduce((t, a) => t + a.sessionCount, 0) + n.children.reduce((t, c) => t + c.total, 0);
-    const times = [...n.agents.map((a) => a.lastActivityAt), ...n.children.map((c) => c.last)].filter((x): x is string => !!x);
+    const times = [...n.agents.map((a) => a.lastActivityAt), ...n.children.map((c) => c.last)].filter(
+      (x): x is string => !!x,
+    );
     n.last = times.length ? times.reduce((m, t) => (t > m ? t : m)) : null;
   };
   sum(root);

@@ -45,7 +45,10 @@ export function relativeTime(iso: string | null | undefined, now: number = Date.
   }
   const date = new Date(t);
   const sameYear = date.getFullYear() === new Date(now).getFullYear();
-  return date.toLocaleDateString(undefined, sameYear ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short', day: 'numeric' });
+  return date.toLocaleDateString(
+    undefined,
+    sameYear ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short', day: 'numeric' },
+  );
 }
 
 export function exactTime(iso: string | null | undefined): string {

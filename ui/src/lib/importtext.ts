@@ -38,9 +38,21 @@ export function companionText(files: string[]): string {
 }
 
 export const MODE_TEXT: Record<PlacementMode, { label: string; doing: string; sentence: string }> = {
-  copy: { label: 'Copy', doing: 'Copying', sentence: 'Makes a new copy at the destination; your original stays untouched.' },
-  move: { label: 'Move', doing: 'Moving', sentence: 'The transcript disappears from its original folder (a backup is kept); refused for sessions in use.' },
-  link: { label: 'Link', doing: 'Linking', sentence: 'One file shared by both places — whatever is added in one shows in the other.' },
+  copy: {
+    label: 'Copy',
+    doing: 'Copying',
+    sentence: 'Makes a new copy at the destination; your original stays untouched.',
+  },
+  move: {
+    label: 'Move',
+    doing: 'Moving',
+    sentence: 'The transcript disappears from its original folder (a backup is kept); refused for sessions in use.',
+  },
+  link: {
+    label: 'Link',
+    doing: 'Linking',
+    sentence: 'One file shared by both places — whatever is added in one shows in the other.',
+  },
 };
 
 export function targetText(t: ImportTarget | null | undefined): string {

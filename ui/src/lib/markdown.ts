@@ -23,10 +23,16 @@ function inline(escaped: string): string {
     return `\u0000${codes.length - 1}\u0000`;
   });
   // Links [text](http...) — the URL is already escaped; only http(s) is accepted.
-  s = s.replace(/\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g, (_m, text: string, url: string) =>
-    `<a href="${url}" target="_blank" rel="noopener noreferrer" title="${url}">${text}</a>`);
+  s = s.replace(
+    /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g,
+    (_m, text: string, url: string) =>
+      `<a href="${url}" target="_blank" rel="noopener noreferrer" title="${url}">${text}</a>`,
+  );
   // Other targets (relative file paths, anything else) are shown as text, the target on hover.
-  s = s.replace(/\[([^\]]+)\]\(([^\s)]+)\)/g, (_m, text: string, target: string) => `<span class="md-ref" title="${target}">${text}</span>`);
+  s = s.replace(
+    /\[([^\]]+)\]\(([^\s)]+)\)/g,
+    (_m, text: string, target: string) => `<span class="md-ref" title="${target}">${text}</span>`,
+  );
   s = s.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
   s = s.replace(/__([^_]+)__/g, '<strong>$1</strong>');
   s = s.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>');
@@ -114,9 +120,19 @@ export function renderMarkdown(src: string): string {
       continue;
     }
     // GFM table: a header row, a |---| separator, then rows.
-    if (/^\s*\|.*\|\s*$/.test(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(lines[i + 1])) {
+    if (
+      /^\s*\|.*\|\s*$/.test(line) &&
+      i + 1 < lines.length &&
+      /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(lines[i + 1])
+    ) {
       flushAll();
-      const cells = (l: string) => l.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => inline(escapeHtml(c.trim())));
+      const cells = (l: string) =>
+        l
+          .trim()
+          .replace(/^\|/, '')
+          .replace(/\|$/, '')
+          .split('|')
+          .map((c) => inline(escapeHtml(c.trim())));
       const head = cells(line);
       const rows: string[][] = [];
       i += 2;

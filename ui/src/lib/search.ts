@@ -14,7 +14,16 @@ export function buildIndex(groups: DirectoryGroup[], names: Record<string, strin
       out.push({
         session: s,
         group,
-        hay: [custom, s.autoName, s.preview, s.agentName ?? group.agentName, s.origin, origin?.label, s.workingDirectory, s.sessionId]
+        hay: [
+          custom,
+          s.autoName,
+          s.preview,
+          s.agentName ?? group.agentName,
+          s.origin,
+          origin?.label,
+          s.workingDirectory,
+          s.sessionId,
+        ]
           .filter(Boolean)
           .join('\u0001')
           .toLowerCase(),

@@ -11,7 +11,16 @@ export type CommandView = {
   shell: string | null;
 };
 
-const TAGS = ['command-name', 'command-message', 'command-args', 'local-command-stdout', 'local-command-stderr', 'bash-input', 'bash-stdout', 'bash-stderr'] as const;
+const TAGS = [
+  'command-name',
+  'command-message',
+  'command-args',
+  'local-command-stdout',
+  'local-command-stderr',
+  'bash-input',
+  'bash-stdout',
+  'bash-stderr',
+] as const;
 
 export function parseCommand(content: string): CommandView | null {
   const text = content.trim();

@@ -5,7 +5,13 @@ import { newestFirst } from './search';
 import type { AgentSummary, AppError, DirectoryGroup, SessionSummary, Settings, Warning } from './types';
 
 export type View = 'fleet' | 'chats' | 'import' | 'history';
-export type Toast = { id: number; text: string; kind: 'info' | 'error'; detail?: string; action?: { label: string; run: () => void } };
+export type Toast = {
+  id: number;
+  text: string;
+  kind: 'info' | 'error';
+  detail?: string;
+  action?: { label: string; run: () => void };
+};
 export type WizardStart = {
   step?: 1 | 2;
   agent?: string | null;
@@ -145,7 +151,9 @@ class AppState {
 
   /** The summary with any rename made in this run applied. */
   withName(s: SessionSummary): SessionSummary {
-    return Object.prototype.hasOwnProperty.call(this.names, s.sessionId) ? { ...s, customName: this.names[s.sessionId] } : s;
+    return Object.prototype.hasOwnProperty.call(this.names, s.sessionId)
+      ? { ...s, customName: this.names[s.sessionId] }
+      : s;
   }
 
   /** Optimistic rename: shows the new name everywhere at once, rolls back if the engine refuses. */
@@ -173,7 +181,8 @@ class AppState {
       if (ok) {
         this.toast(`Released from ${agent}. The transcript is still on disk and now shows in All Chats.`);
         const list = own(this.agentSessions, agent);
-        if (list) this.agentSessions = { ...this.agentSessions, [agent]: list.filter((x) => x.sessionId !== s.sessionId) };
+        if (list)
+          this.agentSessions = { ...this.agentSessions, [agent]: list.filter((x) => x.sessionId !== s.sessionId) };
       } else {
         this.toast(`${agent} did not hold an adoption record for this session; nothing changed.`);
       }
@@ -250,7 +259,10 @@ export function own<T>(rec: Record<string, T>, key: string): T | undefined {
 }
 
 /** Does a sessions-changed folder list concern this session? Folders may be absolute or encoded names. */
-export function folderConcerns(folders: string[], s: Pick<SessionSummary, 'encodedPath' | 'transcriptPath' | 'workingDirectory'>): boolean {
+export function folderConcerns(
+  folders: string[],
+  s: Pick<SessionSummary, 'encodedPath' | 'transcriptPath' | 'workingDirectory'>,
+): boolean {
   if (!folders.length) return true;
   return folders.some((f) => {
     const clean = f.replace(/[\\/]+$/, '');

@@ -17,7 +17,6 @@ export type { TranscriptMessage } from './bindings/TranscriptMessage';
 export type { Usage } from './bindings/Usage';
 export type { Warning } from './bindings/Warning';
 
-
 // ---- shell-only types (generated from the shell crate) ----
 export type { FilesDropped } from './bindings/FilesDropped';
 export type { SessionDetails } from './bindings/SessionDetails';

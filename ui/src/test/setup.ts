@@ -12,8 +12,14 @@ if (!('ResizeObserver' in globalThis)) {
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = function () {};
 if (!window.matchMedia) {
   window.matchMedia = ((q: string) => ({
-    matches: false, media: q, onchange: null,
-    addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false,
+    matches: false,
+    media: q,
+    onchange: null,
+    addListener() {},
+    removeListener() {},
+    addEventListener() {},
+    removeEventListener() {},
+    dispatchEvent: () => false,
   })) as unknown as typeof window.matchMedia;
 }
 
@@ -25,5 +31,7 @@ afterEach(() => cleanup());
 // instead of vitest's 1 s, so tests fail on behaviour, not on load.
 import { vi } from 'vitest';
 const waitFor = vi.waitFor.bind(vi);
-(vi as { waitFor: typeof vi.waitFor }).waitFor = ((cb: Parameters<typeof vi.waitFor>[0], opts?: Parameters<typeof vi.waitFor>[1]) =>
-  waitFor(cb, typeof opts === 'number' ? opts : { timeout: 5000, ...(opts ?? {}) })) as typeof vi.waitFor;
+(vi as { waitFor: typeof vi.waitFor }).waitFor = ((
+  cb: Parameters<typeof vi.waitFor>[0],
+  opts?: Parameters<typeof vi.waitFor>[1],
+) => waitFor(cb, typeof opts === 'number' ? opts : { timeout: 5000, ...(opts ?? {}) })) as typeof vi.waitFor;

@@ -10,10 +10,24 @@ const { buildIndex, filterIndex, highlightParts } = await import('../lib/search'
 
 function small(): DirectoryGroup[] {
   return [
-    group('/home/ada/work/alpha', [
-      session({ workingDirectory: '/home/ada/work/alpha', agentName: 'team.alpha', origin: 'discord', autoName: 'Deploy checklist' }),
-      session({ workingDirectory: '/home/ada/work/alpha', agentName: 'team.alpha', origin: 'schedule', autoName: 'Nightly report' }),
-    ], { agentName: 'team.alpha' }),
+    group(
+      '/home/ada/work/alpha',
+      [
+        session({
+          workingDirectory: '/home/ada/work/alpha',
+          agentName: 'team.alpha',
+          origin: 'discord',
+          autoName: 'Deploy checklist',
+        }),
+        session({
+          workingDirectory: '/home/ada/work/alpha',
+          agentName: 'team.alpha',
+          origin: 'schedule',
+          autoName: 'Nightly report',
+        }),
+      ],
+      { agentName: 'team.alpha' },
+    ),
     group('/home/ada/src/corral', [
       session({ workingDirectory: '/home/ada/src/corral', autoName: 'Build the UI', customName: 'Corral UI work' }),
       session({ workingDirectory: '/home/ada/src/corral', autoName: null, preview: 'Why does deploy fail?' }),
@@ -27,7 +41,8 @@ function big(): DirectoryGroup[] {
   for (let g = 0; g < 1000; g++) {
     const dir = `/home/ada/src/project-${g}`;
     const ss = [];
-    for (let i = 0; i < 10; i++) ss.push(session({ workingDirectory: dir, autoName: `Task ${g}-${i}`, preview: `Preview for ${g}/${i}` }));
+    for (let i = 0; i < 10; i++)
+      ss.push(session({ workingDirectory: dir, autoName: `Task ${g}-${i}`, preview: `Preview for ${g}/${i}` }));
     groups.push(group(dir, ss));
   }
   return groups;
@@ -38,8 +53,23 @@ describe('All Chats', () => {
     app.names = {};
     app.selected = [];
     app.view = 'chats';
-    app.agents = [{ name: 'team.alpha', fleetPath: ['team'], workingDirectory: '/home/ada/work/alpha', docker: false, sessionCount: 2, lastActivityAt: null }];
-    app.settings = { claudeHome: '/home/ada/.claude', claudeHomeExists: true, fleetFile: '/f.yaml', stateDir: '/s', dataDir: '/d' };
+    app.agents = [
+      {
+        name: 'team.alpha',
+        fleetPath: ['team'],
+        workingDirectory: '/home/ada/work/alpha',
+        docker: false,
+        sessionCount: 2,
+        lastActivityAt: null,
+      },
+    ];
+    app.settings = {
+      claudeHome: '/home/ada/.claude',
+      claudeHomeExists: true,
+      fleetFile: '/f.yaml',
+      stateDir: '/s',
+      dataDir: '/d',
+    };
   });
 
   it('groups by working directory with path, agent link or "no agent", and count', () => {
@@ -89,8 +119,12 @@ describe('All Chats', () => {
 
   it('groups are ordered newest first', async () => {
     const { newestFirst } = await import('../lib/search');
-    const old = group('/old', [session({ workingDirectory: '/old', mtime: '2026-01-01T00:00:00Z', lastMessageAt: null })]);
-    const fresh = group('/fresh', [session({ workingDirectory: '/fresh', mtime: '2026-01-01T00:00:00Z', lastMessageAt: '2026-06-01T00:00:00Z' })]);
+    const old = group('/old', [
+      session({ workingDirectory: '/old', mtime: '2026-01-01T00:00:00Z', lastMessageAt: null }),
+    ]);
+    const fresh = group('/fresh', [
+      session({ workingDirectory: '/fresh', mtime: '2026-01-01T00:00:00Z', lastMessageAt: '2026-06-01T00:00:00Z' }),
+    ]);
     expect(newestFirst([old, fresh]).map((g) => g.workingDirectory)).toEqual(['/fresh', '/old']);
   });
 
@@ -102,7 +136,10 @@ describe('All Chats', () => {
     expect(filterIndex(index, { query: 'team.alpha', origins: [], agent: null }).count).toBe(2);
     expect(filterIndex(index, { query: 'discord', origins: [], agent: null }).count).toBe(1);
     expect(highlightParts('Deploy the deployment', ['deploy'])).toEqual([
-      { t: 'Deploy', m: true }, { t: ' the ', m: false }, { t: 'deploy', m: true }, { t: 'ment', m: false },
+      { t: 'Deploy', m: true },
+      { t: ' the ', m: false },
+      { t: 'deploy', m: true },
+      { t: 'ment', m: false },
     ]);
   });
 
@@ -132,7 +169,8 @@ describe('All Chats', () => {
   it('searching 10,000 sessions takes well under 100 ms', () => {
     const index = buildIndex(big(), {});
     const t0 = performance.now();
-    for (const q of ['t', 'ta', 'tas', 'task 9', 'task 99', 'preview for 999/9']) filterIndex(index, { query: q, origins: [], agent: null });
+    for (const q of ['t', 'ta', 'tas', 'task 9', 'task 99', 'preview for 999/9'])
+      filterIndex(index, { query: q, origins: [], agent: null });
     const perQuery = (performance.now() - t0) / 6;
     expect(perQuery).toBeLessThan(100);
     expect(filterIndex(index, { query: 'preview for 999/9', origins: [], agent: null }).count).toBe(1);
@@ -186,7 +224,14 @@ describe('All Chats', () => {
 
   it('survives the same session id in two folders (a copy made by an import)', () => {
     const a = session({ workingDirectory: '/a' });
-    const copy = { ...a, workingDirectory: '/b', encodedPath: '-b', transcriptPath: '/h/.claude/projects/-b/x.jsonl', origin: 'adopted' as const, agentName: 'team.alpha' };
+    const copy = {
+      ...a,
+      workingDirectory: '/b',
+      encodedPath: '-b',
+      transcriptPath: '/h/.claude/projects/-b/x.jsonl',
+      origin: 'adopted' as const,
+      agentName: 'team.alpha',
+    };
     app.groups = [group('/a', [a]), group('/b', [copy])];
     render(AllChats);
     expect(screen.getAllByTestId('session-row')).toHaveLength(2);

@@ -6,7 +6,9 @@ class FakeChannel<T> {
   onmessage: (m: T) => void = () => {};
 }
 vi.mock('@tauri-apps/api/core', () => ({ invoke: (...a: unknown[]) => invoke(...a), Channel: FakeChannel }));
-vi.mock('@tauri-apps/api/event', () => ({ listen: (...a: unknown[]) => (listen as (...x: unknown[]) => unknown)(...a) }));
+vi.mock('@tauri-apps/api/event', () => ({
+  listen: (...a: unknown[]) => (listen as (...x: unknown[]) => unknown)(...a),
+}));
 vi.mock('../lib/demo', () => {
   throw new Error('the demo backend must never load inside Tauri');
 });
@@ -24,13 +26,22 @@ describe('api.ts inside Tauri', () => {
     await api.sessionMessages('sid', null, 100);
     expect(invoke).toHaveBeenLastCalledWith('session_messages', { sessionId: 'sid', before: null, limit: 100 });
     await api.subagentMessages('sid', 'agent-1', 500, 50);
-    expect(invoke).toHaveBeenLastCalledWith('subagent_messages', { sessionId: 'sid', agentId: 'agent-1', before: 500, limit: 50 });
+    expect(invoke).toHaveBeenLastCalledWith('subagent_messages', {
+      sessionId: 'sid',
+      agentId: 'agent-1',
+      before: 500,
+      limit: 50,
+    });
     await api.renameSession('sid', null);
     expect(invoke).toHaveBeenLastCalledWith('rename_session', { sessionId: 'sid', name: null });
     await api.adoptable('a', null, true);
     expect(invoke).toHaveBeenLastCalledWith('adoptable', { agent: 'a', from: null, allFolders: true });
     await api.planImport({ kind: 'agent', name: 'a' }, ['/x'], 'copy');
-    expect(invoke).toHaveBeenLastCalledWith('plan_import', { target: { kind: 'agent', name: 'a' }, sources: ['/x'], mode: 'copy' });
+    expect(invoke).toHaveBeenLastCalledWith('plan_import', {
+      target: { kind: 'agent', name: 'a' },
+      sources: ['/x'],
+      mode: 'copy',
+    });
     await api.setSettings({ fleetFile: null });
     expect(invoke).toHaveBeenLastCalledWith('set_settings', { fleetFile: null });
     await api.planUndo('r1');
@@ -43,7 +54,13 @@ describe('api.ts inside Tauri', () => {
       args.onProgress.onmessage({ done: 1, total: 2, sessionId: 's' });
       return { runId: 'r', placed: [], skipped: [] };
     });
-    const plan = { target: { kind: 'claudeHome' as const }, mode: 'copy' as const, placements: [], skipped: [], occupancyUnknown: null };
+    const plan = {
+      target: { kind: 'claudeHome' as const },
+      mode: 'copy' as const,
+      placements: [],
+      skipped: [],
+      occupancyUnknown: null,
+    };
     const r = await api.applyImport(plan, (p) => seen.push(p));
     expect(invoke.mock.calls[0][0]).toBe('apply_import');
     expect(invoke.mock.calls[0][1].plan).toBe(plan);

@@ -8,7 +8,14 @@ const api = await import('../lib/api');
 const { app } = await import('../lib/state.svelte');
 const { default: App } = await import('../App.svelte');
 
-const settings = (o: Partial<Settings> = {}): Settings => ({ claudeHome: '/home/ada/.claude', claudeHomeExists: true, fleetFile: null, stateDir: '/s', dataDir: '/d', ...o });
+const settings = (o: Partial<Settings> = {}): Settings => ({
+  claudeHome: '/home/ada/.claude',
+  claudeHomeExists: true,
+  fleetFile: null,
+  stateDir: '/s',
+  dataDir: '/d',
+  ...o,
+});
 
 describe('the app shell', () => {
   let dropped: ((p: FilesDropped) => void) | null;
@@ -23,14 +30,18 @@ describe('the app shell', () => {
     app.groups = null; // the state is a singleton: start each test from a fresh load
     app.agents = null;
     vi.mocked(api.getSettings).mockResolvedValue(settings());
-    vi.mocked(api.listSessions).mockResolvedValue({ groups: [group('/home/ada/src/a', [session({ workingDirectory: '/home/ada/src/a' })])], warnings: [] });
+    vi.mocked(api.listSessions).mockResolvedValue({
+      groups: [group('/home/ada/src/a', [session({ workingDirectory: '/home/ada/src/a' })])],
+      warnings: [],
+    });
     vi.mocked(api.onFilesDropped).mockImplementation(async (cb) => ((dropped = cb), () => {}));
     vi.mocked(api.onSessionsChanged).mockImplementation(async (cb) => ((changed = cb), () => {}));
   });
 
   it('has the four places and shows the open Claude home and fleet', async () => {
     render(App);
-    for (const id of ['nav-fleet', 'nav-all-chats', 'nav-import', 'nav-history']) expect(screen.getByTestId(id)).toBeTruthy();
+    for (const id of ['nav-fleet', 'nav-all-chats', 'nav-import', 'nav-history'])
+      expect(screen.getByTestId(id)).toBeTruthy();
     await vi.waitFor(() => expect(screen.getByTestId('claude-home').textContent).toContain('~/.claude'));
     expect(screen.getByTestId('fleet-file').textContent).toContain('open herdctl.yaml');
     await fireEvent.click(screen.getByTestId('nav-all-chats'));
@@ -57,7 +68,9 @@ describe('the app shell', () => {
   });
 
   it('says so when live updates are polled instead of watched', async () => {
-    vi.mocked(api.getSettings).mockResolvedValue(settings({ liveUpdatesNote: 'Live updates check for changes every 3 s: the system refused more file watches' }));
+    vi.mocked(api.getSettings).mockResolvedValue(
+      settings({ liveUpdatesNote: 'Live updates check for changes every 3 s: the system refused more file watches' }),
+    );
     render(App);
     await vi.waitFor(() => expect(screen.getByTestId('live-updates-note').textContent).toContain('every 3 s'));
   });
@@ -69,11 +82,15 @@ describe('the app shell', () => {
   });
 
   it('first run without a Claude home says so and offers to pick one', async () => {
-    vi.mocked(api.getSettings).mockResolvedValue(settings({ claudeHome: '/home/ada/.claude', claudeHomeExists: false }));
+    vi.mocked(api.getSettings).mockResolvedValue(
+      settings({ claudeHome: '/home/ada/.claude', claudeHomeExists: false }),
+    );
     vi.mocked(api.pickPaths).mockResolvedValue(['/mnt/backup/.claude']);
     vi.mocked(api.setSettings).mockResolvedValue(settings({ claudeHome: '/mnt/backup/.claude' }));
     render(App);
-    await vi.waitFor(() => expect(screen.getByTestId('no-claude-home').textContent).toContain('No Claude home at ~/.claude'));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('no-claude-home').textContent).toContain('No Claude home at ~/.claude'),
+    );
     await fireEvent.click(screen.getByText('Choose Claude home…'));
     await vi.waitFor(() => expect(api.setSettings).toHaveBeenCalledWith({ claudeHome: '/mnt/backup/.claude' }));
   });

@@ -64,13 +64,19 @@ describe('tool-call rows', () => {
 
   it('offers to open the subagent run of a Task call', async () => {
     let opened = '';
-    render(ToolCallRow, { call: toolCall({ toolName: 'Task', subagentId: 'agent-1' }), onsubagent: (id: string) => (opened = id) });
+    render(ToolCallRow, {
+      call: toolCall({ toolName: 'Task', subagentId: 'agent-1' }),
+      onsubagent: (id: string) => (opened = id),
+    });
     await fireEvent.click(screen.getByTestId('open-subagent'));
     expect(opened).toBe('agent-1');
   });
 
   it('shows paths inside the session folder relative to it, the full summary on hover', () => {
-    render(ToolCallRow, { call: toolCall({ toolName: 'Read', inputSummary: '/home/ada/app/src/main.rs' }), cwd: '/home/ada/app' });
+    render(ToolCallRow, {
+      call: toolCall({ toolName: 'Read', inputSummary: '/home/ada/app/src/main.rs' }),
+      cwd: '/home/ada/app',
+    });
     const summary = screen.getByTestId('tool-call').querySelector('.summary')!;
     expect(summary.textContent).toBe('src/main.rs');
     expect(summary.getAttribute('title')).toBe('/home/ada/app/src/main.rs');

@@ -61,12 +61,34 @@ export function toolCall(o: Partial<ToolCall> = {}): ToolCall {
 export function apiMock() {
   return {
     inTauri: () => false,
-    toAppError: (e: unknown) => (e && typeof e === 'object' && 'message' in e ? { kind: String((e as { kind?: string }).kind ?? 'ui'), message: String((e as { message: string }).message) } : { kind: 'ui', message: String(e) }),
-    getSettings: vi.fn(), setSettings: vi.fn(), listAgents: vi.fn(async () => []), listSessions: vi.fn(async () => ({ groups: [], warnings: [] })),
-    agentSessions: vi.fn(async () => []), sessionInfo: vi.fn(), sessionMessages: vi.fn(), subagentMessages: vi.fn(),
-    renameSession: vi.fn(), adoptable: vi.fn(async () => []), adopt: vi.fn(), release: vi.fn(), planImport: vi.fn(), applyImport: vi.fn(),
-    cancelImport: vi.fn(async () => undefined), listRuns: vi.fn(async () => []), planUndo: vi.fn(), undoRun: vi.fn(), revealPath: vi.fn(async () => undefined),
-    onSessionsChanged: vi.fn(async () => () => {}), onFilesDropped: vi.fn(async () => () => {}), onWindowDrag: vi.fn(async () => () => {}),
-    demoDrop: vi.fn(), pickPaths: vi.fn(async () => []), copyText: vi.fn(async () => undefined),
+    toAppError: (e: unknown) =>
+      e && typeof e === 'object' && 'message' in e
+        ? { kind: String((e as { kind?: string }).kind ?? 'ui'), message: String((e as { message: string }).message) }
+        : { kind: 'ui', message: String(e) },
+    getSettings: vi.fn(),
+    setSettings: vi.fn(),
+    listAgents: vi.fn(async () => []),
+    listSessions: vi.fn(async () => ({ groups: [], warnings: [] })),
+    agentSessions: vi.fn(async () => []),
+    sessionInfo: vi.fn(),
+    sessionMessages: vi.fn(),
+    subagentMessages: vi.fn(),
+    renameSession: vi.fn(),
+    adoptable: vi.fn(async () => []),
+    adopt: vi.fn(),
+    release: vi.fn(),
+    planImport: vi.fn(),
+    applyImport: vi.fn(),
+    cancelImport: vi.fn(async () => undefined),
+    listRuns: vi.fn(async () => []),
+    planUndo: vi.fn(),
+    undoRun: vi.fn(),
+    revealPath: vi.fn(async () => undefined),
+    onSessionsChanged: vi.fn(async () => () => {}),
+    onFilesDropped: vi.fn(async () => () => {}),
+    onWindowDrag: vi.fn(async () => () => {}),
+    demoDrop: vi.fn(),
+    pickPaths: vi.fn(async () => []),
+    copyText: vi.fn(async () => undefined),
   };
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { displayName, formatBytes, formatDuration, middleTruncate, relativeTime, resumeCommand, setHomeDir, tildePath } from '../lib/format';
+import {
+  displayName,
+  formatBytes,
+  formatDuration,
+  middleTruncate,
+  relativeTime,
+  resumeCommand,
+  setHomeDir,
+  tildePath,
+} from '../lib/format';
 import { buildFleetTree, shortName } from '../lib/fleettree';
 
 describe('formatting', () => {
@@ -41,7 +50,14 @@ describe('formatting', () => {
     expect(displayName({ customName: null, autoName: null, preview: null })).toBe('Untitled session');
   });
   it('fleet tree: agents under their fleet path, totals and short names', () => {
-    const a = (name: string, fleetPath: string[], sessionCount: number) => ({ name, fleetPath, workingDirectory: null, docker: false, sessionCount, lastActivityAt: null });
+    const a = (name: string, fleetPath: string[], sessionCount: number) => ({
+      name,
+      fleetPath,
+      workingDirectory: null,
+      docker: false,
+      sessionCount,
+      lastActivityAt: null,
+    });
     const tree = buildFleetTree([a('team.gamma', ['team'], 2), a('root', [], 1), a('team.ops.db', ['team', 'ops'], 4)]);
     expect(tree.agents.map((x) => x.name)).toEqual(['root']);
     expect(tree.children.map((c) => c.path)).toEqual(['team']);

@@ -4,7 +4,8 @@ import Markdown from '../lib/components/Markdown.svelte';
 import MessageView from '../lib/components/MessageView.svelte';
 import { renderMarkdown } from '../lib/markdown';
 
-const hostile = 'Look: <img src=x onerror=alert(1)> and <script>alert("xss")</script> and <a href="javascript:alert(1)">x</a> [y](javascript:alert(2))';
+const hostile =
+  'Look: <img src=x onerror=alert(1)> and <script>alert("xss")</script> and <a href="javascript:alert(1)">x</a> [y](javascript:alert(2))';
 
 describe('Markdown rendering is safe', () => {
   it('renders raw HTML from a transcript as text, creating no img, script or link elements', () => {
@@ -18,7 +19,9 @@ describe('Markdown rendering is safe', () => {
   });
 
   it('keeps HTML inside code blocks and inline code as text too', () => {
-    const { container } = render(Markdown, { text: '```html\n<img src=x onerror=alert(1)>\n```\nand `<script>1</script>`' });
+    const { container } = render(Markdown, {
+      text: '```html\n<img src=x onerror=alert(1)>\n```\nand `<script>1</script>`',
+    });
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('script')).toBeNull();
     expect(container.querySelector('pre')?.textContent).toBe('<img src=x onerror=alert(1)>');
@@ -27,7 +30,16 @@ describe('Markdown rendering is safe', () => {
 
   it('a user message with hostile HTML renders as text in the transcript', () => {
     const { container } = render(MessageView, {
-      message: { role: 'user', content: hostile, uuid: 'u1', timestamp: null, thinking: null, toolCall: null, originKind: null, offset: 0 },
+      message: {
+        role: 'user',
+        content: hostile,
+        uuid: 'u1',
+        timestamp: null,
+        thinking: null,
+        toolCall: null,
+        originKind: null,
+        offset: 0,
+      },
     });
     expect(container.querySelector('img, script')).toBeNull();
     expect(container.textContent).toContain('onerror=alert(1)');
@@ -43,7 +55,9 @@ describe('Markdown rendering is safe', () => {
   });
 
   it('renders the supported Markdown subset', () => {
-    const { container } = render(Markdown, { text: '# Title\n\n**bold** and *it* and `code`\n\n- one\n- two\n\n1. first\n\n> quoted\n\n[docs](https://example.com)' });
+    const { container } = render(Markdown, {
+      text: '# Title\n\n**bold** and *it* and `code`\n\n- one\n- two\n\n1. first\n\n> quoted\n\n[docs](https://example.com)',
+    });
     expect(container.querySelector('h3')?.textContent).toBe('Title');
     expect(container.querySelector('strong')?.textContent).toBe('bold');
     expect(container.querySelector('em')?.textContent).toBe('it');
@@ -54,7 +68,9 @@ describe('Markdown rendering is safe', () => {
   });
 
   it('renders GFM tables, escaping cell content', () => {
-    const { container } = render(Markdown, { text: '| Tool | Result |\n|---|:---:|\n| `Bash` | <img src=x onerror=alert(1)> |\n| Read | **ok** |\n\nafter' });
+    const { container } = render(Markdown, {
+      text: '| Tool | Result |\n|---|:---:|\n| `Bash` | <img src=x onerror=alert(1)> |\n| Read | **ok** |\n\nafter',
+    });
     expect(container.querySelectorAll('th')).toHaveLength(2);
     expect(container.querySelectorAll('tbody tr')).toHaveLength(2);
     expect(container.querySelector('td code')?.textContent).toBe('Bash');
@@ -64,7 +80,9 @@ describe('Markdown rendering is safe', () => {
   });
 
   it('nests lists, keeps ordered numbering across nested bullets, and shows relative links as text', () => {
-    const { container } = render(Markdown, { text: '1. **[recorder.js](js/lib/recorder.js)** - first\n   - detail a\n   - detail b\n2. second\n   - deeper\n     - deepest\n3. third' });
+    const { container } = render(Markdown, {
+      text: '1. **[recorder.js](js/lib/recorder.js)** - first\n   - detail a\n   - detail b\n2. second\n   - deeper\n     - deepest\n3. third',
+    });
     const ol = container.querySelector('ol')!;
     expect(ol.children).toHaveLength(3);
     expect([...ol.children].every((li) => li.tagName === 'LI')).toBe(true);

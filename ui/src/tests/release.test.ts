@@ -7,18 +7,55 @@ const api = await import('../lib/api');
 const { app } = await import('../lib/state.svelte');
 const { default: FleetView } = await import('../lib/components/FleetView.svelte');
 
-const adopted = session({ origin: 'adopted', agentName: 'team.alpha', autoName: 'Adopted chat', workingDirectory: '/home/ada/work/alpha' });
-const native = session({ origin: 'web', agentName: 'team.alpha', autoName: 'Web chat', workingDirectory: '/home/ada/work/alpha' });
+const adopted = session({
+  origin: 'adopted',
+  agentName: 'team.alpha',
+  autoName: 'Adopted chat',
+  workingDirectory: '/home/ada/work/alpha',
+});
+const native = session({
+  origin: 'web',
+  agentName: 'team.alpha',
+  autoName: 'Web chat',
+  workingDirectory: '/home/ada/work/alpha',
+});
 
 describe('Fleet view: grouping and release', () => {
   beforeEach(() => {
     localStorage.clear();
     localStorage.setItem('corral:fleet:expanded', JSON.stringify({ 'agent:team.alpha': true }));
-    app.settings = { claudeHome: '/home/ada/.claude', claudeHomeExists: true, fleetFile: '/home/ada/fleet/herdctl.yaml', stateDir: '/s', dataDir: '/d' };
+    app.settings = {
+      claudeHome: '/home/ada/.claude',
+      claudeHomeExists: true,
+      fleetFile: '/home/ada/fleet/herdctl.yaml',
+      stateDir: '/s',
+      dataDir: '/d',
+    };
     app.agents = [
-      { name: 'team.alpha', fleetPath: ['team'], workingDirectory: '/home/ada/work/alpha', docker: false, sessionCount: 2, lastActivityAt: adopted.mtime },
-      { name: 'team.gamma', fleetPath: ['team'], workingDirectory: '/home/ada/work/gamma', docker: false, sessionCount: 0, lastActivityAt: null },
-      { name: 'scribe', fleetPath: [], workingDirectory: '/home/ada/work/scribe', docker: false, sessionCount: 1234, lastActivityAt: null },
+      {
+        name: 'team.alpha',
+        fleetPath: ['team'],
+        workingDirectory: '/home/ada/work/alpha',
+        docker: false,
+        sessionCount: 2,
+        lastActivityAt: adopted.mtime,
+      },
+      {
+        name: 'team.gamma',
+        fleetPath: ['team'],
+        workingDirectory: '/home/ada/work/gamma',
+        docker: false,
+        sessionCount: 0,
+        lastActivityAt: null,
+      },
+      {
+        name: 'scribe',
+        fleetPath: [],
+        workingDirectory: '/home/ada/work/scribe',
+        docker: false,
+        sessionCount: 1234,
+        lastActivityAt: null,
+      },
     ];
     app.agentSessions = { 'team.alpha': [adopted, native] };
     vi.mocked(api.release).mockReset();
@@ -81,7 +118,16 @@ describe('Fleet view: grouping and release', () => {
   });
 
   it('an agent named like an Object property ("constructor") works like any other', async () => {
-    app.agents = [{ name: 'constructor', fleetPath: [], workingDirectory: '/w/c', docker: false, sessionCount: 1, lastActivityAt: null }];
+    app.agents = [
+      {
+        name: 'constructor',
+        fleetPath: [],
+        workingDirectory: '/w/c',
+        docker: false,
+        sessionCount: 1,
+        lastActivityAt: null,
+      },
+    ];
     app.agentSessions = {};
     localStorage.setItem('corral:fleet:expanded', JSON.stringify({ 'agent:constructor': true }));
     vi.mocked(api.agentSessions).mockResolvedValue([native]);

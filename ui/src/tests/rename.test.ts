@@ -61,7 +61,9 @@ describe('inline rename', () => {
     const input = screen.getByTestId('rename-input');
     await fireEvent.input(input, { target: { value: 'Nope' } });
     await fireEvent.keyDown(input, { key: 'Enter' });
-    await vi.waitFor(() => expect(app.toasts.some((t) => t.kind === 'error' && t.detail?.includes('disk full'))).toBe(true));
+    await vi.waitFor(() =>
+      expect(app.toasts.some((t) => t.kind === 'error' && t.detail?.includes('disk full'))).toBe(true),
+    );
     expect(screen.getByTestId('session-name').textContent).toBe('Fix the login test');
     expect(s.sessionId in app.names).toBe(false);
   });
@@ -76,7 +78,13 @@ describe('inline rename', () => {
     await fireEvent.contextMenu(screen.getByTestId('session-row'));
     const menu = screen.getByTestId('context-menu');
     const labels = [...menu.querySelectorAll('button')].map((b) => b.textContent);
-    expect(labels).toEqual(expect.arrayContaining([expect.stringContaining('Rename'), expect.stringContaining('Copy resume command'), expect.stringContaining('Adopt into agent')]));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Rename'),
+        expect.stringContaining('Copy resume command'),
+        expect.stringContaining('Adopt into agent'),
+      ]),
+    );
     await fireEvent.click([...menu.querySelectorAll('button')].find((b) => b.textContent?.includes('Rename'))!);
     expect(screen.queryByTestId('context-menu')).toBeNull();
     expect(screen.getByTestId('rename-input')).toBeTruthy();

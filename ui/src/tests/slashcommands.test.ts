@@ -5,10 +5,17 @@ import { parseCommand } from '../lib/slashcommands';
 
 describe('slash commands and shell escapes in user lines', () => {
   it('recognises command wrappers', () => {
-    expect(parseCommand('<command-name>/exit</command-name>\n<command-message>exit</command-message>\n<command-args></command-args>')).toEqual({ command: '/exit', args: null, stdout: null, stderr: null, shell: null });
+    expect(
+      parseCommand(
+        '<command-name>/exit</command-name>\n<command-message>exit</command-message>\n<command-args></command-args>',
+      ),
+    ).toEqual({ command: '/exit', args: null, stdout: null, stderr: null, shell: null });
     expect(parseCommand('<local-command-stdout>See ya!</local-command-stdout>')?.stdout).toBe('See ya!');
     expect(parseCommand('<bash-input>ls -la</bash-input>')?.shell).toBe('ls -la');
-    expect(parseCommand('<bash-stdout>\u001b[32mok\u001b[0m</bash-stdout><bash-stderr></bash-stderr>')).toMatchObject({ stdout: 'ok', stderr: null });
+    expect(parseCommand('<bash-stdout>\u001b[32mok\u001b[0m</bash-stdout><bash-stderr></bash-stderr>')).toMatchObject({
+      stdout: 'ok',
+      stderr: null,
+    });
   });
 
   it('leaves everything else to Markdown', () => {
@@ -20,7 +27,18 @@ describe('slash commands and shell escapes in user lines', () => {
 
   it('renders a command as a chip and its output as text, never as HTML', () => {
     const content = '<command-name>/model</command-name><command-args><img src=x onerror=alert(1)></command-args>';
-    const { container } = render(MessageView, { message: { role: 'user', content, uuid: 'u', timestamp: null, thinking: null, toolCall: null, originKind: null, offset: 0 } });
+    const { container } = render(MessageView, {
+      message: {
+        role: 'user',
+        content,
+        uuid: 'u',
+        timestamp: null,
+        thinking: null,
+        toolCall: null,
+        originKind: null,
+        offset: 0,
+      },
+    });
     expect(screen.getByTestId('command').textContent).toContain('/model <img src=x onerror=alert(1)>');
     expect(container.querySelector('img')).toBeNull();
   });

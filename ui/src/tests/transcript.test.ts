@@ -10,7 +10,17 @@ const { default: TranscriptView } = await import('../lib/components/TranscriptVi
 const { default: MessageList } = await import('../lib/components/MessageList.svelte');
 
 function msg(i: number, o: Partial<TranscriptMessage> = {}): TranscriptMessage {
-  return { role: i % 2 ? 'assistant' : 'user', content: `message ${i}`, uuid: `u${i}`, timestamp: null, thinking: null, toolCall: null, originKind: null, offset: i * 100, ...o };
+  return {
+    role: i % 2 ? 'assistant' : 'user',
+    content: `message ${i}`,
+    uuid: `u${i}`,
+    timestamp: null,
+    thinking: null,
+    toolCall: null,
+    originKind: null,
+    offset: i * 100,
+    ...o,
+  };
 }
 /** A fake transcript of `total` messages served in pages like the engine does. */
 function pager(all: () => TranscriptMessage[]) {
@@ -19,24 +29,38 @@ function pager(all: () => TranscriptMessage[]) {
     const end = before == null ? list.length : list.findIndex((m) => m.offset >= before);
     const stop = end < 0 ? list.length : end;
     const start = Math.max(0, stop - limit);
-    return { messages: list.slice(start, stop), earlierCursor: start > 0 ? list[start].offset : null, sizeBytes: list.length * 100 };
+    return {
+      messages: list.slice(start, stop),
+      earlierCursor: start > 0 ? list[start].offset : null,
+      sizeBytes: list.length * 100,
+    };
   };
 }
 
-const s = session({ workingDirectory: "/home/ada/it's here", autoName: 'Long one', messageCount: 250, gitBranch: 'feat/x', claudeCodeVersion: '2.1.7' });
+const s = session({
+  workingDirectory: "/home/ada/it's here",
+  autoName: 'Long one',
+  messageCount: 250,
+  gitBranch: 'feat/x',
+  claudeCodeVersion: '2.1.7',
+});
 
 describe('transcript viewer', () => {
   let messages: TranscriptMessage[];
   beforeEach(() => {
     app.names = {};
     messages = Array.from({ length: 250 }, (_, i) => msg(i));
-    vi.mocked(api.sessionMessages).mockReset().mockImplementation(pager(() => messages));
-    vi.mocked(api.sessionInfo).mockReset().mockResolvedValue({
-      summary: s,
-      usage: { inputTokens: 50_000, outputTokens: 1000, turnCount: 4, model: 'claude-x' },
-      subagents: [],
-      resumeCommand: `cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`,
-    });
+    vi.mocked(api.sessionMessages)
+      .mockReset()
+      .mockImplementation(pager(() => messages));
+    vi.mocked(api.sessionInfo)
+      .mockReset()
+      .mockResolvedValue({
+        summary: s,
+        usage: { inputTokens: 50_000, outputTokens: 1000, turnCount: 4, model: 'claude-x' },
+        subagents: [],
+        resumeCommand: `cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`,
+      });
   });
 
   it('shows the header facts, token usage and the resume command', async () => {
@@ -45,7 +69,9 @@ describe('transcript viewer', () => {
     expect(screen.getByTestId('transcript').textContent).toContain('feat/x');
     expect(screen.getByTestId('transcript').textContent).toContain('v2.1.7');
     await vi.waitFor(() => expect(screen.getByTestId('token-usage').textContent).toContain('50k / 200k context (25%)'));
-    expect(screen.getByTestId('resume-command').textContent).toBe(`cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`);
+    expect(screen.getByTestId('resume-command').textContent).toBe(
+      `cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`,
+    );
     await fireEvent.click(screen.getByTestId('copy-resume'));
     expect(api.copyText).toHaveBeenCalledWith(`cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`);
   });
@@ -64,11 +90,18 @@ describe('transcript viewer', () => {
   });
 
   it('live: appended messages appear and a pending tool call updates when its folder changes', async () => {
-    messages.push(msg(250, { role: 'tool', content: '', uuid: 'tool1', toolCall: toolCall({ pending: true, durationMs: null }) }));
+    messages.push(
+      msg(250, { role: 'tool', content: '', uuid: 'tool1', toolCall: toolCall({ pending: true, durationMs: null }) }),
+    );
     render(TranscriptView, { session: s });
     await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100));
     expect(screen.getByTestId('tool-call').dataset.state).toBe('pending');
-    messages[250] = msg(250, { role: 'tool', content: '', uuid: 'tool1', toolCall: toolCall({ pending: false, durationMs: 900 }) });
+    messages[250] = msg(250, {
+      role: 'tool',
+      content: '',
+      uuid: 'tool1',
+      toolCall: toolCall({ pending: false, durationMs: 900 }),
+    });
     messages.push(msg(251, { role: 'assistant', content: 'fresh reply' }));
     app.onSessionsChanged(['/other/folder']);
     await new Promise((r) => setTimeout(r, 20));
@@ -109,13 +142,27 @@ describe('transcript viewer', () => {
     expect(ids[0]).toBe('u4600');
     expect(ids.at(-1)).toBe('u4849');
     await fireEvent.click(screen.getByTestId('jump-latest'));
-    await vi.waitFor(() => expect(screen.getAllByTestId('message').at(-1)?.dataset.uuid).toBe('u4999'), { timeout: 8000 });
+    await vi.waitFor(() => expect(screen.getAllByTestId('message').at(-1)?.dataset.uuid).toBe('u4999'), {
+      timeout: 8000,
+    });
     expect(screen.getAllByTestId('message')).toHaveLength(100);
   });
 
   it('opens a subagent run from its tool call and comes back to the same place', async () => {
-    messages = [msg(0), msg(1, { role: 'tool', content: '', uuid: 'task', toolCall: toolCall({ toolName: 'Task', subagentId: 'agent-7' }) })];
-    vi.mocked(api.subagentMessages).mockResolvedValue({ messages: [msg(0, { uuid: 'sub-0', content: 'inside the subagent' })], earlierCursor: null, sizeBytes: 10 });
+    messages = [
+      msg(0),
+      msg(1, {
+        role: 'tool',
+        content: '',
+        uuid: 'task',
+        toolCall: toolCall({ toolName: 'Task', subagentId: 'agent-7' }),
+      }),
+    ];
+    vi.mocked(api.subagentMessages).mockResolvedValue({
+      messages: [msg(0, { uuid: 'sub-0', content: 'inside the subagent' })],
+      earlierCursor: null,
+      sizeBytes: 10,
+    });
     render(TranscriptView, { session: s });
     await vi.waitFor(() => expect(screen.getByTestId('open-subagent')).toBeTruthy());
     await fireEvent.click(screen.getByTestId('open-subagent'));

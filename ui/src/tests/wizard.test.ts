@@ -10,17 +10,51 @@ const { default: HistoryView } = await import('../lib/components/HistoryView.sve
 const { companionText, skipReasonText } = await import('../lib/importtext');
 const { group, session } = await import('./fixtures');
 
-const ALL_REASONS: SkipReason[] = ['sidechain', 'already-adopted', 'destination-exists', 'attributed-to-run', 'unreadable', 'not-a-transcript', 'occupied', 'placement-failed', 'record-failed'];
+const ALL_REASONS: SkipReason[] = [
+  'sidechain',
+  'already-adopted',
+  'destination-exists',
+  'attributed-to-run',
+  'unreadable',
+  'not-a-transcript',
+  'occupied',
+  'placement-failed',
+  'record-failed',
+];
 
 function plan(mode: ImportPlan['mode'] = 'copy', o: Partial<ImportPlan> = {}): ImportPlan {
   return {
     target: { kind: 'agent', name: 'team.alpha' },
     mode,
     placements: [
-      { sessionId: 'aaaa1111-0000-4000-a000-000000000001', name: 'Fix the login redirect', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', sourceCwd: '/old', recordOnly: false, warning: null, companions: ['subagents/agent-a1.jsonl', 'subagents/agent-a1.meta.json', 'subagents/agent-b2.jsonl'] },
-      { sessionId: 'bbbb2222-0000-4000-a000-000000000002', name: null, from: '/backup/b.jsonl', to: '/h/.claude/projects/-w-alpha/b.jsonl', sourceCwd: '/old', recordOnly: false, warning: 'a claude process may be writing this session', companions: [] },
+      {
+        sessionId: 'aaaa1111-0000-4000-a000-000000000001',
+        name: 'Fix the login redirect',
+        from: '/backup/a.jsonl',
+        to: '/h/.claude/projects/-w-alpha/a.jsonl',
+        sourceCwd: '/old',
+        recordOnly: false,
+        warning: null,
+        companions: ['subagents/agent-a1.jsonl', 'subagents/agent-a1.meta.json', 'subagents/agent-b2.jsonl'],
+      },
+      {
+        sessionId: 'bbbb2222-0000-4000-a000-000000000002',
+        name: null,
+        from: '/backup/b.jsonl',
+        to: '/h/.claude/projects/-w-alpha/b.jsonl',
+        sourceCwd: '/old',
+        recordOnly: false,
+        warning: 'a claude process may be writing this session',
+        companions: [],
+      },
     ],
-    skipped: ALL_REASONS.map((reason, i) => ({ sessionId: `skip-${i}`, path: `/backup/s${i}.jsonl`, reason, detail: `detail ${i}`, ownedBy: reason === 'already-adopted' || reason === 'attributed-to-run' ? 'team.gamma' : null })),
+    skipped: ALL_REASONS.map((reason, i) => ({
+      sessionId: `skip-${i}`,
+      path: `/backup/s${i}.jsonl`,
+      reason,
+      detail: `detail ${i}`,
+      ownedBy: reason === 'already-adopted' || reason === 'attributed-to-run' ? 'team.gamma' : null,
+    })),
     occupancyUnknown: null,
     ...o,
   };
@@ -32,11 +66,34 @@ const step = () => Number(screen.getByTestId('wizard').dataset.step);
 describe('import wizard', () => {
   beforeEach(() => {
     vi.clearAllMocks();
-    app.settings = { claudeHome: '/h/.claude', claudeHomeExists: true, fleetFile: '/f.yaml', stateDir: '/s', dataDir: '/h/.local/share/corral' };
-    app.agents = [{ name: 'team.alpha', fleetPath: ['team'], workingDirectory: '/w/alpha', docker: false, sessionCount: 3, lastActivityAt: null }];
+    app.settings = {
+      claudeHome: '/h/.claude',
+      claudeHomeExists: true,
+      fleetFile: '/f.yaml',
+      stateDir: '/s',
+      dataDir: '/h/.local/share/corral',
+    };
+    app.agents = [
+      {
+        name: 'team.alpha',
+        fleetPath: ['team'],
+        workingDirectory: '/w/alpha',
+        docker: false,
+        sessionCount: 3,
+        lastActivityAt: null,
+      },
+    ];
     app.groups = [];
     vi.mocked(api.adoptable).mockResolvedValue([
-      { sessionId: 'cccc3333-0000-4000-a000-000000000003', sourceCwd: '/w/other', mtime: '2026-11-01T00:00:00Z', autoName: 'Adoptable chat', preview: 'hello', sizeBytes: 4096, transcriptPath: '/h/.claude/projects/-w-other/c.jsonl' },
+      {
+        sessionId: 'cccc3333-0000-4000-a000-000000000003',
+        sourceCwd: '/w/other',
+        mtime: '2026-11-01T00:00:00Z',
+        autoName: 'Adoptable chat',
+        preview: 'hello',
+        sizeBytes: 4096,
+        transcriptPath: '/h/.claude/projects/-w-other/c.jsonl',
+      },
     ]);
   });
 
@@ -68,7 +125,9 @@ describe('import wizard', () => {
 
   it('step 3 previews the dry run: nothing written, every skip reason in plain words', async () => {
     vi.mocked(api.planImport).mockResolvedValue(plan());
-    app.groups = [group('/w/gamma', [session({ sessionId: 'skip-1', autoName: 'Known elsewhere', workingDirectory: '/w/gamma' })])];
+    app.groups = [
+      group('/w/gamma', [session({ sessionId: 'skip-1', autoName: 'Known elsewhere', workingDirectory: '/w/gamma' })]),
+    ];
     app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
     render(ImportWizard);
     expect(screen.getByTestId('source-list').textContent).toContain('/backup');
@@ -78,20 +137,36 @@ describe('import wizard', () => {
     expect(screen.getByTestId('nothing-written').textContent).toContain('Nothing has been written yet');
     const reasons = screen.getAllByTestId('skip-reason').map((r) => r.textContent);
     expect(reasons).toHaveLength(ALL_REASONS.length);
-    for (const r of ALL_REASONS) expect(reasons.some((t) => t?.includes(skipReasonText({ reason: r, ownedBy: r === 'already-adopted' || r === 'attributed-to-run' ? 'team.gamma' : null })))).toBe(true);
+    for (const r of ALL_REASONS)
+      expect(
+        reasons.some((t) =>
+          t?.includes(
+            skipReasonText({
+              reason: r,
+              ownedBy: r === 'already-adopted' || r === 'attributed-to-run' ? 'team.gamma' : null,
+            }),
+          ),
+        ),
+      ).toBe(true);
     expect(screen.getByTestId('plan-table').textContent).toContain('a claude process may be writing this session');
     // A session is shown by its name when it has one, else by the start of its id.
-    const firstCells = [...screen.getByTestId('plan-table').querySelectorAll('tbody tr.ok td:first-child')].map((td) => td.textContent);
+    const firstCells = [...screen.getByTestId('plan-table').querySelectorAll('tbody tr.ok td:first-child')].map(
+      (td) => td.textContent,
+    );
     expect(firstCells).toEqual(['Fix the login redirect', 'bbbb2222']);
     // A skipped session the listing knows is shown by its name too.
     expect(screen.getAllByTestId('skip-row')[1].querySelector('td')!.textContent).toBe('Known elsewhere');
     // Its own folder travels with it, and the preview says so.
-    expect(screen.getAllByTestId('companions').map((c) => c.textContent)).toEqual(['+ its folder: 2 subagent runs and 1 other file']);
+    expect(screen.getAllByTestId('companions').map((c) => c.textContent)).toEqual([
+      '+ its folder: 2 subagent runs and 1 other file',
+    ]);
   });
 
   it('a session folder is described by what is in it', () => {
     expect(companionText(['subagents/agent-a.jsonl'])).toBe('1 subagent run');
-    expect(companionText(['subagents/agent-a.jsonl', 'subagents/agent-a.meta.json'])).toBe('1 subagent run and 1 other file');
+    expect(companionText(['subagents/agent-a.jsonl', 'subagents/agent-a.meta.json'])).toBe(
+      '1 subagent run and 1 other file',
+    );
     expect(companionText(['tool-results/x.txt', 'tool-results/y.txt'])).toBe('2 files');
   });
 
@@ -136,7 +211,9 @@ describe('import wizard', () => {
     await fireEvent.click(modes[1].querySelector('input')!);
     await fireEvent.click(next());
     expect(step()).toBe(5);
-    await vi.waitFor(() => expect(api.planImport).toHaveBeenLastCalledWith({ kind: 'agent', name: 'team.alpha' }, ['/backup'], 'move'));
+    await vi.waitFor(() =>
+      expect(api.planImport).toHaveBeenLastCalledWith({ kind: 'agent', name: 'team.alpha' }, ['/backup'], 'move'),
+    );
     await vi.waitFor(() => expect(screen.getByTestId('wizard-run').textContent).toContain('Move 2 sessions'));
     expect(screen.getByTestId('wizard').textContent).toContain('/runs/<this run>/backup/');
   });
@@ -148,8 +225,21 @@ describe('import wizard', () => {
       onProgress({ done: 1, total: 2, sessionId: p.placements[1].sessionId });
       return new Promise<ImportReport>((r) => (release = r));
     });
-    vi.mocked(api.planUndo).mockResolvedValue({ runId: 'run-1', steps: [{ path: '/h/.claude/projects/-w-alpha/a.jsonl', action: 'removed', sessionId: 'a' }, { path: '/s/adopted-sessions/a.yaml', action: 'record-removed', sessionId: 'a' }], notUndone: [] });
-    vi.mocked(api.undoRun).mockResolvedValue({ runId: 'run-1', undone: [{ path: '/x', action: 'removed', sessionId: 'a' }], notUndone: [{ path: '/h/.claude/projects/-w-alpha/b.jsonl', reason: 'it changed after the import', sessionId: 'b' }] });
+    vi.mocked(api.planUndo).mockResolvedValue({
+      runId: 'run-1',
+      steps: [
+        { path: '/h/.claude/projects/-w-alpha/a.jsonl', action: 'removed', sessionId: 'a' },
+        { path: '/s/adopted-sessions/a.yaml', action: 'record-removed', sessionId: 'a' },
+      ],
+      notUndone: [],
+    });
+    vi.mocked(api.undoRun).mockResolvedValue({
+      runId: 'run-1',
+      undone: [{ path: '/x', action: 'removed', sessionId: 'a' }],
+      notUndone: [
+        { path: '/h/.claude/projects/-w-alpha/b.jsonl', reason: 'it changed after the import', sessionId: 'b' },
+      ],
+    });
     app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
     render(ImportWizard);
     await fireEvent.click(next());
@@ -163,7 +253,24 @@ describe('import wizard', () => {
     expect(prog.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('1');
     await fireEvent.click(screen.getByTestId('wizard-cancel'));
     expect(api.cancelImport).toHaveBeenCalled();
-    release({ runId: 'run-1', runDir: '/d/runs/run-1', placed: [{ sessionId: 'aaaa1111-0000-4000-a000-000000000001', from: '/backup/a.jsonl', to: '/h/.claude/projects/-w-alpha/a.jsonl', placedAs: 'copied', record: '/s/a.yaml', warning: null, companions: 2 }], skipped: plan().skipped, cancelled: true, dryRun: false });
+    release({
+      runId: 'run-1',
+      runDir: '/d/runs/run-1',
+      placed: [
+        {
+          sessionId: 'aaaa1111-0000-4000-a000-000000000001',
+          from: '/backup/a.jsonl',
+          to: '/h/.claude/projects/-w-alpha/a.jsonl',
+          placedAs: 'copied',
+          record: '/s/a.yaml',
+          warning: null,
+          companions: 2,
+        },
+      ],
+      skipped: plan().skipped,
+      cancelled: true,
+      dryRun: false,
+    });
     await vi.waitFor(() => expect(step()).toBe(6));
     const result = screen.getByTestId('result');
     expect(result.textContent).toContain('Import cancelled');
@@ -184,7 +291,16 @@ describe('import wizard', () => {
 
   it('"Open in Fleet view" reveals the target agent', async () => {
     vi.mocked(api.planImport).mockResolvedValue(plan());
-    vi.mocked(api.applyImport).mockResolvedValue({ runId: 'r', runDir: '/d', placed: [{ sessionId: 'a', from: '/a', to: '/b', placedAs: 'copied', record: null, warning: null, companions: 0 }], skipped: [], cancelled: false, dryRun: false });
+    vi.mocked(api.applyImport).mockResolvedValue({
+      runId: 'r',
+      runDir: '/d',
+      placed: [
+        { sessionId: 'a', from: '/a', to: '/b', placedAs: 'copied', record: null, warning: null, companions: 0 },
+      ],
+      skipped: [],
+      cancelled: false,
+      dryRun: false,
+    });
     app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'], advanceTo: 6 };
     app.view = 'chats';
     render(ImportWizard);
@@ -196,7 +312,19 @@ describe('import wizard', () => {
   });
 
   it('dropped paths open at step 2 and list non-transcripts as skipped in the preview', async () => {
-    vi.mocked(api.planImport).mockResolvedValue(plan('copy', { skipped: [{ sessionId: 'notes.txt', path: '/d/notes.txt', reason: 'not-a-transcript', detail: 'not a .jsonl file', ownedBy: null }] }));
+    vi.mocked(api.planImport).mockResolvedValue(
+      plan('copy', {
+        skipped: [
+          {
+            sessionId: 'notes.txt',
+            path: '/d/notes.txt',
+            reason: 'not-a-transcript',
+            detail: 'not a .jsonl file',
+            ownedBy: null,
+          },
+        ],
+      }),
+    );
     app.wizard = { step: 2, paths: ['/d/export', '/d/notes.txt'], agent: null };
     render(ImportWizard);
     expect(step()).toBe(2);
@@ -212,12 +340,29 @@ describe('import wizard', () => {
 
 describe('History', () => {
   const run = (o: Partial<RunSummary>): RunSummary => ({
-    runId: 'r', createdAt: '2026-11-20T10:00:00Z', target: { kind: 'agent', name: 'team.alpha' }, mode: 'copy', placed: 3, records: 3, skipped: 1,
-    finished: true, cancelled: false, undoState: 'not-undone', undoneAt: null, runDir: '/d/runs/r', backupDir: '/d/runs/r/backup', backupBytes: 2048, problem: null, ...o,
+    runId: 'r',
+    createdAt: '2026-11-20T10:00:00Z',
+    target: { kind: 'agent', name: 'team.alpha' },
+    mode: 'copy',
+    placed: 3,
+    records: 3,
+    skipped: 1,
+    finished: true,
+    cancelled: false,
+    undoState: 'not-undone',
+    undoneAt: null,
+    runDir: '/d/runs/r',
+    backupDir: '/d/runs/r/backup',
+    backupBytes: 2048,
+    problem: null,
+    ...o,
   });
 
   it('lists runs with target, mode, counts, state and backup, and offers Undo only where it applies', async () => {
-    vi.mocked(api.listRuns).mockResolvedValue([run({ runId: 'r1' }), run({ runId: 'r2', undoState: 'undone', mode: 'move', target: { kind: 'claudeHome' } })]);
+    vi.mocked(api.listRuns).mockResolvedValue([
+      run({ runId: 'r1' }),
+      run({ runId: 'r2', undoState: 'undone', mode: 'move', target: { kind: 'claudeHome' } }),
+    ]);
     render(HistoryView);
     await vi.waitFor(() => expect(screen.getAllByTestId('run-row')).toHaveLength(2));
     const [a, b] = screen.getAllByTestId('run-row');
@@ -238,13 +383,25 @@ describe('History', () => {
   });
 
   it('undo from History shows what will change, then the report — which stays after the list refreshes', async () => {
-    vi.mocked(api.listRuns).mockResolvedValueOnce([run({ runId: 'r1' })]).mockResolvedValue([run({ runId: 'r1', undoState: 'partly-undone', undoneAt: '2026-11-29T12:00:00Z' })]);
-    vi.mocked(api.planUndo).mockResolvedValue({ runId: 'r1', steps: [{ path: '/h/x.jsonl', action: 'restored-source', sessionId: 'x' }], notUndone: [] });
-    vi.mocked(api.undoRun).mockResolvedValue({ runId: 'r1', undone: [], notUndone: [{ path: '/h/y.jsonl', reason: 'it changed after the import', sessionId: 'y' }] });
+    vi.mocked(api.listRuns)
+      .mockResolvedValueOnce([run({ runId: 'r1' })])
+      .mockResolvedValue([run({ runId: 'r1', undoState: 'partly-undone', undoneAt: '2026-11-29T12:00:00Z' })]);
+    vi.mocked(api.planUndo).mockResolvedValue({
+      runId: 'r1',
+      steps: [{ path: '/h/x.jsonl', action: 'restored-source', sessionId: 'x' }],
+      notUndone: [],
+    });
+    vi.mocked(api.undoRun).mockResolvedValue({
+      runId: 'r1',
+      undone: [],
+      notUndone: [{ path: '/h/y.jsonl', reason: 'it changed after the import', sessionId: 'y' }],
+    });
     render(HistoryView);
     await vi.waitFor(() => expect(screen.getByTestId('undo-run')).toBeTruthy());
     await fireEvent.click(screen.getByTestId('undo-run'));
-    await vi.waitFor(() => expect(screen.getByTestId('undo-panel').textContent).toContain('Put the moved transcript back where it was'));
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('undo-panel').textContent).toContain('Put the moved transcript back where it was'),
+    );
     await fireEvent.click(screen.getByTestId('confirm-undo'));
     await vi.waitFor(() => expect(screen.getByTestId('run-row').dataset.state).toBe('partly-undone'));
     expect(screen.getByTestId('undo-report').textContent).toContain('it changed after the import');
