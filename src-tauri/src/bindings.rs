@@ -30,6 +30,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::runs::UndoReport::export_all(&cfg)?;
     // Shell types.
     crate::settings::Settings::export_all(&cfg)?;
+    crate::settings::SettingsPatch::export_all(&cfg)?;
     crate::events::SessionsChanged::export_all(&cfg)?;
     crate::events::FilesDropped::export_all(&cfg)?;
     Ok(())

@@ -115,30 +115,39 @@ impl Effective {
     }
 }
 
-/// A change requested by the UI. For each field: absent = unchanged; for `claude_home`,
-/// `null` = back to the default; for `fleet_file`, `null` = close the fleet.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// A change requested by the UI (`set_settings`'s arguments, TypeScript type `SettingsPatch`).
+/// For each field: absent = unchanged; for `claudeHome`, `null` = back to the default; for
+/// `fleetFile`, `null` = close the fleet. Unknown fields are refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SettingsPatch {
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
     pub claude_home: Option<Option<PathBuf>>,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
     pub fleet_file: Option<Option<PathBuf>>,
 }
 
+/// A field that is present: `null` is `Some(None)`, so "absent" and `null` stay apart.
+fn present<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Option<PathBuf>>, D::Error> {
+    serde::Deserialize::deserialize(d).map(Some)
+}
+
 impl SettingsPatch {
-    /// Reads the raw IPC arguments object, keeping "absent" and `null` apart (plain command
-    /// arguments cannot).
+    /// Reads the IPC arguments object into the typed patch and checks its paths (non-empty,
+    /// absolute, no NUL bytes).
     pub fn from_args(args: &serde_json::Value) -> Result<Self> {
-        let obj = args.as_object().ok_or_else(|| {
-            Error::InvalidInput("set_settings expects an object of arguments".into())
-        })?;
-        let field = |key: &str| -> Result<Option<Option<PathBuf>>> {
-            match obj.get(key) {
-                None => Ok(None),
-                Some(serde_json::Value::Null) => Ok(Some(None)),
-                Some(serde_json::Value::String(s)) => Ok(Some(Some(checked_path(key, s)?))),
-                Some(_) => Err(Error::InvalidInput(format!("{key} must be a string or null"))),
+        let patch: Self = serde_json::from_value(args.clone())
+            .map_err(|e| Error::InvalidInput(format!("set_settings: {e}")))?;
+        for (key, value) in [("claudeHome", &patch.claude_home), ("fleetFile", &patch.fleet_file)] {
+            if let Some(Some(path)) = value {
+                checked_path(key, &path.to_string_lossy())?;
             }
-        };
-        Ok(Self { claude_home: field("claudeHome")?, fleet_file: field("fleetFile")? })
+        }
+        Ok(patch)
     }
 
     /// Applies the patch to what is in force now, giving what would be in force next.

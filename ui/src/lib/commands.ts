@@ -20,14 +20,14 @@ import type {
   SessionDetails,
   SessionSummary,
   Settings,
+  SettingsPatch,
   UndoPlan,
   UndoReport,
 } from './types';
 
 type NoArgs = Record<string, never>;
 
-/** `set_settings`: absent = unchanged; `claudeHome: null` = the default; `fleetFile: null` = close. */
-export type SettingsPatch = { claudeHome?: string | null; fleetFile?: string | null };
+export type { SettingsPatch };
 
 export interface Commands {
   get_settings: { args: NoArgs; result: Settings };

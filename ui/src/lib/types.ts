@@ -22,6 +22,7 @@ export type { FilesDropped } from './bindings/FilesDropped';
 export type { SessionDetails } from './bindings/SessionDetails';
 export type { SessionsChanged } from './bindings/SessionsChanged';
 export type { Settings } from './bindings/Settings';
+export type { SettingsPatch } from './bindings/SettingsPatch';
 
 // ---- issue-3 types (adoption, placement, import runs, undo) ----
 export type { AdoptableSession } from './bindings/AdoptableSession';
