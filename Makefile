@@ -12,6 +12,7 @@ ROOT  := $(CURDIR)
 TOOLS := $(ROOT)/.tools
 VENV  := $(TOOLS)/venv
 TAURI_DRIVER := $(TOOLS)/bin/tauri-driver
+CARGO_DENY := $(TOOLS)/bin/cargo-deny
 # Cargo's output dir (CARGO_TARGET_DIR when set, else target/).
 CARGO_OUT := $(or $(CARGO_TARGET_DIR),$(ROOT)/target)
 APP   := $(CARGO_OUT)/debug/corral
@@ -26,7 +27,7 @@ APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-de
 XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
 
 .PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy doc-check test-engine \
-  test-shell check-ui test-ui bindings icons bench bench-quick bundle
+  test-shell check-ui deny test-ui bindings icons bench bench-quick bundle
 
 help:
 	@echo "make deps      install what is missing (apt packages, ui/node_modules, tauri-driver, selenium)"
@@ -42,7 +43,7 @@ help:
 
 # ---- dependencies (idempotent, quiet when present) ----
 
-deps: deps-apt deps-ui deps-e2e
+deps: deps-apt deps-ui deps-e2e $(CARGO_DENY)
 
 deps-apt:
 	@missing=""; \
@@ -65,6 +66,9 @@ deps-e2e: $(TAURI_DRIVER) $(VENV)/.installed
 
 $(TAURI_DRIVER):
 	cargo install tauri-driver --version '^2.1' --locked --root $(TOOLS)
+
+$(CARGO_DENY):
+	cargo install cargo-deny --version '^0.20' --locked --root $(TOOLS)
 
 $(VENV)/.installed: tests/e2e/requirements.txt
 	python3 -m venv $(VENV)
@@ -105,6 +109,11 @@ test-engine:
 test-shell: ui
 	cargo test -p corral
 
+# Licenses, banned sources and duplicate versions of every dependency (deny.toml). The advisories
+# check needs the RustSec database from a git host this machine cannot reach: not run here.
+deny: $(CARGO_DENY)
+	$(CARGO_DENY) deny --log-level error check licenses bans sources
+
 # TypeScript and Svelte type errors fail CI, so does UI code prettier would change (`npm run format`
 # fixes it), and so does demo code in the production bundle.
 check-ui: ui
@@ -120,7 +129,7 @@ test-ui: deps-ui
 
 # Every check runs even when an earlier one fails (one CI run shows all problems); the target fails
 # at the end, naming the checks that failed.
-TEST_STEPS := fmt-check clippy doc-check test-engine test-shell check-ui test-ui e2e
+TEST_STEPS := fmt-check clippy doc-check deny test-engine test-shell check-ui test-ui e2e
 
 test: deps
 	@failed=""; \
