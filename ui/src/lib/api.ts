@@ -111,7 +111,7 @@ export const onFilesDropped = (cb: (p: FilesDropped) => void) => subscribe<Files
 export type DragState =
   { type: 'over'; x: number; y: number } | { type: 'leave' } | { type: 'drop'; x: number; y: number };
 export async function onWindowDrag(cb: (s: DragState) => void): Promise<Unsubscribe> {
-  if (!inTauri()) return () => {};
+  if (!inTauri()) return browserDrag(cb);
   const { getCurrentWebview } = await import('@tauri-apps/api/webview');
   return await getCurrentWebview().onDragDropEvent((e) => {
     const p = e.payload;
@@ -122,10 +122,34 @@ export async function onWindowDrag(cb: (s: DragState) => void): Promise<Unsubscr
   });
 }
 
-/** Demo only: simulate a drop of the given file names (the browser cannot see real paths). */
-export async function demoDrop(names: string[], agent: string | null): Promise<void> {
-  if (inTauri()) return;
-  (await demo()).demoEmit('files-dropped', { paths: names.map((n) => `~/Downloads/${n}`), agent });
+/** Outside Tauri (development, screenshots): the browser's own drag events drive the overlay, and a
+ * drop becomes the demo's `files-dropped` (the browser cannot see real paths, only file names). */
+function browserDrag(cb: (s: DragState) => void): Unsubscribe {
+  const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes('Files');
+  const over = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    cb({ type: 'over', x: e.clientX, y: e.clientY });
+  };
+  const leave = (e: DragEvent) => {
+    if (!e.relatedTarget) cb({ type: 'leave' });
+  };
+  const drop = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    cb({ type: 'drop', x: e.clientX, y: e.clientY });
+    const names = [...(e.dataTransfer?.files ?? [])].map((f) => f.name);
+    const agent = (e.target as HTMLElement | null)?.closest<HTMLElement>('[data-agent]')?.dataset.agent ?? null;
+    void demo().then((d) => d.demoEmit('files-dropped', { paths: names.map((n) => `~/Downloads/${n}`), agent }));
+  };
+  window.addEventListener('dragover', over);
+  window.addEventListener('dragleave', leave);
+  window.addEventListener('drop', drop);
+  return () => {
+    window.removeEventListener('dragover', over);
+    window.removeEventListener('dragleave', leave);
+    window.removeEventListener('drop', drop);
+  };
 }
 
 export type PickKind = 'claude-home' | 'fleet' | 'import-folders' | 'import-files';

@@ -87,7 +87,6 @@ export function apiMock() {
     onSessionsChanged: vi.fn(async () => () => {}),
     onFilesDropped: vi.fn(async () => () => {}),
     onWindowDrag: vi.fn(async () => () => {}),
-    demoDrop: vi.fn(),
     pickPaths: vi.fn(async () => []),
     copyText: vi.fn(async () => undefined),
   };
