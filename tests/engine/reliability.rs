@@ -233,12 +233,38 @@ fn undoing_an_undone_run_again_leaves_a_newer_run_alone() {
         edit_journal(&journal, |j| j["undoneAt"] = serde_json::Value::Null);
         let forced = runs::undo(&undo_target(&w), &r1, now()).unwrap();
         let placed = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
-        assert!(placed.is_file(), "{mode:?}: R2's transcript was removed: {forced:?}");
         assert!(
             w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1))).is_file(),
             "{mode:?}: R2's record was removed"
         );
+        if mode == PlacementMode::Link {
+            // A hard link is its source's inode, so it cannot be told from R1's; removing it
+            // loses no byte (the source is that very file).
+            assert!(w.export.join(format!("{}.jsonl", sid(1))).is_file(), "{forced:?}");
+        } else {
+            assert!(placed.is_file(), "{mode:?}: R2's transcript was removed: {forced:?}");
+        }
     }
+}
+
+#[test]
+fn a_hard_linked_session_resumed_after_the_import_is_still_undone() {
+    let w = World::new();
+    let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+    let r = w.apply(&w.plan(&alpha(), &[w.export.clone()], PlacementMode::Link), &RealFs);
+    assert_eq!(r.placed[0].placed_as, Some(corral_engine::placement::PlacedAs::HardLinked));
+    // Claude resumes it at the agent's folder: both names grow (one inode), its change time moves.
+    std::thread::sleep(Duration::from_millis(20));
+    let placed = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+    let mut f = fs::OpenOptions::new().append(true).open(&placed).unwrap();
+    std::io::Write::write_all(&mut f, b"{\"type\":\"last-prompt\"}\n").unwrap();
+    drop(f);
+    let u = runs::undo(&undo_target(&w), &r.run_id.unwrap(), now()).unwrap();
+    assert!(u.not_undone.is_empty(), "{u:?}");
+    assert!(
+        !placed.exists() && src.is_file(),
+        "the link goes, the source (with the new turn) stays"
+    );
 }
 
 // ---- 6: relative paths ----

@@ -993,7 +993,10 @@ impl Ctx<'_> {
                      or a person's); not removed",
                 );
             }
-            if now.ctime_ns != recorded.ctime_ns {
+            // A hard link is its source's very inode: a resumed session appends to both names
+            // and moves the change time, yet removing the link loses nothing (the content check
+            // below still requires the source to hold the same bytes).
+            if now.ctime_ns != recorded.ctime_ns && entry.placed_as != Some(PlacedAs::HardLinked) {
                 return refuse(&dest, "changed since the run placed it; not removed");
             }
         }
