@@ -542,6 +542,9 @@ fn validate(
     let file = format!("{sid}.jsonl");
     let to = Path::new(&p.to);
     let from = Path::new(&p.from);
+    if !from.is_absolute() {
+        return Err("the source is not an absolute path".to_owned());
+    }
     if from.file_name().and_then(|n| n.to_str()) != Some(file.as_str()) {
         return Err(format!("the source is not named {file}"));
     }
@@ -578,14 +581,7 @@ pub fn apply_with(
     opts: &ApplyOptions<'_>,
     progress: &mut dyn FnMut(ImportProgress) -> bool,
 ) -> Result<ImportReport> {
-    let claude_home = catalog.claude_home();
-    let state_dir = catalog.state_dir();
-    let root = check_backup_root(catalog.data_dir(), claude_home, state_dir)?;
-    let projects = projects_dir(claude_home);
-    let agent = match &plan.target {
-        ImportTarget::Agent { name } => Some((name.clone(), agent_folder(catalog, name)?)),
-        ImportTarget::ClaudeHome => None,
-    };
+    let mut applier = Applier::new(catalog, plan, now, opts)?;
     let mut report = ImportReport {
         run_id: None,
         run_dir: None,
@@ -594,62 +590,70 @@ pub fn apply_with(
         cancelled: false,
         dry_run: false,
     };
-    let mut run: Option<RunWriter> = None;
-    let mut cache = JobCache::default();
     let total = plan.placements.len() as u64;
     for (i, p) in plan.placements.iter().enumerate() {
         if !progress(ImportProgress { done: i as u64, total, session_id: p.session_id.clone() }) {
             report.cancelled = true;
             break;
         }
+        match applier.apply_one(p, i)? {
+            Ok(item) => report.placed.push(item),
+            Err(skipped) => report.skipped.push(skipped),
+        }
+    }
+    applier.finish(report, now)
+}
+
+/// One applied run: what `apply_with` knows across placements, and the run it opens on its first
+/// change.
+struct Applier<'a> {
+    catalog: &'a Catalog,
+    plan: &'a ImportPlan,
+    now: DateTime<Utc>,
+    opts: &'a ApplyOptions<'a>,
+    root: PathBuf,
+    projects: PathBuf,
+    agent: Option<(String, PathBuf)>,
+    run: Option<RunWriter>,
+    cache: JobCache,
+}
+
+impl<'a> Applier<'a> {
+    fn new(
+        catalog: &'a Catalog,
+        plan: &'a ImportPlan,
+        now: DateTime<Utc>,
+        opts: &'a ApplyOptions<'a>,
+    ) -> Result<Self> {
+        let claude_home = catalog.claude_home();
+        let root = check_backup_root(catalog.data_dir(), claude_home, catalog.state_dir())?;
+        let agent = match &plan.target {
+            ImportTarget::Agent { name } => Some((name.clone(), agent_folder(catalog, name)?)),
+            ImportTarget::ClaudeHome => None,
+        };
+        Ok(Self {
+            catalog,
+            plan,
+            now,
+            opts,
+            root,
+            projects: projects_dir(claude_home),
+            agent,
+            run: None,
+            cache: JobCache::default(),
+        })
+    }
+
+    /// Re-checks, places and records one planned placement. The outer error is a journal
+    /// failure, which stops the run.
+    fn apply_one(&mut self, p: &PlannedPlacement, i: usize) -> Result<Outcome<PlacedItem>> {
         let from = Path::new(&p.from);
         let to = Path::new(&p.to);
-        let fail =
-            |reason: SkipReason, detail: String| skip(from, p.session_id.clone(), reason, detail);
-        if let Err(detail) = validate(p, &projects, agent.as_ref().map(|(_, d)| d.as_path())) {
-            report.skipped.push(fail(SkipReason::PlacementFailed, detail));
-            continue;
+        if let Err(skipped) = self.recheck(p, from) {
+            return Ok(Err(skipped));
         }
-        if plan.mode == PlacementMode::Move
-            && !p.record_only
-            && let Some(reason) = opts.occupancy.and_then(|o| {
-                let facts = read_facts(from).ok();
-                let folder = from
-                    .parent()
-                    .and_then(Path::file_name)
-                    .map(|n| n.to_string_lossy().into_owned());
-                o.check(
-                    &p.session_id,
-                    facts.as_ref().and_then(|f| f.cwd.as_deref()),
-                    folder.as_deref(),
-                )
-            })
-        {
-            report.skipped.push(fail(SkipReason::Occupied, reason));
-            continue;
-        }
-        if let Some((name, _)) = &agent {
-            let (index, _) =
-                AttributionIndex::build_for_session(state_dir, &mut cache, &p.session_id);
-            let attr = index.get(&p.session_id);
-            if !attribution::can_agent_adopt(&attr, name) {
-                let mut s = fail(SkipReason::AttributedToRun, describe_owner(&attr));
-                s.owned_by = attr.agent_name;
-                report.skipped.push(s);
-                continue;
-            }
-        }
-        let w = match &mut run {
-            Some(w) => w,
-            None => run.insert(RunWriter::create(
-                &root,
-                now,
-                claude_home,
-                state_dir,
-                plan.target.clone(),
-                plan.mode,
-            )?),
-        };
+        let (mode, fs_ops, state_dir) = (self.plan.mode, self.opts.fs, self.catalog.state_dir());
+        let w = self.writer()?;
         let mut item = PlacedItem {
             session_id: p.session_id.clone(),
             from: p.from.clone(),
@@ -674,15 +678,12 @@ pub fn apply_with(
             w.save()?;
             item.placed_as = Some(PlacedAs::RecordOnly);
         } else {
-            match place_one(w, plan.mode, opts.fs, p, i, from, to)? {
+            match place_one(w, mode, fs_ops, p, i, from, to)? {
                 Ok(how) => item.placed_as = Some(how),
-                Err(s) => {
-                    report.skipped.push(s);
-                    continue;
-                }
+                Err(s) => return Ok(Err(s)),
             }
             if !p.companions.is_empty() {
-                let (placed, problems) = place_companions(w, plan.mode, opts.fs, p, i, from, to)?;
+                let (placed, problems) = place_companions(w, mode, fs_ops, p, i, from, to)?;
                 item.companions = placed;
                 if !problems.is_empty() {
                     let note = format!(
@@ -696,8 +697,9 @@ pub fn apply_with(
                 }
             }
         }
-        if let Some((name, _)) = &agent {
-            match write_record(w, &mut cache, state_dir, name, p, i, now)? {
+        if let Some((name, _)) = &self.agent {
+            let w = self.run.as_mut().ok_or_else(no_run)?;
+            match write_record(w, &mut self.cache, state_dir, name, p, i, self.now)? {
                 Ok(path) => item.record = path,
                 Err(mut s) => {
                     if !p.record_only {
@@ -706,17 +708,72 @@ pub fn apply_with(
                             s.detail, p.to, w.journal.run_id
                         );
                     }
-                    report.skipped.push(s);
-                    continue;
+                    return Ok(Err(s));
                 }
             }
         }
-        report.placed.push(item);
+        Ok(Ok(item))
     }
-    if run.is_some() {
-        catalog.invalidate(&[]);
+
+    /// What may have changed since the plan: its shape (a plan may come from anywhere), a
+    /// process that opened the session (moves), and the session's owner (into an agent).
+    fn recheck(&mut self, p: &PlannedPlacement, from: &Path) -> Outcome<()> {
+        let fail =
+            |reason: SkipReason, detail: String| skip(from, p.session_id.clone(), reason, detail);
+        let agent_dir = self.agent.as_ref().map(|(_, d)| d.as_path());
+        validate(p, &self.projects, agent_dir).map_err(|d| fail(SkipReason::PlacementFailed, d))?;
+        if self.plan.mode == PlacementMode::Move
+            && !p.record_only
+            && let Some(reason) = self.opts.occupancy.and_then(|o| {
+                let facts = read_facts(from).ok();
+                let folder = from
+                    .parent()
+                    .and_then(Path::file_name)
+                    .map(|n| n.to_string_lossy().into_owned());
+                o.check(
+                    &p.session_id,
+                    facts.as_ref().and_then(|f| f.cwd.as_deref()),
+                    folder.as_deref(),
+                )
+            })
+        {
+            return Err(fail(SkipReason::Occupied, reason));
+        }
+        if let Some((name, _)) = &self.agent {
+            let state_dir = self.catalog.state_dir();
+            let (index, _) =
+                AttributionIndex::build_for_session(state_dir, &mut self.cache, &p.session_id);
+            let attr = index.get(&p.session_id);
+            if !attribution::can_agent_adopt(&attr, name) {
+                let mut s = fail(SkipReason::AttributedToRun, describe_owner(&attr));
+                s.owned_by = attr.agent_name;
+                return Err(s);
+            }
+        }
+        Ok(())
     }
-    if let Some(mut w) = run {
+
+    /// The run, created on the first change.
+    fn writer(&mut self) -> Result<&mut RunWriter> {
+        if self.run.is_none() {
+            let c = self.catalog;
+            self.run = Some(RunWriter::create(
+                &self.root,
+                self.now,
+                c.claude_home(),
+                c.state_dir(),
+                self.plan.target.clone(),
+                self.plan.mode,
+            )?);
+        }
+        self.run.as_mut().ok_or_else(no_run)
+    }
+
+    /// Closes the run: one that created nothing leaves nothing behind; otherwise its journal
+    /// records the outcome.
+    fn finish(self, mut report: ImportReport, now: DateTime<Utc>) -> Result<ImportReport> {
+        let Some(mut w) = self.run else { return Ok(report) };
+        self.catalog.invalidate(&[]);
         // Nothing was created when every entry found its destination taken, or only noted a
         // transcript already in place whose record was already there.
         let untouched =
@@ -733,8 +790,12 @@ pub fn apply_with(
             report.run_id = Some(w.journal.run_id.clone());
             report.run_dir = Some(w.dir.display().to_string());
         }
+        Ok(report)
     }
-    Ok(report)
+}
+
+fn no_run() -> Error {
+    Error::io("the run journal is not open", io::Error::other("no run"))
 }
 
 fn entry(
