@@ -145,7 +145,7 @@ impl AppState {
         let mut saved = self.0.saved.lock().map_err(|_| poisoned())?;
         let current = self.0.opened.read().map_err(|_| poisoned())?.effective.clone();
         let next = patch.apply(&self.0.env, &current)?;
-        let catalog = Catalog::open(config_for(&next))?;
+        let catalog = open_catalog(&next)?;
         let mut next_saved = saved.clone();
         if let Some(file) = &self.0.env.settings_file {
             // Another Corral window may have saved since this one loaded: under the folder lock,
@@ -235,15 +235,21 @@ fn config_for(effective: &Effective) -> CatalogConfig {
     }
 }
 
+/// Opens the catalog of `effective`, knowing `~/.claude` is `claude`'s default home (resume
+/// commands for sessions elsewhere name theirs).
+fn open_catalog(effective: &Effective) -> corral_engine::Result<Catalog> {
+    Catalog::open(config_for(effective))
+        .map(|c| c.with_default_claude_home(corral_engine::paths::default_claude_home()))
+}
+
 /// Opens the catalog; a fleet that cannot be loaded is remembered and the catalog opened without
 /// it, so All Chats still works while the Fleet view shows the error.
 fn open_lenient(effective: Effective) -> Opened {
-    match Catalog::open(config_for(&effective)) {
+    match open_catalog(&effective) {
         Ok(c) => Opened { effective, catalog: Ok(Arc::new(c)), fleet_error: None },
         Err(fleet_err) => {
             let without = Effective { fleet_file: None, ..effective.clone() };
-            let catalog =
-                Catalog::open(config_for(&without)).map(Arc::new).map_err(ErrorPayload::from);
+            let catalog = open_catalog(&without).map(Arc::new).map_err(ErrorPayload::from);
             Opened { effective, catalog, fleet_error: Some(fleet_err.payload()) }
         }
     }

@@ -44,7 +44,7 @@ fn crash_child() {
     })
     .unwrap();
     let fs_ops: &dyn PlacementFs = if spec.cross_device { &SimulatedCrossDevice } else { &RealFs };
-    let opts = ApplyOptions { fs: fs_ops, occupancy: None };
+    let opts = ApplyOptions { fs: fs_ops, ..ApplyOptions::default() };
     let report = apply_with(&catalog, &spec.plan, now(), &opts, &mut |_| true).unwrap();
     assert!(report.run_id.is_some());
 }

@@ -419,6 +419,22 @@ fn session_details_for_the_viewer_header() {
     assert_eq!(shell_quote(""), "''");
 }
 
+/// The resume command names the Claude home unless it is the one `claude` uses by default.
+#[test]
+fn resume_commands_name_the_home_unless_it_is_the_default() {
+    let home = Home::new();
+    let named = home.catalog().session_details(&sid("d1")).unwrap().resume_command;
+    assert!(named.contains("CLAUDE_CONFIG_DIR="), "{named}");
+    let default = home
+        .catalog()
+        .with_default_claude_home(Some(home.claude()))
+        .session_details(&sid("d1"))
+        .unwrap()
+        .resume_command;
+    assert!(!default.contains("CLAUDE_CONFIG_DIR"), "{default}");
+    assert!(default.starts_with("cd -- /home/u/scratch && claude --resume "), "{default}");
+}
+
 #[test]
 fn unchanged_transcripts_are_not_read_again() {
     let home = Home::new();

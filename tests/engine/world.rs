@@ -150,7 +150,7 @@ impl World {
     }
 
     pub fn apply(&self, plan: &ImportPlan, fs_ops: &dyn PlacementFs) -> ImportReport {
-        let opts = ApplyOptions { fs: fs_ops, occupancy: None };
+        let opts = ApplyOptions { fs: fs_ops, ..ApplyOptions::default() };
         apply_with(&self.catalog(), plan, now(), &opts, &mut |_| true).unwrap()
     }
 

@@ -91,12 +91,13 @@ fn run(cli: Cli) -> Result<(), Error> {
 }
 
 fn open_catalog(g: &GlobalArgs) -> Result<Catalog, Error> {
-    Catalog::open(CatalogConfig {
+    let catalog = Catalog::open(CatalogConfig {
         claude_home: paths::claude_home_from_env(g.claude_home.as_deref())?,
         fleet_file: g.fleet.clone(),
         state_dir: g.state_dir.clone(),
         data_dir: paths::data_dir_from_env(g.data_dir.as_deref())?,
-    })
+    })?;
+    Ok(catalog.with_default_claude_home(paths::default_claude_home()))
 }
 
 /// Prints a line for a person, through [`escape_for_terminal`]: the one way table output (and

@@ -195,6 +195,9 @@ pub struct Catalog {
     fleet: Option<Fleet>,
     /// Which agent each `projects/` folder belongs to (for where names live, see [`crate::names`]).
     folder_agents: FolderAgents,
+    /// The Claude home `claude` uses when `CLAUDE_CONFIG_DIR` is not set (`~/.claude`), when
+    /// the caller knows it: a resume command for a session elsewhere names its home.
+    default_claude_home: Option<PathBuf>,
     state_dir: PathBuf,
     caches: Mutex<Caches>,
 }
@@ -225,6 +228,7 @@ impl Catalog {
         Ok(Self {
             config,
             folder_agents: FolderAgents::new(fleet.as_ref()),
+            default_claude_home: None,
             fleet,
             state_dir,
             caches: Mutex::new(Caches {
@@ -237,6 +241,15 @@ impl Catalog {
                 validated_at: None,
             }),
         })
+    }
+
+    /// Tells the catalog which Claude home `claude` uses by default (`~/.claude`), so resume
+    /// commands for sessions there need no `CLAUDE_CONFIG_DIR=`; without it every resume command
+    /// names its home (always correct, a little longer).
+    #[must_use]
+    pub fn with_default_claude_home(mut self, home: Option<PathBuf>) -> Self {
+        self.default_claude_home = home.map(|h| paths::absolute(&h));
+        self
     }
 
     pub fn config(&self) -> &CatalogConfig {
@@ -699,9 +712,8 @@ impl Catalog {
         let (t, scan) = self.locate(session_id)?;
         let attr = scan.attribution.get(&t.session_id);
         let summary = self.summarize(&t, &attr, &scan);
-        let default_home = dirs::home_dir().map(|h| h.join(".claude"));
-        let home =
-            (default_home.as_deref() != Some(self.claude_home())).then(|| self.claude_home());
+        let home = (self.default_claude_home.as_deref() != Some(self.claude_home()))
+            .then(|| self.claude_home());
         let resume_command = resume_command(&summary.working_directory, &summary.session_id, home);
         Ok(SessionDetails {
             usage: t.facts.usage.clone(),

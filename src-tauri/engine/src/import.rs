@@ -514,11 +514,13 @@ pub struct ApplyOptions<'a> {
     /// A fresh snapshot to re-check moves against just before each one (the plan's own decision
     /// stands when `None`).
     pub occupancy: Option<&'a OccupancySnapshot>,
+    /// The clock that stamps when the run finished (the start is the `now` given to apply).
+    pub clock: fn() -> DateTime<Utc>,
 }
 
 impl Default for ApplyOptions<'_> {
     fn default() -> Self {
-        Self { fs: &RealFs, occupancy: None }
+        Self { fs: &RealFs, occupancy: None, clock: Utc::now }
     }
 }
 
@@ -784,7 +786,7 @@ impl<'a> Applier<'a> {
             w.discard();
         } else {
             w.journal.skipped = report.skipped.clone();
-            w.journal.finished_at = Some(iso(Utc::now().max(now)));
+            w.journal.finished_at = Some(iso((self.opts.clock)().max(now)));
             w.journal.cancelled = report.cancelled;
             w.save()?;
             report.run_id = Some(w.journal.run_id.clone());

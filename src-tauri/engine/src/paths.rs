@@ -163,6 +163,12 @@ pub fn claude_home_from_env(explicit: Option<&Path>) -> Result<PathBuf> {
     resolve_claude_home(explicit, var.as_deref(), dirs::home_dir().as_deref())
 }
 
+/// The Claude home `claude` uses when `CLAUDE_CONFIG_DIR` is not set: `~/.claude` (from the
+/// process's home folder; `None` when it has none).
+pub fn default_claude_home() -> Option<PathBuf> {
+    dirs::home_dir().map(|h| h.join(".claude"))
+}
+
 /// An environment value that names nothing (empty or only spaces).
 fn blank(v: &Path) -> bool {
     v.as_os_str().to_string_lossy().trim().is_empty()
