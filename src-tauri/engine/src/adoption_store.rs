@@ -19,6 +19,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::files::Unusable;
 use crate::model::Warning;
 
 /// The only record version herdctl knows.
@@ -119,24 +120,27 @@ pub fn render_yaml(record: &AdoptionRecord) -> String {
 }
 
 /// Parses record text (the inverse of [`render_yaml`], and herdctl's own output).
-pub fn parse_yaml(text: &str) -> std::result::Result<AdoptionRecord, String> {
+pub fn parse_yaml(text: &str) -> std::result::Result<AdoptionRecord, Unusable> {
     let record: AdoptionRecord = crate::fleet::parse_yaml(text)?;
     check_schema(&record)?;
     Ok(record)
 }
 
-fn check_schema(record: &AdoptionRecord) -> std::result::Result<(), String> {
+fn check_schema(record: &AdoptionRecord) -> std::result::Result<(), Unusable> {
     if record.version != RECORD_VERSION {
-        return Err(format!("unsupported record version {}", record.version));
+        return Err(Unusable::shape(format!("unsupported record version {}", record.version)));
     }
     if record.session_id.is_empty() {
-        return Err("sessionId is empty".to_owned());
+        return Err(Unusable::shape("sessionId is empty"));
     }
     if record.agent_name.is_empty() {
-        return Err("agentName is empty".to_owned());
+        return Err(Unusable::shape("agentName is empty"));
     }
     if DateTime::parse_from_rfc3339(&record.adopted_at).is_err() {
-        return Err(format!("adoptedAt {:?} is not an ISO-8601 date and time", record.adopted_at));
+        return Err(Unusable::shape(format!(
+            "adoptedAt {:?} is not an ISO-8601 date and time",
+            record.adopted_at
+        )));
     }
     Ok(())
 }
@@ -263,7 +267,7 @@ pub fn read_all(state_dir: &Path) -> (Vec<AdoptionRecord>, Vec<Warning>) {
     (records, warnings)
 }
 
-fn read_record_file(path: &Path) -> std::result::Result<AdoptionRecord, String> {
+fn read_record_file(path: &Path) -> std::result::Result<AdoptionRecord, Unusable> {
     let record: AdoptionRecord = crate::fleet::read_yaml_file(path)?;
     check_schema(&record)?;
     Ok(record)
@@ -278,7 +282,9 @@ pub fn read(state_dir: &Path, session_id: &str) -> Result<Option<AdoptionRecord>
         Err(e) => return Err(Error::io_at("read", &path, e)),
         Ok(_) => {}
     }
-    read_record_file(&path).map(Some).map_err(|reason| Error::Unreadable { path, reason })
+    read_record_file(&path)
+        .map(Some)
+        .map_err(|reason| Error::Unreadable { path, reason: reason.to_string() })
 }
 
 /// Locks the adoption store against Corral's other writers (any process) for a read-check-write

@@ -32,6 +32,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::adoption_store::AdoptionRecord;
+use crate::files::Unusable;
 use crate::model::{Attribution, Origin, Warning};
 
 /// The platforms whose bindings are read, in reading order.
@@ -261,7 +262,7 @@ fn build_job_index(
             let parsed = (!fresh).then(|| {
                 let (job, problem) = match read_job(&entry.path(), &name) {
                     Ok(job) => (Some(job), None),
-                    Err(reason) => (None, Some(reason)),
+                    Err(reason) => (None, Some(reason.to_string())),
                 };
                 CachedJob { mtime_ns, size, job, problem }
             });
@@ -335,12 +336,18 @@ struct RawJob {
     started_at: Option<String>,
 }
 
-fn read_job(path: &Path, file_name: &str) -> std::result::Result<JobClaim, String> {
+fn read_job(path: &Path, file_name: &str) -> std::result::Result<JobClaim, Unusable> {
     let raw: RawJob = crate::fleet::read_yaml_file(path)?;
-    let agent = raw.agent.filter(|a| !a.is_empty()).ok_or("it has no `agent`")?;
-    let trigger_type =
-        raw.trigger_type.filter(|t| !t.is_empty()).ok_or("it has no `trigger_type`")?;
-    let started_at = raw.started_at.filter(|t| !t.is_empty()).ok_or("it has no `started_at`")?;
+    let agent =
+        raw.agent.filter(|a| !a.is_empty()).ok_or_else(|| Unusable::shape("it has no `agent`"))?;
+    let trigger_type = raw
+        .trigger_type
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| Unusable::shape("it has no `trigger_type`"))?;
+    let started_at = raw
+        .started_at
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| Unusable::shape("it has no `started_at`"))?;
     let id = raw
         .id
         .filter(|i| !i.is_empty())
@@ -412,13 +419,14 @@ fn build_platform_index(
     index
 }
 
-fn read_platform_file(path: &Path) -> std::result::Result<RawPlatformFile, String> {
+fn read_platform_file(path: &Path) -> std::result::Result<RawPlatformFile, Unusable> {
     let file: RawPlatformFile = crate::fleet::read_yaml_file(path)?;
     if !(1..=3).contains(&file.version) {
-        return Err(format!("unsupported version {} (herdctl writes 1, 2 or 3)", file.version));
+        let why = format!("unsupported version {} (herdctl writes 1, 2 or 3)", file.version);
+        return Err(Unusable::Shape(why));
     }
     if file.agent_name.is_empty() {
-        return Err("agentName is empty".to_owned());
+        return Err(Unusable::shape("agentName is empty"));
     }
     Ok(file)
 }

@@ -106,26 +106,57 @@ fn special_kind(_ft: &fs::FileType) -> &'static str {
     "not a plain file"
 }
 
+/// Why a file Corral reads cannot be used as what it should be, as a plain sentence (shown in
+/// warnings and in [`crate::Error::Unreadable`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unusable {
+    /// It cannot be opened or read (missing, denied, not a regular file, an I/O error).
+    #[error("{0}")]
+    Io(String),
+    #[error("the file is larger than {0} bytes")]
+    TooLarge(u64),
+    #[error("the file is not UTF-8 text")]
+    NotUtf8,
+    #[error("it is not valid YAML of the expected shape: {0}")]
+    Yaml(String),
+    /// It parses, but not into the shape the format requires (herdctl's schema).
+    #[error("{0}")]
+    Shape(String),
+}
+
+impl Unusable {
+    /// A shape problem, described.
+    pub fn shape(why: impl Into<String>) -> Self {
+        Self::Shape(why.into())
+    }
+}
+
+impl From<&io::Error> for Unusable {
+    fn from(e: &io::Error) -> Self {
+        Self::Io(describe_io(e))
+    }
+}
+
 /// Reads a whole small file through [`open_regular`]: refuses anything that is not a regular file
 /// and anything larger than `limit` bytes (checked while reading, so a file that grows meanwhile
 /// is refused too). The error is a plain sentence.
-pub fn read_bounded(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, String> {
-    let file = open_regular(path).map_err(|e| describe_io(&e))?;
+pub fn read_bounded(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, Unusable> {
+    let file = open_regular(path).map_err(|e| Unusable::from(&e))?;
     read_all_bounded(file, limit)
 }
 
 /// [`read_bounded`] for a path that must not be a symbolic link ([`open_regular_no_follow`]).
-pub fn read_bounded_no_follow(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, String> {
-    let file = open_regular_no_follow(path).map_err(|e| describe_io(&e))?;
+pub fn read_bounded_no_follow(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, Unusable> {
+    let file = open_regular_no_follow(path).map_err(|e| Unusable::from(&e))?;
     read_all_bounded(file, limit)
 }
 
-fn read_all_bounded(file: File, limit: u64) -> std::result::Result<Vec<u8>, String> {
+fn read_all_bounded(file: File, limit: u64) -> std::result::Result<Vec<u8>, Unusable> {
     let hint = file.metadata().map_or(0, |m| m.len()).min(limit);
     let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| describe_io(&e))?;
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| Unusable::from(&e))?;
     if bytes.len() as u64 > limit {
-        return Err(format!("the file is larger than {limit} bytes"));
+        return Err(Unusable::TooLarge(limit));
     }
     Ok(bytes)
 }
@@ -137,16 +168,16 @@ pub const MAX_YAML_BYTES: u64 = 16 * 1024 * 1024;
 /// Reads and parses a YAML file with input budgets, so a hostile or huge file cannot exhaust
 /// memory or time: at most [`MAX_YAML_BYTES`], one document, bounded nodes, depth and aliases.
 /// The error is a plain sentence.
-pub fn read_yaml_file<T: DeserializeOwned>(path: &Path) -> std::result::Result<T, String> {
+pub fn read_yaml_file<T: DeserializeOwned>(path: &Path) -> std::result::Result<T, Unusable> {
     let bytes = read_bounded(path, MAX_YAML_BYTES)?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| "the file is not UTF-8 text".to_owned())?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| Unusable::NotUtf8)?;
     parse_yaml(text)
 }
 
 /// Parses YAML text with the same budgets as [`read_yaml_file`].
-pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> std::result::Result<T, String> {
+pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> std::result::Result<T, Unusable> {
     if text.len() as u64 > MAX_YAML_BYTES {
-        return Err(format!("the YAML text is larger than {MAX_YAML_BYTES} bytes"));
+        return Err(Unusable::TooLarge(MAX_YAML_BYTES));
     }
     let mut budget = serde_saphyr::Budget::default();
     budget.max_reader_input_bytes = Some(MAX_YAML_BYTES as usize);
@@ -165,8 +196,7 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str) -> std::result::Result<T, Str
     options.alias_limits.max_total_replayed_events = 100_000;
     options.alias_limits.max_replay_stack_depth = 32;
     options.with_snippet = false;
-    serde_saphyr::from_str_with_options(text, options)
-        .map_err(|e| format!("it is not valid YAML of the expected shape: {e}"))
+    serde_saphyr::from_str_with_options(text, options).map_err(|e| Unusable::Yaml(e.to_string()))
 }
 
 /// An I/O error in plain words.
@@ -328,7 +358,7 @@ mod tests {
         assert!(e.to_string().contains("FIFO"), "{e}");
         let zero = dir.path().join("zero.jsonl");
         std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
-        assert!(read_bounded(&zero, 10).unwrap_err().contains("a device"));
+        assert!(read_bounded(&zero, 10).unwrap_err().to_string().contains("a device"));
         assert!(open_regular_no_follow(&zero).unwrap_err().to_string().contains("symbolic link"));
     }
 
@@ -338,7 +368,7 @@ mod tests {
         let f = dir.path().join("f");
         fs::write(&f, b"12345").unwrap();
         assert_eq!(read_bounded(&f, 5).unwrap(), b"12345");
-        assert!(read_bounded(&f, 4).unwrap_err().contains("larger than 4"));
+        assert_eq!(read_bounded(&f, 4).unwrap_err(), Unusable::TooLarge(4));
     }
 
     #[cfg(unix)]

@@ -493,7 +493,8 @@ fn resolve_fleet_file(path: &Path) -> Result<PathBuf> {
 
 /// Reads a fleet or agent file as a YAML mapping (an empty file is an empty mapping).
 fn read_config_mapping(path: &Path) -> Result<Value> {
-    let value: Value = read_yaml_file(path).map_err(|reason| config_error(path, reason))?;
+    let value: Value =
+        read_yaml_file(path).map_err(|reason| config_error(path, reason.to_string()))?;
     match value {
         Value::Null => Ok(Value::Object(Map::new())),
         v @ Value::Object(_) => Ok(v),
@@ -547,7 +548,7 @@ mod tests {
             let prev = if i == 0 { "a".to_owned() } else { format!("l{}", i - 1) };
             bomb.push_str(&format!("l{i}: &l{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
         }
-        let r: std::result::Result<Value, String> = parse_yaml(&bomb);
+        let r: std::result::Result<Value, crate::files::Unusable> = parse_yaml(&bomb);
         assert!(r.is_err());
     }
 

@@ -350,7 +350,7 @@ impl<'a> Planner<'a> {
         if !self.seen_sources.insert(real.clone()) {
             return Ok(None);
         }
-        let facts = read_facts(path).map_err(|e| no(SkipReason::Unreadable, e))?;
+        let facts = read_facts(path).map_err(|e| no(SkipReason::Unreadable, e.to_string()))?;
         if !facts.has_messages {
             return Err(no(
                 SkipReason::NotATranscript,

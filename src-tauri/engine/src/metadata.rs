@@ -26,6 +26,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::files::Unusable;
 use crate::model::Warning;
 
 /// The key used for unattributed sessions.
@@ -370,7 +371,9 @@ fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>> {
         Ok(b) => Ok(Some(b)),
         // It may have vanished since the check above: absent, not unreadable.
         Err(_) if !path.exists() && std::fs::symlink_metadata(path).is_err() => Ok(None),
-        Err(reason) => Err(Error::Unreadable { path: path.to_path_buf(), reason }),
+        Err(reason) => {
+            Err(Error::Unreadable { path: path.to_path_buf(), reason: reason.to_string() })
+        }
     }
 }
 
@@ -379,32 +382,39 @@ fn parse_raw(path: &Path, bytes: &[u8]) -> Result<Value> {
     let unreadable = |reason: String| Error::Unreadable { path: path.to_path_buf(), reason };
     let doc: Value = serde_json::from_slice(bytes)
         .map_err(|e| unreadable(format!("it is not valid JSON ({e})")))?;
-    check_shape(&doc).map_err(unreadable)?;
+    check_shape(&doc).map_err(|why| unreadable(why.to_string()))?;
     Ok(doc)
 }
 
 /// herdctl's `SessionMetadataFileSchema`.
-fn check_shape(doc: &Value) -> std::result::Result<(), String> {
-    let Value::Object(top) = doc else { return Err("the top level is not an object".to_owned()) };
+fn check_shape(doc: &Value) -> std::result::Result<(), Unusable> {
+    let Value::Object(top) = doc else {
+        return Err(Unusable::shape("the top level is not an object"));
+    };
     match top.get("version") {
         Some(v) if v.as_u64() == Some(FILE_VERSION) => {}
-        Some(v) => return Err(format!("unknown version {v} (only {FILE_VERSION} is known)")),
-        None => return Err("it has no version".to_owned()),
+        Some(v) => {
+            return Err(Unusable::Shape(format!(
+                "unknown version {v} (only {FILE_VERSION} is known)"
+            )));
+        }
+        None => return Err(Unusable::shape("it has no version")),
     }
     if !top.get("agentName").is_some_and(Value::is_string) {
-        return Err("agentName is missing or not a string".to_owned());
+        return Err(Unusable::shape("agentName is missing or not a string"));
     }
     let Some(Value::Object(sessions)) = top.get("sessions") else {
-        return Err("sessions is missing or not an object".to_owned());
+        return Err(Unusable::shape("sessions is missing or not an object"));
     };
     for (sid, entry) in sessions {
-        check_entry(entry).map_err(|why| format!("the entry of session {sid:?} {why}"))?;
+        check_entry(entry)
+            .map_err(|why| Unusable::Shape(format!("the entry of session {sid:?} {why}")))?;
     }
     Ok(())
 }
 
-fn check_entry(entry: &Value) -> std::result::Result<(), String> {
-    let Value::Object(e) = entry else { return Err("is not an object".to_owned()) };
+fn check_entry(entry: &Value) -> std::result::Result<(), Unusable> {
+    let Value::Object(e) = entry else { return Err(Unusable::shape("is not an object")) };
     for (key, value) in e {
         let ok = match key.as_str() {
             "customName" | "autoName" | "autoNameMtime" | "preview" | "previewMtime"
@@ -419,7 +429,7 @@ fn check_entry(entry: &Value) -> std::result::Result<(), String> {
             _ => true, // unknown fields: herdctl's schema strips them; Corral keeps them
         };
         if !ok {
-            return Err(format!("has a {key} of the wrong type"));
+            return Err(Unusable::Shape(format!("has a {key} of the wrong type")));
         }
     }
     Ok(())

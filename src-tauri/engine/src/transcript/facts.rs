@@ -775,8 +775,8 @@ pub struct ScanOutcome {
 /// Scans `path` from the start, or resumes from `resume = (offset, scanner)`. When the file is now
 /// shorter than the resume offset (rewritten or truncated), it is scanned again from the start.
 /// Scans a transcript's listing facts from the start, with a readable error.
-pub fn read_facts(path: &Path) -> std::result::Result<TranscriptFacts, String> {
-    scan_file(path, None).map(|o| o.scanner.facts()).map_err(|e| e.to_string())
+pub fn read_facts(path: &Path) -> std::result::Result<TranscriptFacts, crate::files::Unusable> {
+    scan_file(path, None).map(|o| o.scanner.facts()).map_err(|e| crate::files::Unusable::from(&e))
 }
 
 pub fn scan_file(path: &Path, resume: Option<(u64, FactsScanner)>) -> std::io::Result<ScanOutcome> {
