@@ -149,104 +149,104 @@ fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
 
 /// The readable form.
 pub fn render(cmd: &ImportCommand, v: &Value) -> String {
-    let mut out = Vec::new();
-    match cmd {
-        ImportCommand::Adoptable { .. } => {
-            let items = v.as_array().map_or(&[][..], Vec::as_slice);
-            if items.is_empty() {
-                out.push("no adoptable sessions".to_owned());
-            }
-            for it in items {
-                out.push(format!(
-                    "{}  {}  {}  {}",
-                    s(it, "sessionId"),
-                    s(it, "mtime"),
-                    s(it, "sourceCwd"),
-                    s(it, "autoName")
-                ));
-            }
-        }
-        ImportCommand::Adopt { .. } => {
-            if v.get("alreadyAdopted").and_then(Value::as_bool) == Some(true) {
-                out.push(format!(
-                    "{} was already adopted by {}",
-                    s(v, "sessionId"),
-                    s(v, "agentName")
-                ));
-            } else {
-                out.push(format!(
-                    "{} adopted by {} ({})",
-                    s(v, "sessionId"),
-                    s(v, "agentName"),
-                    s(v, "recordPath")
-                ));
-            }
-        }
-        ImportCommand::Release { .. } => {
-            let released = v.get("released").and_then(Value::as_bool) == Some(true);
-            out.push(if released {
-                format!("released {} (the transcript stays)", s(v, "sessionId"))
-            } else {
-                format!(
-                    "{} has no adoption record by {}; nothing changed",
-                    s(v, "sessionId"),
-                    s(v, "agent")
-                )
-            });
-        }
-        ImportCommand::Import { .. } => {
-            let dry = v.get("dryRun").and_then(Value::as_bool) == Some(true);
-            for p in list(v, "placed") {
-                out.push(format!(
-                    "{} {}  {} -> {}",
-                    if dry { "would place" } else { "placed" },
-                    s(p, "sessionId"),
-                    s(p, "from"),
-                    s(p, "to")
-                ));
-            }
-            for k in list(v, "skipped") {
-                out.push(format!(
-                    "skipped {}  {}: {}",
-                    s(k, "sessionId"),
-                    s(k, "reason"),
-                    s(k, "detail")
-                ));
-            }
-            match v.get("runId").and_then(Value::as_str) {
-                Some(id) => out.push(format!(
-                    "run {id} (backup in {}); undo with: corral-cli undo {id}",
-                    s(v, "runDir")
-                )),
-                None if dry => out.push("dry run: nothing was written".to_owned()),
-                None => out.push("nothing was placed; no run was recorded".to_owned()),
-            }
-        }
-        ImportCommand::Runs => {
-            let items = v.as_array().map_or(&[][..], Vec::as_slice);
-            if items.is_empty() {
-                out.push("no runs".to_owned());
-            }
-            for r in items {
-                out.push(format!(
-                    "{}  placed {}  records {}  skipped {}  {}  {}",
-                    s(r, "runId"),
-                    r.get("placed").and_then(Value::as_u64).unwrap_or(0),
-                    r.get("records").and_then(Value::as_u64).unwrap_or(0),
-                    r.get("skipped").and_then(Value::as_u64).unwrap_or(0),
-                    s(r, "undoState"),
-                    s(r, "backupDir")
-                ));
-            }
-        }
-        ImportCommand::Undo { .. } => {
-            for it in list(v, "undone").iter().chain(list(v, "steps")) {
-                out.push(format!("{}  {}", s(it, "action"), s(it, "path")));
-            }
-            for it in list(v, "notUndone") {
-                out.push(format!("NOT undone  {}: {}", s(it, "path"), s(it, "reason")));
-            }
-        }
+    let lines = match cmd {
+        ImportCommand::Adoptable { .. } => render_adoptable(v),
+        ImportCommand::Adopt { .. } => vec![render_adopt(v)],
+        ImportCommand::Release { .. } => vec![render_release(v)],
+        ImportCommand::Import { .. } => render_import(v),
+        ImportCommand::Runs => render_runs(v),
+        ImportCommand::Undo { .. } => render_undo(v),
+    };
+    lines.join("\n")
+}
+
+fn render_adoptable(v: &Value) -> Vec<String> {
+    let items = v.as_array().map_or(&[][..], Vec::as_slice);
+    if items.is_empty() {
+        return vec!["no adoptable sessions".to_owned()];
     }
-    out.join("\n")
+    items
+        .iter()
+        .map(|it| {
+            let [id, mtime, cwd, name] =
+                ["sessionId", "mtime", "sourceCwd", "autoName"].map(|k| s(it, k));
+            format!("{id}  {mtime}  {cwd}  {name}")
+        })
+        .collect()
+}
+
+fn render_adopt(v: &Value) -> String {
+    if v.get("alreadyAdopted").and_then(Value::as_bool) == Some(true) {
+        format!("{} was already adopted by {}", s(v, "sessionId"), s(v, "agentName"))
+    } else {
+        format!("{} adopted by {} ({})", s(v, "sessionId"), s(v, "agentName"), s(v, "recordPath"))
+    }
+}
+
+fn render_release(v: &Value) -> String {
+    if v.get("released").and_then(Value::as_bool) == Some(true) {
+        format!("released {} (the transcript stays)", s(v, "sessionId"))
+    } else {
+        format!(
+            "{} has no adoption record by {}; nothing changed",
+            s(v, "sessionId"),
+            s(v, "agent")
+        )
+    }
+}
+
+fn render_import(v: &Value) -> Vec<String> {
+    let dry = v.get("dryRun").and_then(Value::as_bool) == Some(true);
+    let verb = if dry { "would place" } else { "placed" };
+    let mut out: Vec<String> = list(v, "placed")
+        .iter()
+        .map(|p| format!("{verb} {}  {} -> {}", s(p, "sessionId"), s(p, "from"), s(p, "to")))
+        .collect();
+    out.extend(
+        list(v, "skipped").iter().map(|k| {
+            format!("skipped {}  {}: {}", s(k, "sessionId"), s(k, "reason"), s(k, "detail"))
+        }),
+    );
+    out.push(match v.get("runId").and_then(Value::as_str) {
+        Some(id) => {
+            format!("run {id} (backup in {}); undo with: corral-cli undo {id}", s(v, "runDir"))
+        }
+        None if dry => "dry run: nothing was written".to_owned(),
+        None => "nothing was placed; no run was recorded".to_owned(),
+    });
+    out
+}
+
+fn render_runs(v: &Value) -> Vec<String> {
+    let items = v.as_array().map_or(&[][..], Vec::as_slice);
+    if items.is_empty() {
+        return vec!["no runs".to_owned()];
+    }
+    let n = |r: &Value, k: &str| r.get(k).and_then(Value::as_u64).unwrap_or(0);
+    items
+        .iter()
+        .map(|r| {
+            format!(
+                "{}  placed {}  records {}  skipped {}  {}  {}",
+                s(r, "runId"),
+                n(r, "placed"),
+                n(r, "records"),
+                n(r, "skipped"),
+                s(r, "undoState"),
+                s(r, "backupDir")
+            )
+        })
+        .collect()
+}
+
+fn render_undo(v: &Value) -> Vec<String> {
+    let done = list(v, "undone").iter().chain(list(v, "steps"));
+    let mut out: Vec<String> =
+        done.map(|it| format!("{}  {}", s(it, "action"), s(it, "path"))).collect();
+    out.extend(
+        list(v, "notUndone")
+            .iter()
+            .map(|it| format!("NOT undone  {}: {}", s(it, "path"), s(it, "reason"))),
+    );
+    out
 }

@@ -1,6 +1,6 @@
 //! `sessions`, `show`, `rename`, `agents`.
 
-use corral_engine::model::{Role, SessionSummary, TranscriptMessage};
+use corral_engine::model::{Role, SessionSummary, SessionTranscript, TranscriptMessage};
 use corral_engine::{Catalog, Error, ListOptions};
 use serde_json::json;
 
@@ -96,56 +96,68 @@ fn clip(s: &str, max: usize) -> String {
 /// dropped, so `show` of a transcript of any size stays within a bounded amount of memory. JSON
 /// carries `messages` first and the header fields (known once the whole file was read) after.
 pub fn show(catalog: &Catalog, a: &ShowArgs, json: bool) -> Result<(), Error> {
-    use std::io::Write;
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
     let mut first = true;
-    let mut emit = |messages: Vec<TranscriptMessage>| -> std::io::Result<()> {
-        for m in &messages {
-            if json {
-                out.write_all(if first { b"{\"messages\":[\n" } else { b",\n" })?;
-                serde_json::to_writer(&mut out, m)?;
-            } else {
-                writeln!(out, "{}", crate::escape_for_terminal(&message_line(m)))?;
-            }
-            first = false;
-        }
-        Ok(())
-    };
-    let head = catalog.stream_transcript(&a.session_id, &mut emit);
+    let head = catalog.stream_transcript(&a.session_id, &mut |messages| {
+        write_messages(&mut out, &messages, json, &mut first)
+    });
     let written = head.and_then(|t| {
-        let io = |e: std::io::Error| Error::io("cannot write to stdout", e);
-        if json {
-            out.write_all(if first { b"{\"messages\":[" } else { b"\n]" }).map_err(io)?;
-            let serde_json::Value::Object(fields) = serde_json::to_value(&t)
-                .map_err(|e| Error::io("cannot encode JSON", std::io::Error::other(e)))?
-            else {
-                return Ok(());
-            };
-            for (k, v) in fields.iter().filter(|(k, _)| *k != "messages") {
-                write!(out, ",{}:{v}", serde_json::Value::String(k.clone())).map_err(io)?;
-            }
-            out.write_all(b"}\n").map_err(io)?;
-        } else {
-            let mut tail = vec![format!("Session {}  ({})", t.session_id, t.working_directory)];
-            tail.push(format!(
-                "Context {} tokens, output {} tokens, {} turns",
-                t.usage.input_tokens, t.usage.output_tokens, t.usage.turn_count
-            ));
-            tail.extend(
-                t.subagents
-                    .iter()
-                    .map(|s| format!("subagent {} ({})", s.agent_id, s.transcript_path)),
-            );
-            for line in tail {
-                writeln!(out, "{}", crate::escape_for_terminal(&line)).map_err(io)?;
-            }
-        }
-        out.flush().map_err(io)
+        write_header(&mut out, &t, json, first).map_err(|e| Error::io("cannot write to stdout", e))
     });
     match written {
         Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
+}
+
+/// One piece of messages: JSON array items, or table lines.
+fn write_messages(
+    out: &mut impl std::io::Write,
+    messages: &[TranscriptMessage],
+    json: bool,
+    first: &mut bool,
+) -> std::io::Result<()> {
+    for m in messages {
+        if json {
+            out.write_all(if *first { b"{\"messages\":[\n" } else { b",\n" })?;
+            serde_json::to_writer(&mut *out, m)?;
+        } else {
+            writeln!(out, "{}", crate::escape_for_terminal(&message_line(m)))?;
+        }
+        *first = false;
+    }
+    Ok(())
+}
+
+/// After the messages: the header fields (JSON), or the session, its usage and its subagents.
+fn write_header(
+    out: &mut impl std::io::Write,
+    t: &SessionTranscript,
+    json: bool,
+    no_messages: bool,
+) -> std::io::Result<()> {
+    if json {
+        out.write_all(if no_messages { b"{\"messages\":[]" } else { b"\n]" })?;
+        if let serde_json::Value::Object(fields) = serde_json::to_value(t)? {
+            for (k, v) in fields.iter().filter(|(k, _)| *k != "messages") {
+                write!(out, ",{}:{v}", serde_json::Value::String(k.clone()))?;
+            }
+        }
+        out.write_all(b"}\n")?;
+    } else {
+        let mut tail = vec![format!("Session {}  ({})", t.session_id, t.working_directory)];
+        tail.push(format!(
+            "Context {} tokens, output {} tokens, {} turns",
+            t.usage.input_tokens, t.usage.output_tokens, t.usage.turn_count
+        ));
+        tail.extend(
+            t.subagents.iter().map(|s| format!("subagent {} ({})", s.agent_id, s.transcript_path)),
+        );
+        for line in tail {
+            writeln!(out, "{}", crate::escape_for_terminal(&line))?;
+        }
+    }
+    out.flush()
 }
 
 /// One message as the table shows it.
@@ -200,4 +212,51 @@ pub fn agents(catalog: &Catalog, json: bool) -> Result<(), Error> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn header() -> SessionTranscript {
+        SessionTranscript {
+            session_id: "s".into(),
+            working_directory: "/w".into(),
+            messages: Vec::new(),
+            usage: corral_engine::model::Usage::default(),
+            subagents: Vec::new(),
+            skipped_lines: 2,
+        }
+    }
+
+    /// The streamed JSON is one valid document, with or without messages.
+    #[test]
+    fn streamed_json_is_valid_with_and_without_messages() {
+        let mut none = Vec::new();
+        write_header(&mut none, &header(), true, true).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&none).unwrap();
+        assert_eq!(v["messages"], serde_json::json!([]));
+        assert_eq!(v["skippedLines"], 2);
+
+        let m = TranscriptMessage {
+            role: Role::User,
+            content: "hi".into(),
+            uuid: None,
+            timestamp: None,
+            thinking: None,
+            tool_call: None,
+            origin_kind: None,
+            offset: 0,
+        };
+        let mut two = Vec::new();
+        let mut first = true;
+        write_messages(&mut two, &[m.clone()], true, &mut first).unwrap();
+        write_messages(&mut two, &[m], true, &mut first).unwrap();
+        write_header(&mut two, &header(), true, first).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&two).unwrap();
+        assert_eq!(v["messages"].as_array().unwrap().len(), 2);
+        assert_eq!(v["messages"][1]["content"], "hi");
+        assert_eq!(v["sessionId"], "s");
+    }
 }
