@@ -251,7 +251,7 @@ mod tests {
         };
         let mut two = Vec::new();
         let mut first = true;
-        write_messages(&mut two, &[m.clone()], true, &mut first).unwrap();
+        write_messages(&mut two, std::slice::from_ref(&m), true, &mut first).unwrap();
         write_messages(&mut two, &[m], true, &mut first).unwrap();
         write_header(&mut two, &header(), true, first).unwrap();
         let v: serde_json::Value = serde_json::from_slice(&two).unwrap();
