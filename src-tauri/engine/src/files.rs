@@ -236,7 +236,7 @@ pub fn lock_folder(dir: &Path) -> crate::error::Result<Lock> {
             use std::os::unix::fs::OpenOptionsExt;
             let file = OpenOptions::new()
                 .read(true)
-                .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOFOLLOW)
+                .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
                 .open(dir)?;
             if !file.metadata()?.is_dir() {
                 return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a folder"));
@@ -369,6 +369,21 @@ mod tests {
         fs::write(&f, b"12345").unwrap();
         assert_eq!(read_bounded(&f, 5).unwrap(), b"12345");
         assert_eq!(read_bounded(&f, 4).unwrap_err(), Unusable::TooLarge(4));
+    }
+
+    /// A folder that is a link (a dotfiles-managed config folder) is locked where it points.
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_folder_can_be_locked() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::create_dir(&real).unwrap();
+        let link = dir.path().join("corral");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let held = lock_folder(&link).unwrap();
+        let again = File::open(&real).unwrap();
+        assert!(matches!(again.try_lock(), Err(fs::TryLockError::WouldBlock)));
+        drop(held);
     }
 
     #[cfg(unix)]
