@@ -940,65 +940,23 @@ impl Ctx<'_> {
         }
     }
 
+    /// What undo does with one placed file (transcript or companion): each guard in turn, then
+    /// the step for its mode.
     fn file_step(&self, entry: &JournalEntry) -> Step {
         let dest = match self.checked_destination(entry) {
             Ok(p) => p,
             Err(step) => return step,
         };
         let source = entry.from.as_deref().map(PathBuf::from);
-        let moved = self.mode == PlacementMode::Move;
         let meta = match fs::symlink_metadata(&dest) {
             Ok(m) => m,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                // Never created, or already undone. A moved source that is gone everywhere but
-                // the backup comes back from the (verified) backup.
-                if moved
-                    && let Some(src) = &source
-                    && fs::symlink_metadata(src).is_err()
-                {
-                    return match (self.verified_backup(entry), self.restore_target(entry)) {
-                        (Ok(Some(backup)), Ok((source, limit))) => {
-                            Step::RestoreFromBackup { source, backup, limit }
-                        }
-                        (Ok(None), _) => Step::Nothing { path: dest },
-                        (Err(why), _) | (_, Err(why)) => {
-                            refuse(src, format!("not restored: {why}"))
-                        }
-                    };
-                }
-                return Step::Nothing { path: dest };
+                return self.gone_step(entry, dest, source.as_deref());
             }
             Err(e) => return refuse(&dest, format!("cannot inspect: {e}")),
         };
-        let dest_real = dest
-            .parent()
-            .and_then(|p| fs::canonicalize(p).ok())
-            .zip(dest.file_name())
-            .map(|(p, n)| p.join(n));
-        if let (Some(src), Some(dest_real)) = (&source, &dest_real)
-            && fs::canonicalize(src).ok().as_ref() == Some(dest_real)
-        {
-            return refuse(&dest, "the journal names it as its own source; not removed");
-        }
-        if !self.created_by_run(&meta) {
-            return refuse(&dest, "it was there, unchanged, before the run began; not removed");
-        }
-        if let Some(recorded) = entry.identity
-            && let Some(now) = crate::files::FileIdentity::of(&meta)
-        {
-            if (now.dev, now.ino) != (recorded.dev, recorded.ino) {
-                return refuse(
-                    &dest,
-                    "not the file this run created (another file is there now: a later run's, \
-                     or a person's); not removed",
-                );
-            }
-            // A hard link is its source's very inode: a resumed session appends to both names
-            // and moves the change time, yet removing the link loses nothing (the content check
-            // below still requires the source to hold the same bytes).
-            if now.ctime_ns != recorded.ctime_ns && entry.placed_as != Some(PlacedAs::HardLinked) {
-                return refuse(&dest, "changed since the run placed it; not removed");
-            }
+        if let Err(why) = self.is_runs_own(entry, &dest, source.as_deref(), &meta) {
+            return refuse(&dest, why);
         }
         if meta.file_type().is_symlink() {
             let points_at = fs::read_link(&dest).ok();
@@ -1013,58 +971,99 @@ impl Ctx<'_> {
         if !meta.is_file() {
             return refuse(&dest, "not a regular file; not removed");
         }
-        if moved {
-            let bk = match self.verified_backup(entry) {
-                Ok(Some(bk)) => bk,
-                Ok(None) => {
-                    return refuse(
-                        &dest,
-                        "the backup of this moved transcript is missing; not removed",
-                    );
-                }
-                Err(why) => return refuse(&dest, format!("{why}; not removed")),
-            };
-            match same_content(&dest, &bk) {
-                Ok(true) => {}
-                Ok(false) => {
-                    return refuse(
-                        &dest,
-                        "changed since the run (it differs from the backup); not removed",
-                    );
-                }
-                Err(e) => return refuse(&dest, format!("cannot compare with the backup: {e}")),
-            }
-            if source.as_deref().is_some_and(|src| fs::symlink_metadata(src).is_ok()) {
-                // The source is (again) there: the backup keeps the bytes, the copy can go.
-                return Step::Remove { path: dest, action: UndoAction::Removed };
-            }
-            return match self.restore_target(entry) {
-                Ok((source, limit)) => Step::RestoreMoved { dest, source, backup: bk, limit },
-                Err(why) => refuse(&dest, format!("{why}; not removed")),
-            };
+        if self.mode == PlacementMode::Move {
+            self.moved_step(entry, dest, source.as_deref())
+        } else {
+            copied_step(dest, source)
         }
-        // copy / link: the source must still hold the same bytes.
-        let Some(src) = source else {
-            return refuse(&dest, "the journal names no source; not removed");
+    }
+
+    /// The destination is not there: never created, or already undone. A moved source that is
+    /// gone everywhere but the backup comes back from the (verified) backup.
+    fn gone_step(&self, entry: &JournalEntry, dest: PathBuf, source: Option<&Path>) -> Step {
+        let Some(src) = source
+            .filter(|src| self.mode == PlacementMode::Move && fs::symlink_metadata(src).is_err())
+        else {
+            return Step::Nothing { path: dest };
         };
-        match fs::metadata(&src) {
-            Ok(m) if m.is_file() => {}
-            _ => {
+        match (self.verified_backup(entry), self.restore_target(entry)) {
+            (Ok(Some(backup)), Ok((source, limit))) => {
+                Step::RestoreFromBackup { source, backup, limit }
+            }
+            (Ok(None), _) => Step::Nothing { path: dest },
+            (Err(why), _) | (_, Err(why)) => refuse(src, format!("not restored: {why}")),
+        }
+    }
+
+    /// The file at `dest` is the one this run created: not its own source, changed after the
+    /// run began, and the very file (identity) the run recorded. `Err`: why not.
+    fn is_runs_own(
+        &self,
+        entry: &JournalEntry,
+        dest: &Path,
+        source: Option<&Path>,
+        meta: &fs::Metadata,
+    ) -> std::result::Result<(), &'static str> {
+        let dest_real = dest
+            .parent()
+            .and_then(|p| fs::canonicalize(p).ok())
+            .zip(dest.file_name())
+            .map(|(p, n)| p.join(n));
+        if let (Some(src), Some(dest_real)) = (source, &dest_real)
+            && fs::canonicalize(src).ok().as_ref() == Some(dest_real)
+        {
+            return Err("the journal names it as its own source; not removed");
+        }
+        if !self.created_by_run(meta) {
+            return Err("it was there, unchanged, before the run began; not removed");
+        }
+        if let Some(recorded) = entry.identity
+            && let Some(now) = crate::files::FileIdentity::of(meta)
+        {
+            if (now.dev, now.ino) != (recorded.dev, recorded.ino) {
+                return Err("not the file this run created (another file is there now: a later \
+                            run's, or a person's); not removed");
+            }
+            // A hard link is its source's very inode: a resumed session appends to both names
+            // and moves the change time, yet removing the link loses nothing (the content check
+            // still requires the source to hold the same bytes).
+            if now.ctime_ns != recorded.ctime_ns && entry.placed_as != Some(PlacedAs::HardLinked) {
+                return Err("changed since the run placed it; not removed");
+            }
+        }
+        Ok(())
+    }
+
+    /// A moved transcript: it must still hold the backed-up bytes; then the source comes back
+    /// (or, when it is there again, the copy just goes).
+    fn moved_step(&self, entry: &JournalEntry, dest: PathBuf, source: Option<&Path>) -> Step {
+        let bk = match self.verified_backup(entry) {
+            Ok(Some(bk)) => bk,
+            Ok(None) => {
                 return refuse(
                     &dest,
-                    format!(
-                        "its source {} is gone, so this may be the only copy; not removed",
-                        src.display()
-                    ),
+                    "the backup of this moved transcript is missing; not removed",
                 );
             }
-        }
-        match same_content(&dest, &src) {
-            Ok(true) => Step::Remove { path: dest, action: UndoAction::Removed },
+            Err(why) => return refuse(&dest, format!("{why}; not removed")),
+        };
+        match same_content(&dest, &bk) {
+            Ok(true) => {}
             Ok(false) => {
-                refuse(&dest, "changed since the run (it differs from its source); not removed")
+                return refuse(
+                    &dest,
+                    "changed since the run (it differs from the backup); not removed",
+                );
             }
-            Err(e) => refuse(&dest, format!("cannot compare with its source: {e}")),
+            Err(e) => return refuse(&dest, format!("cannot compare with the backup: {e}")),
+        }
+        if source.is_some_and(|src| fs::symlink_metadata(src).is_ok()) {
+            // The source is (again) there: the backup keeps the bytes, the copy can go.
+            return Step::Remove { path: dest, action: UndoAction::Removed };
+        }
+        match self.restore_target(entry) {
+            Ok((source, limit)) => Step::RestoreMoved { dest, source, backup: bk, limit },
+            Err(why) => refuse(&dest, format!("{why}; not removed")),
         }
     }
 
@@ -1153,6 +1152,29 @@ impl Ctx<'_> {
             },
             None => Step::RemoveRecord { path },
         }
+    }
+}
+
+/// A copied or linked transcript: removed only while its source still holds the same bytes.
+fn copied_step(dest: PathBuf, source: Option<PathBuf>) -> Step {
+    let Some(src) = source else {
+        return refuse(&dest, "the journal names no source; not removed");
+    };
+    if !fs::metadata(&src).is_ok_and(|m| m.is_file()) {
+        return refuse(
+            &dest,
+            format!(
+                "its source {} is gone, so this may be the only copy; not removed",
+                src.display()
+            ),
+        );
+    }
+    match same_content(&dest, &src) {
+        Ok(true) => Step::Remove { path: dest, action: UndoAction::Removed },
+        Ok(false) => {
+            refuse(&dest, "changed since the run (it differs from its source); not removed")
+        }
+        Err(e) => refuse(&dest, format!("cannot compare with its source: {e}")),
     }
 }
 
