@@ -145,6 +145,19 @@ pub fn read_bounded(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, Unu
     read_all_bounded(file, limit)
 }
 
+/// [`read_bounded`] of a file that may be absent: `Ok(None)` when there is nothing at `path`
+/// (opened once: no separate existence check before the read).
+pub fn read_bounded_if_present(
+    path: &Path,
+    limit: u64,
+) -> std::result::Result<Option<Vec<u8>>, Unusable> {
+    match open_regular(path) {
+        Ok(file) => read_all_bounded(file, limit).map(Some),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Unusable::from(&e)),
+    }
+}
+
 /// [`read_bounded`] for a path that must not be a symbolic link ([`open_regular_no_follow`]).
 pub fn read_bounded_no_follow(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, Unusable> {
     let file = open_regular_no_follow(path).map_err(|e| Unusable::from(&e))?;
@@ -310,7 +323,11 @@ impl FileIdentity {
 /// The SHA-256 of `bytes`, lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
-    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    hex(&sha2::Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The size and SHA-256 (lowercase hex) of the regular file at `path`, which must not be a link.
@@ -330,8 +347,7 @@ pub fn sha256_no_follow(path: &Path) -> io::Result<(u64, String)> {
         hasher.update(buf.get(..n).unwrap_or_default());
         size = size.saturating_add(n as u64);
     }
-    let hex = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect::<String>();
-    Ok((size, hex))
+    Ok((size, hex(&hasher.finalize())))
 }
 
 #[cfg(test)]

@@ -1176,18 +1176,13 @@ fn write_record(
         Ok(p) => p,
         Err(e) => return Ok(fail(SkipReason::RecordFailed, e.to_string(), None)),
     };
-    let existing = match crate::files::open_regular(&path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        _ => match crate::files::read_bounded(&path, crate::fleet::MAX_YAML_BYTES) {
-            Ok(b) => Some(b),
-            Err(e) => {
-                return Ok(fail(
-                    SkipReason::RecordFailed,
-                    format!("cannot read {}: {e}", path.display()),
-                    None,
-                ));
-            }
-        },
+    let existing = match crate::files::read_bounded_if_present(&path, crate::fleet::MAX_YAML_BYTES)
+    {
+        Ok(existing) => existing,
+        Err(e) => {
+            let why = format!("cannot read {}: {e}", path.display());
+            return Ok(fail(SkipReason::RecordFailed, why, None));
+        }
     };
     let mut backup = None;
     if let Some(bytes) = &existing {

@@ -1109,14 +1109,11 @@ impl Ctx<'_> {
             Ok(p) => p,
             Err(e) => return refuse(Path::new(&entry.path), e.to_string()),
         };
-        let text = match crate::files::open_regular(&path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Step::Nothing { path },
-            _ => match crate::files::read_bounded(&path, crate::fleet::MAX_YAML_BYTES)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-            {
-                Ok(t) => t,
-                Err(e) => return refuse(&path, format!("cannot read: {e}")),
-            },
+        let text = match crate::files::read_bounded_if_present(&path, crate::fleet::MAX_YAML_BYTES)
+        {
+            Ok(Some(b)) => String::from_utf8_lossy(&b).into_owned(),
+            Ok(None) => return Step::Nothing { path },
+            Err(e) => return refuse(&path, format!("cannot read: {e}")),
         };
         if let (Some(recorded), Some(now)) = (entry.identity, crate::files::FileIdentity::at(&path))
             && recorded != now
@@ -1318,20 +1315,11 @@ fn restore_source(
 }
 
 /// The inode change time in nanoseconds (Unix only).
+/// Elsewhere than on Unix there is no inode change time (a hard link keeps the creation time of
+/// the file it links), so the guard is left to the content checks, which never lose bytes
+/// either: the source (copy, link) or the backup (move) still holds them.
 fn change_time(meta: &fs::Metadata) -> Option<i128> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        Some(i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()))
-    }
-    // Elsewhere there is no inode change time (a hard link keeps the creation time of the file
-    // it links), so the guard is left to the content checks, which never lose bytes either: the
-    // source (copy, link) or the backup (move) still holds them.
-    #[cfg(not(unix))]
-    {
-        let _ = meta;
-        None
-    }
+    crate::files::FileIdentity::of(meta).map(|id| i128::from(id.ctime_ns))
 }
 
 /// Byte-for-byte comparison (same inode answers at once).
