@@ -732,7 +732,7 @@ impl Catalog {
         let name = name.as_deref();
         let (t, scan) = self.locate(session_id)?;
         let attr = scan.attribution.get(&t.session_id);
-        let keys = self.name_keys(&t, &attr);
+        let keys = self.name_keys(&t, &attr, &t.working_directory());
         let store = MetadataStore::new(&self.state_dir);
         let written = if name.is_some() { keys.written() } else { Vec::new() };
         for key in &written {
@@ -761,12 +761,17 @@ impl Catalog {
 
     /// The metadata keys of a transcript's name: its owner, and the agent whose folder it sits
     /// in (a docker session's folder is its owner's).
-    fn name_keys<'a>(&'a self, t: &FoundTranscript, attr: &'a Attribution) -> NameKeys<'a> {
+    fn name_keys<'a>(
+        &'a self,
+        t: &FoundTranscript,
+        attr: &'a Attribution,
+        working_directory: &str,
+    ) -> NameKeys<'a> {
         let owner = attr.agent_name.as_deref();
         let folder_agent = if t.docker {
             owner
         } else {
-            self.folder_agents.agent_of(&t.folder, &t.working_directory())
+            self.folder_agents.agent_of(&t.folder, working_directory)
         };
         NameKeys { owner, folder_agent }
     }
@@ -779,6 +784,8 @@ impl Catalog {
         scan: &Scan,
     ) -> SessionSummary {
         let working_directory = t.working_directory();
+        let custom_name =
+            scan.custom_name(&t.session_id, &self.name_keys(t, attr, &working_directory));
         let (resumable, not_resumable_reason) = self.resumability(t, attr);
         let encoded_path = if t.docker {
             format!("docker:{}", attr.agent_name.as_deref().unwrap_or_default())
@@ -795,7 +802,7 @@ impl Catalog {
             agent_name: attr.agent_name.clone(),
             resumable,
             not_resumable_reason,
-            custom_name: scan.custom_name(&t.session_id, &self.name_keys(t, attr)),
+            custom_name,
             auto_name: t.facts.auto_name(),
             preview: t.facts.preview.clone(),
             git_branch: t.facts.git_branch.clone(),

@@ -70,19 +70,24 @@ impl FolderAgents {
 
     /// The agent whose folder `folder` is (see the module doc); `cwd` breaks a tie.
     pub fn agent_of(&self, folder: &str, cwd: &str) -> Option<&str> {
-        let long =
-            self.long.iter().filter(|(_, wd)| paths::folder_is_for(folder, &wd.to_string_lossy()));
-        let mut candidates: Vec<&(String, PathBuf)> =
-            self.by_folder.get(folder).into_iter().flatten().chain(long).collect();
-        candidates.dedup_by(|a, b| a.0 == b.0);
-        let same = |wd: &Path| {
-            let trim = |p: &str| p.trim_end_matches(['/', '\\']).to_owned();
-            trim(&wd.to_string_lossy()) == trim(cwd)
+        // Called once per listed session: no allocation, and the prefix scan only for the rare
+        // agents whose folder carries a hash suffix.
+        let candidates = || {
+            let long = self
+                .long
+                .iter()
+                .filter(|(_, wd)| paths::folder_is_for(folder, &wd.to_string_lossy()));
+            self.by_folder.get(folder).into_iter().flatten().chain(long)
         };
-        candidates
-            .iter()
+        let trim = |p: &str| p.trim_end_matches(['/', '\\']).len();
+        let cwd = &cwd[..trim(cwd)];
+        let same = |wd: &Path| {
+            let wd = wd.to_string_lossy();
+            wd[..trim(&wd)] == *cwd
+        };
+        candidates()
             .find(|(_, wd)| same(wd))
-            .or_else(|| candidates.first())
+            .or_else(|| candidates().next())
             .map(|(name, _)| name.as_str())
     }
 }
