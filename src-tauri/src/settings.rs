@@ -199,9 +199,8 @@ pub fn load(file: &Path) -> Result<SavedSettings> {
         Ok(_) => {}
     }
     // The engine's one opener: a FIFO or device here is refused at once, never waited on.
-    let bytes = corral_engine::files::read_bounded(file, MAX_SETTINGS_BYTES).map_err(|reason| {
-        Error::Unreadable { path: file.to_path_buf(), reason: reason.to_string() }
-    })?;
+    let bytes = corral_engine::files::read_bounded(file, MAX_SETTINGS_BYTES)
+        .map_err(|reason| Error::unreadable(file, reason))?;
     serde_json::from_slice(&bytes)
         .map_err(|e| Error::Unreadable { path: file.to_path_buf(), reason: e.to_string() })
 }

@@ -282,9 +282,7 @@ pub fn read(state_dir: &Path, session_id: &str) -> Result<Option<AdoptionRecord>
         Err(e) => return Err(Error::io_at("read", &path, e)),
         Ok(_) => {}
     }
-    read_record_file(&path)
-        .map(Some)
-        .map_err(|reason| Error::Unreadable { path, reason: reason.to_string() })
+    read_record_file(&path).map(Some).map_err(|reason| Error::unreadable(&path, reason))
 }
 
 /// Locks the adoption store against Corral's other writers (any process) for a read-check-write

@@ -89,6 +89,11 @@ impl Error {
         Self::Io { context: format!("cannot {action} {}", path.display()), source }
     }
 
+    /// A data file that exists but cannot be used, and why (it is left untouched).
+    pub fn unreadable(path: &std::path::Path, why: impl std::fmt::Display) -> Self {
+        Self::Unreadable { path: path.to_path_buf(), reason: why.to_string() }
+    }
+
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::InvalidSessionId(_) | Self::InvalidInput(_) => ErrorKind::InvalidInput,

@@ -371,9 +371,7 @@ fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>> {
         Ok(b) => Ok(Some(b)),
         // It may have vanished since the check above: absent, not unreadable.
         Err(_) if !path.exists() && std::fs::symlink_metadata(path).is_err() => Ok(None),
-        Err(reason) => {
-            Err(Error::Unreadable { path: path.to_path_buf(), reason: reason.to_string() })
-        }
+        Err(reason) => Err(Error::unreadable(path, reason)),
     }
 }
 

@@ -167,7 +167,7 @@ pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf> {
 pub fn read_journal(dir: &Path) -> Result<RunJournal> {
     let path = dir.join(JOURNAL_FILE);
     let bytes = crate::files::read_bounded(&path, MAX_JOURNAL_BYTES)
-        .map_err(|reason| Error::Unreadable { path: path.clone(), reason: reason.to_string() })?;
+        .map_err(|reason| Error::unreadable(&path, reason))?;
     serde_json::from_slice(&bytes)
         .map_err(|e| Error::Unreadable { path: path.clone(), reason: e.to_string() })
 }
