@@ -237,38 +237,8 @@ fn build_job_index(
             e.file_name().to_str().is_some_and(|n| n.starts_with("job-") && n.ends_with(".yaml"))
         })
         .collect();
-    let seen: Vec<(String, Option<CachedJob>)> = candidates
-        .par_iter()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_str()?.to_owned();
-            let meta = match entry.file_type() {
-                Ok(t) if t.is_symlink() => std::fs::metadata(entry.path()),
-                Ok(_) => entry.metadata(),
-                Err(e) => Err(e),
-            };
-            // Vanished between listing and stat: forget it.
-            let meta = meta.ok().filter(std::fs::Metadata::is_file)?;
-            let mtime_ns = meta
-                .modified()
-                .ok()
-                .and_then(|t| match t.duration_since(UNIX_EPOCH) {
-                    Ok(d) => i128::try_from(d.as_nanos()).ok(),
-                    Err(e) => i128::try_from(e.duration().as_nanos()).ok().map(|n| -n),
-                })
-                .unwrap_or(0);
-            let size = meta.len();
-            let fresh =
-                cache.entries.get(&name).is_some_and(|c| c.mtime_ns == mtime_ns && c.size == size);
-            let parsed = (!fresh).then(|| {
-                let (job, problem) = match read_job(&entry.path(), &name) {
-                    Ok(job) => (Some(job), None),
-                    Err(reason) => (None, Some(reason.to_string())),
-                };
-                CachedJob { mtime_ns, size, job, problem }
-            });
-            Some((name, parsed))
-        })
-        .collect();
+    let seen: Vec<(String, Option<CachedJob>)> =
+        candidates.par_iter().filter_map(|entry| look_at_job(entry, cache)).collect();
     let mut present = HashSet::new();
     for (name, parsed) in seen {
         stats.files += 1;
@@ -285,7 +255,46 @@ fn build_job_index(
     cache.entries.retain(|name, _| present.contains(name));
     stats.dropped = before - cache.entries.len();
 
-    // Assemble in file-name order, so the result and the warnings are deterministic.
+    (claims_by_session(jobs_dir, cache, warnings), stats)
+}
+
+/// One listed job record: its name, and its parsed form unless the cache's copy is still fresh
+/// (same mtime and size). `None`: it vanished since it was listed, or is not a regular file.
+fn look_at_job(entry: &std::fs::DirEntry, cache: &JobCache) -> Option<(String, Option<CachedJob>)> {
+    let name = entry.file_name().to_str()?.to_owned();
+    let meta = match entry.file_type() {
+        Ok(t) if t.is_symlink() => std::fs::metadata(entry.path()),
+        Ok(_) => entry.metadata(),
+        Err(e) => Err(e),
+    };
+    let meta = meta.ok().filter(std::fs::Metadata::is_file)?;
+    let mtime_ns = meta
+        .modified()
+        .ok()
+        .and_then(|t| match t.duration_since(UNIX_EPOCH) {
+            Ok(d) => i128::try_from(d.as_nanos()).ok(),
+            Err(e) => i128::try_from(e.duration().as_nanos()).ok().map(|n| -n),
+        })
+        .unwrap_or(0);
+    let size = meta.len();
+    let fresh = cache.entries.get(&name).is_some_and(|c| c.mtime_ns == mtime_ns && c.size == size);
+    let parsed = (!fresh).then(|| {
+        let (job, problem) = match read_job(&entry.path(), &name) {
+            Ok(job) => (Some(job), None),
+            Err(reason) => (None, Some(reason.to_string())),
+        };
+        CachedJob { mtime_ns, size, job, problem }
+    });
+    Some((name, parsed))
+}
+
+/// The winning claim per session over the cached job records, assembled in file-name order so
+/// the result and the warnings are deterministic; each unusable record is a warning.
+fn claims_by_session(
+    jobs_dir: &Path,
+    cache: &JobCache,
+    warnings: &mut Vec<Warning>,
+) -> HashMap<String, JobClaim> {
     let mut names: Vec<&String> = cache.entries.keys().collect();
     names.sort();
     let mut index: HashMap<String, JobClaim> = HashMap::new();
@@ -304,7 +313,7 @@ fn build_job_index(
             }
         }
     }
-    (index, stats)
+    index
 }
 
 /// Orders two claims on one session: the greater one wins. Newest `started_at` (as instants when

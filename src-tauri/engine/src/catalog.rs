@@ -388,37 +388,13 @@ impl Catalog {
         }
         let (folders, pending): (Vec<_>, Vec<_>) = work.into_iter().unzip();
         // On every core, per folder: list and stat its files, read its index shard if it is not
-        // in memory yet, and decide per file: reuse (a stat says it is unchanged), resume
-        // (appended) or rescan.
+        // in memory yet, and decide per file (see `FolderPass::of`).
         let known: &ListingIndex = index;
         let listed: Vec<FolderPass> = folders
             .par_iter()
             .zip(pending)
             .map(|((dir, folder, docker), pending)| {
-                let shard = pending.map(PendingShard::read);
-                let mut candidates = Vec::new();
-                let mut pass = FolderPass::default();
-                list_folder(dir, folder, *docker, &mut candidates, &mut pass.warnings);
-                for c in candidates {
-                    let entry = match &shard {
-                        Some(s) => s.get(&c.path),
-                        None => known.get(&c.path),
-                    };
-                    match entry.map(|e| (e.freshness(&c.stamp), e)) {
-                        Some((Freshness::Fresh, e)) => {
-                            let facts = e.facts();
-                            pass.found.push(c.into_found(facts));
-                        }
-                        Some((Freshness::Appended, e)) => {
-                            // An undecodable scanner state means a scan from the start.
-                            let resume = e.scanner().map(|s| (e.offset, s));
-                            pass.to_scan.push((c, resume));
-                        }
-                        Some((Freshness::Stale, _)) | None => pass.to_scan.push((c, None)),
-                    }
-                }
-                pass.shard = shard;
-                pass
+                FolderPass::of(dir, folder, *docker, pending.map(PendingShard::read), known)
             })
             .collect();
         let mut transcripts = kept;
@@ -433,27 +409,7 @@ impl Catalog {
         }
         index.adopt(shards);
 
-        // Changed transcripts are read in parallel, each from where it left off.
-        let scanned: Vec<(Candidate, std::io::Result<facts::ScanOutcome>)> = to_scan
-            .into_par_iter()
-            .map(|(c, resume)| {
-                let r = facts::scan_file(&c.path, resume);
-                (c, r)
-            })
-            .collect();
-        for (c, result) in scanned {
-            match result {
-                Ok(outcome) => {
-                    let entry = IndexEntry::new(c.stamp, outcome.offset, &outcome.scanner);
-                    let facts = entry.facts();
-                    index.insert(&c.path, entry);
-                    transcripts.push(c.into_found(facts));
-                }
-                // Vanished between listing and reading, or unreadable: reported, never fatal.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => warnings.push(Warning::new(&c.path, format!("cannot read: {e}"))),
-            }
-        }
+        scan_changed(index, to_scan, &mut transcripts, &mut warnings);
         index.retain_live(transcripts.iter().map(|t| t.path.as_path()));
         if let Err(e) = index.save() {
             warnings.push(Warning::new(index.path(), e.to_string()));
@@ -855,6 +811,72 @@ struct FolderPass {
     to_scan: Vec<(Candidate, Option<(u64, FactsScanner)>)>,
     warnings: Vec<Warning>,
     shard: Option<LoadedShard>,
+}
+
+impl FolderPass {
+    /// Lists and stats one folder's files and decides per file, against the folder's shard (read
+    /// now) or the index in memory: reuse (a stat says it is unchanged), resume (appended) or
+    /// rescan.
+    fn of(
+        dir: &Path,
+        folder: &str,
+        docker: bool,
+        shard: Option<LoadedShard>,
+        known: &ListingIndex,
+    ) -> Self {
+        let mut candidates = Vec::new();
+        let mut pass = FolderPass::default();
+        list_folder(dir, folder, docker, &mut candidates, &mut pass.warnings);
+        for c in candidates {
+            let entry = match &shard {
+                Some(s) => s.get(&c.path),
+                None => known.get(&c.path),
+            };
+            match entry.map(|e| (e.freshness(&c.stamp), e)) {
+                Some((Freshness::Fresh, e)) => {
+                    let facts = e.facts();
+                    pass.found.push(c.into_found(facts));
+                }
+                Some((Freshness::Appended, e)) => {
+                    // An undecodable scanner state means a scan from the start.
+                    let resume = e.scanner().map(|s| (e.offset, s));
+                    pass.to_scan.push((c, resume));
+                }
+                Some((Freshness::Stale, _)) | None => pass.to_scan.push((c, None)),
+            }
+        }
+        pass.shard = shard;
+        pass
+    }
+}
+
+/// Reads the changed transcripts in parallel, each from where it left off, into the index and
+/// the listing. One that vanished since it was listed is left out; one unreadable is a warning.
+fn scan_changed(
+    index: &mut ListingIndex,
+    to_scan: Vec<(Candidate, Option<(u64, FactsScanner)>)>,
+    transcripts: &mut Vec<FoundTranscript>,
+    warnings: &mut Vec<Warning>,
+) {
+    let scanned: Vec<(Candidate, std::io::Result<facts::ScanOutcome>)> = to_scan
+        .into_par_iter()
+        .map(|(c, resume)| {
+            let r = facts::scan_file(&c.path, resume);
+            (c, r)
+        })
+        .collect();
+    for (c, result) in scanned {
+        match result {
+            Ok(outcome) => {
+                let entry = IndexEntry::new(c.stamp, outcome.offset, &outcome.scanner);
+                let facts = entry.facts();
+                index.insert(&c.path, entry);
+                transcripts.push(c.into_found(facts));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => warnings.push(Warning::new(&c.path, format!("cannot read: {e}"))),
+        }
+    }
 }
 
 /// A transcript file found by listing, before it is read.

@@ -133,6 +133,15 @@ struct Loader<'e> {
     env: &'e dyn Fn(&str) -> Option<String>,
 }
 
+/// The fleet file being loaded: where it is, its place in the fleet, and the defaults it passes on.
+#[derive(Clone, Copy)]
+struct FleetFile<'a> {
+    file: &'a Path,
+    dir: &'a Path,
+    fleet_path: &'a [String],
+    defaults: Option<&'a Value>,
+}
+
 impl Loader<'_> {
     fn load_fleet(
         &mut self,
@@ -142,98 +151,100 @@ impl Loader<'_> {
         defaults: Option<&Value>,
     ) -> Result<()> {
         self.chain.push(identity(file));
-        let dir = parent_dir(file).to_path_buf();
-
+        let at = FleetFile { file, dir: parent_dir(file), fleet_path, defaults };
         for (i, entry) in list(doc, "agents", file)?.iter().enumerate() {
-            let (path, overrides) = reference(entry)
-                .ok_or_else(|| config_error(file, format!("agents[{i}] has no path")))?;
-            self.references += 1;
-            if self.references > MAX_AGENT_REFERENCES {
-                return Err(config_error(
-                    file,
-                    format!("the fleet references more than {MAX_AGENT_REFERENCES} agents"),
-                ));
-            }
-            let agent_file = resolve_reference(&dir, &path);
-            let agent = self.load_agent(&agent_file, file, overrides, defaults, fleet_path)?;
-            if !self.names.insert(agent.qualified_name.clone()) {
-                return Err(config_error(
-                    &self.root,
-                    format!(
-                        "two agents share the qualified name {:?} (the second is in {})",
-                        agent.qualified_name,
-                        agent.config_file.display()
-                    ),
-                ));
-            }
-            self.agents.push(agent);
+            self.add_agent(&at, i, entry)?;
         }
-
         for (i, entry) in list(doc, "fleets", file)?.iter().enumerate() {
-            let (path, overrides) = reference(entry)
-                .ok_or_else(|| config_error(file, format!("fleets[{i}] has no path")))?;
-            let sub_file = resolve_fleet_file(&resolve_reference(&dir, &path)).map_err(|e| {
-                config_error(file, format!("sub-fleet fleets[{i}] ({path}) cannot be used: {e}"))
-            })?;
-            if self.chain.contains(&identity(&sub_file)) {
-                let mut names: Vec<String> =
-                    self.chain.iter().map(|p| p.display().to_string()).collect();
-                names.push(sub_file.display().to_string());
-                return Err(config_error(
-                    file,
-                    format!("the sub-fleets form a cycle: {}", names.join(" -> ")),
-                ));
-            }
-            if fleet_path.len() + 1 > MAX_FLEET_DEPTH {
-                return Err(config_error(
-                    file,
-                    format!("sub-fleets are nested more than {MAX_FLEET_DEPTH} levels deep"),
-                ));
-            }
-            self.files_read += 1;
-            if self.files_read > MAX_FLEET_FILES {
-                return Err(config_error(
-                    file,
-                    format!("the fleet includes more than {MAX_FLEET_FILES} fleet files"),
-                ));
-            }
-            let mut sub = match self.read_mapping(&sub_file) {
-                Ok(v) => v,
-                Err(Error::FleetConfig { path, reason }) if path == sub_file => {
-                    return Err(config_error(
-                        &sub_file,
-                        format!("{reason} (the sub-fleet is listed in {})", file.display()),
-                    ));
-                }
-                Err(e) => return Err(e),
-            };
-            interpolate(&mut sub, self.env);
+            self.add_sub_fleet(&at, i, entry)?;
+        }
+        self.chain.pop();
+        Ok(())
+    }
 
-            let explicit = entry.get("name").and_then(non_empty_str);
-            let own = sub.get("fleet").and_then(|f| f.get("name")).and_then(non_empty_str);
-            let from_dir = parent_dir(&sub_file)
-                .file_name()
-                .map_or_else(|| "unnamed".to_owned(), |n| n.to_string_lossy().into_owned());
-            let sub_name = explicit.or(own).unwrap_or(from_dir);
-            if !is_valid_agent_name(&sub_name) {
+    /// `agents[i]` of a fleet file.
+    fn add_agent(&mut self, at: &FleetFile, i: usize, entry: &Value) -> Result<()> {
+        let FleetFile { file, dir, fleet_path, defaults } = *at;
+        let (path, overrides) = reference(entry)
+            .ok_or_else(|| config_error(file, format!("agents[{i}] has no path")))?;
+        self.references += 1;
+        if self.references > MAX_AGENT_REFERENCES {
+            return Err(config_error(
+                file,
+                format!("the fleet references more than {MAX_AGENT_REFERENCES} agents"),
+            ));
+        }
+        let agent_file = resolve_reference(dir, &path);
+        let agent = self.load_agent(&agent_file, file, overrides, defaults, fleet_path)?;
+        if !self.names.insert(agent.qualified_name.clone()) {
+            return Err(config_error(
+                &self.root,
+                format!(
+                    "two agents share the qualified name {:?} (the second is in {})",
+                    agent.qualified_name,
+                    agent.config_file.display()
+                ),
+            ));
+        }
+        self.agents.push(agent);
+        Ok(())
+    }
+
+    /// `fleets[i]` of a fleet file: its file read once, named, merged
+    /// with the entry's overrides, and loaded under its own fleet path.
+    fn add_sub_fleet(&mut self, at: &FleetFile, i: usize, entry: &Value) -> Result<()> {
+        let FleetFile { file, dir, fleet_path, defaults } = *at;
+        let (path, overrides) = reference(entry)
+            .ok_or_else(|| config_error(file, format!("fleets[{i}] has no path")))?;
+        let sub_file = resolve_fleet_file(&resolve_reference(dir, &path)).map_err(|e| {
+            config_error(file, format!("sub-fleet fleets[{i}] ({path}) cannot be used: {e}"))
+        })?;
+        self.check_sub_fleet_limits(file, &sub_file, fleet_path.len() + 1)?;
+        let mut sub = match self.read_mapping(&sub_file) {
+            Ok(v) => v,
+            Err(Error::FleetConfig { path, reason }) if path == sub_file => {
                 return Err(config_error(
                     &sub_file,
-                    format!(
-                        "the sub-fleet name {sub_name:?} is not allowed: a fleet name starts with a \
-                         letter or digit and contains only letters, digits, '_' and '-' (no dots)"
-                    ),
+                    format!("{reason} (the sub-fleet is listed in {})", file.display()),
                 ));
             }
-            if let Some(overrides) = overrides {
-                sub = deep_merge(sub, overrides);
-            }
-            let sub_defaults = effective_defaults(defaults, &sub, parent_dir(&sub_file));
-            let mut sub_path = fleet_path.to_vec();
-            sub_path.push(sub_name);
-            self.load_fleet(&sub_file, &sub, &sub_path, sub_defaults.as_ref())?;
+            Err(e) => return Err(e),
+        };
+        interpolate(&mut sub, self.env);
+        let sub_name = sub_fleet_name(entry, &sub, &sub_file)?;
+        if let Some(overrides) = overrides {
+            sub = deep_merge(sub, overrides);
         }
+        let sub_defaults = effective_defaults(defaults, &sub, parent_dir(&sub_file));
+        let mut sub_path = fleet_path.to_vec();
+        sub_path.push(sub_name);
+        self.load_fleet(&sub_file, &sub, &sub_path, sub_defaults.as_ref())
+    }
 
-        self.chain.pop();
+    /// Refuses a sub-fleet that closes a cycle, nests too deep, or is one fleet file too many.
+    fn check_sub_fleet_limits(&mut self, file: &Path, sub_file: &Path, depth: usize) -> Result<()> {
+        if self.chain.contains(&identity(sub_file)) {
+            let mut names: Vec<String> =
+                self.chain.iter().map(|p| p.display().to_string()).collect();
+            names.push(sub_file.display().to_string());
+            return Err(config_error(
+                file,
+                format!("the sub-fleets form a cycle: {}", names.join(" -> ")),
+            ));
+        }
+        if depth > MAX_FLEET_DEPTH {
+            return Err(config_error(
+                file,
+                format!("sub-fleets are nested more than {MAX_FLEET_DEPTH} levels deep"),
+            ));
+        }
+        self.files_read += 1;
+        if self.files_read > MAX_FLEET_FILES {
+            return Err(config_error(
+                file,
+                format!("the fleet includes more than {MAX_FLEET_FILES} fleet files"),
+            ));
+        }
         Ok(())
     }
 
@@ -325,6 +336,27 @@ impl Loader<'_> {
             config_file: agent_file.to_path_buf(),
         })
     }
+}
+
+/// A sub-fleet's name: the entry's `name`, else its file's `fleet.name`, else its folder's name;
+/// refused unless it is a valid fleet name (no dots: dots join the qualified names).
+fn sub_fleet_name(entry: &Value, sub: &Value, sub_file: &Path) -> Result<String> {
+    let explicit = entry.get("name").and_then(non_empty_str);
+    let own = sub.get("fleet").and_then(|f| f.get("name")).and_then(non_empty_str);
+    let from_dir = parent_dir(sub_file)
+        .file_name()
+        .map_or_else(|| "unnamed".to_owned(), |n| n.to_string_lossy().into_owned());
+    let name = explicit.or(own).unwrap_or(from_dir);
+    if !is_valid_agent_name(&name) {
+        return Err(config_error(
+            sub_file,
+            format!(
+                "the sub-fleet name {name:?} is not allowed: a fleet name starts with a letter or \
+                 digit and contains only letters, digits, '_' and '-' (no dots)"
+            ),
+        ));
+    }
+    Ok(name)
 }
 
 /// The defaults a fleet's agents see: the parent's, deep-merged with this fleet's own

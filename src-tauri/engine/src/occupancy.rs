@@ -36,10 +36,21 @@ pub struct ProcessInfo {
     pub cwd: Option<PathBuf>,
 }
 
+/// Why the process table could not be read (every session then counts as possibly in use).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct TableUnreadable(pub String);
+
+impl From<&str> for TableUnreadable {
+    fn from(why: &str) -> Self {
+        Self(why.to_owned())
+    }
+}
+
 /// Where the process table comes from (the real system, or a fake table in tests).
 pub trait ProcessSource {
     /// Every process, or an error saying why the table cannot be read.
-    fn processes(&self) -> Result<Vec<ProcessInfo>, String>;
+    fn processes(&self) -> Result<Vec<ProcessInfo>, TableUnreadable>;
 }
 
 /// The real process table, through the `sysinfo` crate (Linux, macOS, Windows).
@@ -47,20 +58,22 @@ pub trait ProcessSource {
 pub struct SystemProcesses;
 
 impl ProcessSource for SystemProcesses {
-    fn processes(&self) -> Result<Vec<ProcessInfo>, String> {
+    fn processes(&self) -> Result<Vec<ProcessInfo>, TableUnreadable> {
         use sysinfo::{ProcessRefreshKind, ProcessesToUpdate, System, UpdateKind};
-        let mut sys = System::new().map_err(|e| format!("cannot open the process table: {e}"))?;
+        let mut sys = System::new()
+            .map_err(|e| TableUnreadable(format!("cannot open the process table: {e}")))?;
         sys.refresh_processes_specifics(
             ProcessesToUpdate::All,
             true,
             ProcessRefreshKind::nothing().with_cmd(UpdateKind::Always).with_cwd(UpdateKind::Always),
         );
-        let own = sysinfo::get_current_pid()
-            .map_err(|e| format!("cannot identify this process in the process table: {e}"))?;
+        let own = sysinfo::get_current_pid().map_err(|e| {
+            TableUnreadable(format!("cannot identify this process in the process table: {e}"))
+        })?;
         // A table that does not even list this process was not read.
         if !sys.processes().contains_key(&own) {
             return Err(
-                "the process table does not list this very process, so it was not read".to_owned()
+                "the process table does not list this very process, so it was not read".into()
             );
         }
         Ok(sys
@@ -78,10 +91,10 @@ impl ProcessSource for SystemProcesses {
 
 /// A process table given as data (tests, or a table captured elsewhere).
 #[derive(Debug, Clone)]
-pub struct FixedProcesses(pub Result<Vec<ProcessInfo>, String>);
+pub struct FixedProcesses(pub Result<Vec<ProcessInfo>, TableUnreadable>);
 
 impl ProcessSource for FixedProcesses {
-    fn processes(&self) -> Result<Vec<ProcessInfo>, String> {
+    fn processes(&self) -> Result<Vec<ProcessInfo>, TableUnreadable> {
         self.0.clone()
     }
 }
@@ -95,9 +108,10 @@ pub struct ProcTree {
 }
 
 impl ProcessSource for ProcTree {
-    fn processes(&self) -> Result<Vec<ProcessInfo>, String> {
-        let entries = std::fs::read_dir(&self.root)
-            .map_err(|e| format!("cannot read the process table {}: {e}", self.root.display()))?;
+    fn processes(&self) -> Result<Vec<ProcessInfo>, TableUnreadable> {
+        let entries = std::fs::read_dir(&self.root).map_err(|e| {
+            TableUnreadable(format!("cannot read the process table {}: {e}", self.root.display()))
+        })?;
         let mut out = Vec::new();
         for entry in entries.flatten() {
             let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
@@ -166,7 +180,7 @@ impl OccupancySnapshot {
     pub fn capture(source: &dyn ProcessSource) -> Self {
         let processes = match source.processes() {
             Ok(p) => p,
-            Err(reason) => return Self::unknown(reason),
+            Err(reason) => return Self::unknown(reason.0),
         };
         let mut holders = Vec::new();
         let mut unreadable = BTreeMap::new();

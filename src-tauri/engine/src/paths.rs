@@ -257,3 +257,21 @@ pub fn normalize(path: &Path) -> PathBuf {
     }
     out
 }
+/// How deep below `<sid>/` a companion file may lie.
+pub const MAX_COMPANION_DEPTH: usize = 4;
+
+/// For a companion path `<folder>/<sid>/<rel>`: the session's transcript `<folder>/<sid>.jsonl`.
+/// `None` unless every part of the path is a plain name and `<rel>` is 1 to
+/// `MAX_COMPANION_DEPTH` parts deep.
+pub fn companion_session_file(path: &Path, sid: &str) -> Option<PathBuf> {
+    use std::path::Component;
+    if path.components().any(|c| matches!(c, Component::ParentDir | Component::CurDir)) {
+        return None;
+    }
+    let sid_dir = path.ancestors().skip(1).find(|a| a.file_name().is_some_and(|n| n == sid))?;
+    let depth = path.strip_prefix(sid_dir).ok()?.components().count();
+    if !(1..=MAX_COMPANION_DEPTH).contains(&depth) {
+        return None;
+    }
+    Some(sid_dir.parent()?.join(format!("{sid}.jsonl")))
+}

@@ -1,19 +1,5 @@
-//! Runs: the journal and backup of every applied import, the list of runs, and the guarded undo.
-//!
-//! A run lives in `<data dir>/runs/<UTC yyyymmddThhmmssZ>-<pid>/`:
-//! - `run.json` — the journal, rewritten atomically **before** each file or record is created, so
-//!   a crash leaves a journal naming a file that may not exist, never a file no journal knows;
-//! - `started` — an empty marker created first; its change time is when the run began;
-//! - `backup/` — a copy of every file the run could destroy or replace (move sources, adoption
-//!   records it overwrites). Backups are never deleted automatically.
-//!
-//! What the undo trusts: the Claude home and state dir it is pointed at (the catalog), the
-//! filesystem as it is now, and the backup — not `run.json`, which only says which paths to
-//! consider. A file is removed only when it is a regular file (or the run's own symlink), sits
-//! exactly in `<claude home>/projects/<folder>/<session id>.jsonl`, was changed no earlier than the
-//! run began (so it did not sit there untouched before the run), and holds the same bytes as its
-//! source (copy, link) or its backup (move). Moved sources and overwritten records come back from
-//! the backup. Anything that fails a guard is reported, not forced. Undo is idempotent.
+//! The guarded undo: each journal entry decided against the filesystem as it is now, then
+//! carried out or reported.
 
 use std::fs;
 use std::io::{self, Read};
@@ -27,461 +13,16 @@ use crate::adoption_store::{self, AdoptionRecord};
 use crate::atomic_write::{sync_dir, write_atomic};
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
-use crate::fault::fault_point;
-use crate::model::{ImportSkip, ImportTarget};
 use crate::placement::{PlacedAs, PlacementMode, copy_new, temp_path_for};
 use crate::time::iso;
 
-/// The journal file inside a run directory.
-pub const JOURNAL_FILE: &str = "run.json";
-/// The start marker inside a run directory.
-pub const STARTED_FILE: &str = "started";
-/// The backup folder inside a run directory.
-pub const BACKUP_DIR: &str = "backup";
-/// The journal format written now: 2 adds backup checksums and file identities.
-pub const JOURNAL_VERSION: u32 = 2;
-/// Largest journal read (a run of 100,000 sessions writes about 60 MB).
-pub const MAX_JOURNAL_BYTES: u64 = 256 * 1024 * 1024;
-
-/// What a journal entry stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum EntryKind {
-    /// A transcript file placed at `path`.
-    File,
-    /// A file that belongs to a placed transcript and travels with it: `<folder>/<sid>/<rel>`
-    /// (subagent transcripts and their `.meta.json`, tool results).
-    Companion,
-    /// An adoption record written at `path`.
-    Record,
-    /// A folder created for the run's files (a projects folder, the adoption store); undo removes
-    /// it again when it is empty.
-    Folder,
-}
-
-/// How far an entry got, as far as the journal knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum EntryState {
-    /// Written before the file or record was created; it may or may not exist.
-    Intended,
-    Done,
-    /// The destination was already taken; the run did not touch it.
-    Skipped,
-    /// Creation failed; the run removed whatever it had created.
-    Failed,
-}
-
-/// One file or record the run (intended to) create.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct JournalEntry {
-    pub kind: EntryKind,
-    pub session_id: String,
-    /// Destination transcript or adoption record.
-    pub path: String,
-    /// Source transcript (absolute, resolved) for files.
-    #[serde(default)]
-    pub from: Option<String>,
-    /// File name inside `backup/` holding what this entry could destroy or replace.
-    #[serde(default)]
-    pub backup: Option<String>,
-    pub state: EntryState,
-    #[serde(default)]
-    pub placed_as: Option<PlacedAs>,
-    /// For records: what the run wrote.
-    #[serde(default)]
-    pub agent_name: Option<String>,
-    #[serde(default)]
-    pub adopted_at: Option<String>,
-    #[serde(default)]
-    pub detail: Option<String>,
-    /// Size and SHA-256 of the file in `backup/` (written once the backup is complete): undo
-    /// restores or trusts a backup only when it still has exactly these bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub backup_size: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub backup_sha256: Option<String>,
-    /// Which file the run created at `path` (device, inode, change time), recorded once it was
-    /// placed: undo removes only that very file, never a later one at the same path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub identity: Option<crate::files::FileIdentity>,
-}
-
-/// `run.json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunJournal {
-    pub version: u32,
-    pub run_id: String,
-    pub created_at: String,
-    pub pid: u32,
-    pub claude_home: String,
-    pub state_dir: String,
-    pub target: ImportTarget,
-    pub mode: PlacementMode,
-    pub entries: Vec<JournalEntry>,
-    #[serde(default)]
-    pub skipped: Vec<ImportSkip>,
-    #[serde(default)]
-    pub finished_at: Option<String>,
-    #[serde(default)]
-    pub cancelled: bool,
-    #[serde(default)]
-    pub undone_at: Option<String>,
-    /// Items the last undo could not undo.
-    #[serde(default)]
-    pub undo_incomplete: u64,
-}
-
-/// `<data dir>/runs`.
-pub fn runs_root(data_dir: &Path) -> PathBuf {
-    data_dir.join("runs")
-}
-
-/// Run ids are folder names: `[A-Za-z0-9-]+`, checked before any path is built.
-pub fn validate_run_id(run_id: &str) -> Result<&str> {
-    if !run_id.is_empty()
-        && run_id.len() <= 100
-        && run_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-    {
-        Ok(run_id)
-    } else {
-        Err(Error::InvalidInput(format!(
-            "invalid run id {run_id:?}: a run id contains only letters, digits and '-'"
-        )))
-    }
-}
-
-/// The directory of a run, which must exist as a real folder.
-pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf> {
-    let id = validate_run_id(run_id)?;
-    let dir = runs_root(data_dir).join(id);
-    match fs::symlink_metadata(&dir) {
-        Ok(m) if m.is_dir() => Ok(dir),
-        _ => Err(Error::RunNotFound(run_id.to_owned())),
-    }
-}
-
-/// Reads a run's journal.
-pub fn read_journal(dir: &Path) -> Result<RunJournal> {
-    let path = dir.join(JOURNAL_FILE);
-    let bytes = crate::files::read_bounded(&path, MAX_JOURNAL_BYTES)
-        .map_err(|reason| Error::unreadable(&path, reason))?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| Error::Unreadable { path: path.clone(), reason: e.to_string() })
-}
-
-/// Refuses a backup root inside the Claude home or the state dir (equal counts as inside): the
-/// next run would back up the last one, and its files would sit among real transcripts/records.
-pub fn check_backup_root(data_dir: &Path, claude_home: &Path, state_dir: &Path) -> Result<PathBuf> {
-    let root = runs_root(data_dir);
-    for (store, what) in [(claude_home, "the Claude home"), (state_dir, "the herdctl state dir")] {
-        if crate::paths::is_same_or_inside(&root, store) {
-            return Err(Error::Refused(format!(
-                "the backup folder {} lies inside {what} {}; choose a data dir outside it",
-                root.display(),
-                store.display()
-            )));
-        }
-    }
-    Ok(root)
-}
-
-/// An open run being written by `apply`.
-pub(crate) struct RunWriter {
-    pub dir: PathBuf,
-    pub journal: RunJournal,
-    /// Folders above the run directory that this run created (deepest first).
-    created_parents: Vec<PathBuf>,
-}
-
-impl RunWriter {
-    /// Creates `<runs root>/<yyyymmddThhmmssZ>-<pid>[-n]/` exclusively with its marker, `backup/`
-    /// and the first journal.
-    pub fn create(
-        root: &Path,
-        now: DateTime<Utc>,
-        claude_home: &Path,
-        state_dir: &Path,
-        target: ImportTarget,
-        mode: PlacementMode,
-    ) -> Result<Self> {
-        let created_parents: Vec<PathBuf> = root
-            .ancestors()
-            .take_while(|a| !a.as_os_str().is_empty() && fs::symlink_metadata(a).is_err())
-            .map(Path::to_path_buf)
-            .collect();
-        fs::create_dir_all(root).map_err(|e| Error::io_at("create folder", root, e))?;
-        let pid = std::process::id();
-        let base = format!("{}-{pid}", now.format("%Y%m%dT%H%M%SZ"));
-        let mut n = 1u32;
-        let (run_id, dir) = loop {
-            let id = if n == 1 { base.clone() } else { format!("{base}-{n}") };
-            let dir = root.join(&id);
-            match fs::create_dir(&dir) {
-                Ok(()) => break (id, dir),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
-                Err(e) => return Err(Error::io_at("create run folder", &dir, e)),
-            }
-        };
-        let marker = dir.join(STARTED_FILE);
-        crate::atomic_write::create_exclusive(&marker, b"")?;
-        wait_for_clock_tick(&dir, &marker);
-        let backup = dir.join(BACKUP_DIR);
-        fs::create_dir(&backup).map_err(|e| Error::io_at("create folder", &backup, e))?;
-        sync_dir(&dir);
-        sync_dir(root);
-        let journal = RunJournal {
-            version: JOURNAL_VERSION,
-            run_id,
-            created_at: iso(now),
-            pid,
-            claude_home: claude_home.display().to_string(),
-            state_dir: state_dir.display().to_string(),
-            target,
-            mode,
-            entries: Vec::new(),
-            skipped: Vec::new(),
-            finished_at: None,
-            cancelled: false,
-            undone_at: None,
-            undo_incomplete: 0,
-        };
-        let w = Self { dir, journal, created_parents };
-        w.save()?;
-        fault_point("run: folder and journal created");
-        Ok(w)
-    }
-
-    /// Removes the run directory of a run that created nothing (and the folders above it that it
-    /// created, when they are empty): such a run would be litter that looks like a run.
-    pub fn discard(self) {
-        let _ = fs::remove_dir_all(&self.dir);
-        for p in &self.created_parents {
-            if fs::remove_dir(p).is_err() {
-                break;
-            }
-        }
-    }
-
-    pub fn backup_dir(&self) -> PathBuf {
-        self.dir.join(BACKUP_DIR)
-    }
-
-    pub fn save(&self) -> Result<()> {
-        let bytes = serde_json::to_vec(&self.journal)
-            .map_err(|e| Error::InvalidInput(format!("cannot serialize the run journal: {e}")))?;
-        write_atomic(&self.dir.join(JOURNAL_FILE), &bytes)
-    }
-
-    /// Appends an entry and saves the journal; returns its index.
-    pub fn push(&mut self, entry: JournalEntry) -> Result<usize> {
-        self.journal.entries.push(entry);
-        self.save()?;
-        fault_point("run: journal entry written");
-        Ok(self.journal.entries.len().saturating_sub(1))
-    }
-
-    /// Updates an entry's state in memory; it is saved with the next entry or at the end. (Only
-    /// what is about to be created must be on disk first; undo trusts the filesystem for the
-    /// rest.)
-    pub fn set(
-        &mut self,
-        index: usize,
-        state: EntryState,
-        placed_as: Option<PlacedAs>,
-        detail: Option<String>,
-    ) -> Result<()> {
-        if let Some(e) = self.journal.entries.get_mut(index) {
-            e.state = state;
-            if placed_as.is_some() {
-                e.placed_as = placed_as;
-            }
-            if detail.is_some() {
-                e.detail = detail;
-            }
-        }
-        fault_point("run: journal entry updated (in memory)");
-        Ok(())
-    }
-}
-
-impl RunWriter {
-    /// Records the size and checksum of entry `index`'s finished backup and saves the journal
-    /// right away: the move that follows may remove the only other copy.
-    pub fn record_backup(&mut self, index: usize, backup: &Path) -> Result<()> {
-        let (size, sha) =
-            crate::files::sha256_no_follow(backup).map_err(|e| Error::io_at("read", backup, e))?;
-        if let Some(e) = self.journal.entries.get_mut(index) {
-            e.backup_size = Some(size);
-            e.backup_sha256 = Some(sha);
-        }
-        self.save()?;
-        fault_point("run: backup checksum journaled");
-        Ok(())
-    }
-
-    /// Records which file entry `index` created at its path (saved with the next journal write).
-    pub fn record_identity(&mut self, index: usize) {
-        if let Some(e) = self.journal.entries.get_mut(index) {
-            e.identity = crate::files::FileIdentity::at(Path::new(&e.path));
-        }
-    }
-}
-
-/// Waits (briefly, a few milliseconds at most) until the filesystem clock has moved past the
-/// marker's change time, so everything the run creates is changed strictly after the marker and
-/// everything that was there before is changed at or before it. (File times are coarse: files
-/// written within one clock tick share a time.)
-fn wait_for_clock_tick(dir: &Path, marker: &Path) {
-    let Some(start) = fs::symlink_metadata(marker).ok().as_ref().and_then(change_time) else {
-        return;
-    };
-    let probe = dir.join(".clock-probe");
-    for _ in 0..2000 {
-        let _ = fs::remove_file(&probe);
-        let later = crate::atomic_write::create_exclusive(&probe, b"")
-            .ok()
-            .and_then(|_| fs::symlink_metadata(&probe).ok())
-            .as_ref()
-            .and_then(change_time);
-        if later.is_none_or(|t| t > start) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    let _ = fs::remove_file(&probe);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Listing runs
-
-/// Whether (and how far) a run was undone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "kebab-case")]
-pub enum UndoState {
-    NotUndone,
-    Undone,
-    /// Undo ran, but some items could not be undone (see the undo report).
-    PartlyUndone,
-}
-
-/// One run as the run list shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct RunSummary {
-    pub run_id: String,
-    pub created_at: Option<String>,
-    pub target: Option<ImportTarget>,
-    pub mode: Option<PlacementMode>,
-    /// Transcripts placed (files created).
-    #[ts(type = "number")]
-    pub placed: u64,
-    /// Adoption records written.
-    #[ts(type = "number")]
-    pub records: u64,
-    #[ts(type = "number")]
-    pub skipped: u64,
-    /// False when the run never finished (it crashed, or is still running).
-    pub finished: bool,
-    pub cancelled: bool,
-    pub undo_state: UndoState,
-    pub undone_at: Option<String>,
-    pub run_dir: String,
-    pub backup_dir: String,
-    #[ts(type = "number")]
-    pub backup_bytes: u64,
-    /// Set when the journal cannot be read (the run is listed, but cannot be undone).
-    pub problem: Option<String>,
-}
-
-fn dir_size(dir: &Path) -> u64 {
-    let Ok(rd) = fs::read_dir(dir) else { return 0 };
-    rd.flatten()
-        .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => dir_size(&e.path()),
-            Ok(t) if t.is_file() => e.metadata().map_or(0, |m| m.len()),
-            _ => 0,
-        })
-        .sum()
-}
-
-/// Every run under `<data dir>/runs`, newest first. A missing folder means no runs.
-pub fn runs(data_dir: &Path) -> Result<Vec<RunSummary>> {
-    let root = runs_root(data_dir);
-    let rd = match fs::read_dir(&root) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io_at("read", &root, e)),
-    };
-    let mut out = Vec::new();
-    for entry in rd.flatten() {
-        let Some(id) = entry.file_name().to_str().map(str::to_owned) else { continue };
-        if validate_run_id(&id).is_err() || !entry.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        out.push(summarize(&entry.path(), &id));
-    }
-    out.sort_by(|a, b| b.run_id.cmp(&a.run_id));
-    Ok(out)
-}
-
-fn summarize(dir: &Path, id: &str) -> RunSummary {
-    let backup = dir.join(BACKUP_DIR);
-    let mut s = RunSummary {
-        run_id: id.to_owned(),
-        created_at: None,
-        target: None,
-        mode: None,
-        placed: 0,
-        records: 0,
-        skipped: 0,
-        finished: false,
-        cancelled: false,
-        undo_state: UndoState::NotUndone,
-        undone_at: None,
-        run_dir: dir.display().to_string(),
-        backup_dir: backup.display().to_string(),
-        backup_bytes: dir_size(&backup),
-        problem: None,
-    };
-    match read_journal(dir) {
-        Ok(j) => {
-            let count = |k: EntryKind| {
-                j.entries.iter().filter(|e| e.kind == k && e.state == EntryState::Done).count()
-                    as u64
-            };
-            s.created_at = Some(j.created_at.clone());
-            s.placed = j
-                .entries
-                .iter()
-                .filter(|e| {
-                    e.kind == EntryKind::File
-                        && e.state == EntryState::Done
-                        && e.placed_as != Some(PlacedAs::RecordOnly)
-                })
-                .count() as u64;
-            s.records = count(EntryKind::Record);
-            s.skipped = j.skipped.len() as u64;
-            s.finished = j.finished_at.is_some();
-            s.cancelled = j.cancelled;
-            s.undone_at = j.undone_at.clone();
-            s.undo_state = match (&j.undone_at, j.undo_incomplete) {
-                (None, _) => UndoState::NotUndone,
-                (Some(_), 0) => UndoState::Undone,
-                (Some(_), _) => UndoState::PartlyUndone,
-            };
-            s.target = Some(j.target);
-            s.mode = Some(j.mode);
-        }
-        Err(e) => s.problem = Some(e.to_string()),
-    }
-    s
-}
-
-// ---------------------------------------------------------------------------------------------
-// Undo
+use super::journal::{
+    BACKUP_DIR, EntryKind, EntryState, JOURNAL_FILE, JournalEntry, RunJournal, STARTED_FILE,
+    change_time, read_journal,
+};
+use super::run_dir;
+use crate::paths::MAX_COMPANION_DEPTH;
+use crate::paths::companion_session_file;
 
 /// What undo did (or would do) to one path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -724,6 +265,59 @@ struct Ctx<'a> {
     entries: &'a [JournalEntry],
 }
 
+/// Why undo does not trust a backup the journal names (the file it would restore or check is then
+/// left as it is).
+#[derive(Debug, thiserror::Error)]
+enum UntrustedBackup {
+    #[error("the journal names a backup outside the run's backup folder")]
+    Outside,
+    #[error("cannot inspect the backup {}: {}", .0.display(), .1)]
+    Uninspectable(PathBuf, io::Error),
+    #[error(
+        "the backup path {} is a symbolic link; a backup is never followed out of the run's folder",
+        .0.display()
+    )]
+    Link(PathBuf),
+    #[error("the backup path {} is not a folder", .0.display())]
+    NotAFolder(PathBuf),
+    #[error(
+        "the journal records no checksum for the backup {}, so its bytes cannot be trusted",
+        .0.display()
+    )]
+    NoChecksum(PathBuf),
+    #[error(
+        "the backup {} no longer has the bytes the run saved (size or checksum differs)",
+        .0.display()
+    )]
+    Changed(PathBuf),
+    #[error("cannot read the backup {}: {}", .0.display(), .1)]
+    Unreadable(PathBuf, String),
+}
+
+/// Why undo will not put a moved source back where the journal says it came from.
+#[derive(Debug, thiserror::Error)]
+enum NoRestorePlace {
+    #[error("the journal names no source to restore")]
+    NoSource,
+    #[error(transparent)]
+    SessionId(Error),
+    #[error("its recorded source {} is not a plain absolute path", .0.display())]
+    NotPlain(PathBuf),
+    #[error("no transcript entry of its session names where it came from")]
+    NoOwner,
+    #[error("its recorded source {} is not inside its session's folder", .0.display())]
+    OutsideSession(PathBuf),
+    #[error("its recorded source {} is not named after its session", .0.display())]
+    Misnamed(PathBuf),
+    #[error("its recorded source has no folder")]
+    NoFolder,
+    #[error(
+        "the folder it was moved from, {}, is gone; undo creates no folders elsewhere",
+        .0.display()
+    )]
+    FolderGone(PathBuf),
+}
+
 fn refuse(path: &Path, reason: impl Into<String>) -> Step {
     Step::Refuse { path: path.to_path_buf(), reason: reason.into() }
 }
@@ -814,54 +408,38 @@ impl Ctx<'_> {
     fn verified_backup(
         &self,
         entry: &JournalEntry,
-    ) -> std::result::Result<Option<PathBuf>, String> {
+    ) -> std::result::Result<Option<PathBuf>, UntrustedBackup> {
         let Some(bk) = self.backup_file(entry) else {
-            return if entry.backup.is_some() {
-                Err("the journal names a backup outside the run's backup folder".to_owned())
-            } else {
-                Ok(None)
-            };
+            return if entry.backup.is_some() { Err(UntrustedBackup::Outside) } else { Ok(None) };
         };
         // Every folder between backup/ and the file must be a real folder, not a link.
         let mut at = self.backup.to_path_buf();
-        let rel = bk.strip_prefix(self.backup).map_err(|_| "backup outside backup/".to_owned())?;
+        let rel = bk.strip_prefix(self.backup).map_err(|_| UntrustedBackup::Outside)?;
         let parts: Vec<_> = rel.components().collect();
         for (i, part) in parts.iter().enumerate() {
             at.push(part);
             match fs::symlink_metadata(&at) {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-                Err(e) => return Err(format!("cannot inspect the backup {}: {e}", at.display())),
+                Err(e) => return Err(UntrustedBackup::Uninspectable(at, e)),
                 Ok(m) if m.file_type().is_symlink() => {
-                    return Err(format!(
-                        "the backup path {} is a symbolic link; a backup is never followed out \
-                         of the run's folder",
-                        at.display()
-                    ));
+                    return Err(UntrustedBackup::Link(at));
                 }
                 Ok(m) if i + 1 < parts.len() && !m.is_dir() => {
-                    return Err(format!("the backup path {} is not a folder", at.display()));
+                    return Err(UntrustedBackup::NotAFolder(at));
                 }
                 Ok(_) => {}
             }
         }
         let (Some(size), Some(sha)) = (entry.backup_size, entry.backup_sha256.as_deref()) else {
-            return Err(format!(
-                "the journal records no checksum for the backup {}, so its bytes cannot be \
-                 trusted",
-                bk.display()
-            ));
+            return Err(UntrustedBackup::NoChecksum(bk));
         };
         match crate::files::sha256_no_follow(&bk) {
             Ok((n, h)) if n == size && h == sha => Ok(Some(bk)),
-            Ok(_) => Err(format!(
-                "the backup {} no longer has the bytes the run saved (size or checksum differs)",
-                bk.display()
-            )),
-            Err(e) => Err(format!(
-                "cannot read the backup {}: {}",
-                bk.display(),
-                crate::files::describe_io(&e)
-            )),
+            Ok(_) => Err(UntrustedBackup::Changed(bk)),
+            Err(e) => {
+                let why = crate::files::describe_io(&e);
+                Err(UntrustedBackup::Unreadable(bk, why))
+            }
         }
     }
 
@@ -872,16 +450,13 @@ impl Ctx<'_> {
     fn restore_target(
         &self,
         entry: &JournalEntry,
-    ) -> std::result::Result<(PathBuf, PathBuf), String> {
-        let from = entry.from.as_deref().ok_or("the journal names no source to restore")?;
+    ) -> std::result::Result<(PathBuf, PathBuf), NoRestorePlace> {
+        let from = entry.from.as_deref().ok_or(NoRestorePlace::NoSource)?;
         let from = PathBuf::from(from);
-        let sid =
-            crate::paths::validate_session_id(&entry.session_id).map_err(|e| e.to_string())?;
+        let sid = crate::paths::validate_session_id(&entry.session_id)
+            .map_err(NoRestorePlace::SessionId)?;
         if !is_plain_absolute(&from) {
-            return Err(format!(
-                "its recorded source {} is not a plain absolute path",
-                from.display()
-            ));
+            return Err(NoRestorePlace::NotPlain(from));
         }
         let transcript_from = match entry.kind {
             EntryKind::Companion => {
@@ -891,29 +466,20 @@ impl Ctx<'_> {
                     .find(|e| e.kind == EntryKind::File && e.session_id == entry.session_id)
                     .and_then(|e| e.from.as_deref())
                     .map(PathBuf::from)
-                    .ok_or("no transcript entry of its session names where it came from")?;
+                    .ok_or(NoRestorePlace::NoOwner)?;
                 if companion_session_file(&from, sid).as_ref() != Some(&owner) {
-                    return Err(format!(
-                        "its recorded source {} is not inside its session's folder",
-                        from.display()
-                    ));
+                    return Err(NoRestorePlace::OutsideSession(from));
                 }
                 owner
             }
             _ => from.clone(),
         };
         if transcript_from.file_name().and_then(|n| n.to_str()) != Some(&format!("{sid}.jsonl")) {
-            return Err(format!(
-                "its recorded source {} is not named after its session",
-                from.display()
-            ));
+            return Err(NoRestorePlace::Misnamed(from));
         }
-        let folder = transcript_from.parent().ok_or("its recorded source has no folder")?;
+        let folder = transcript_from.parent().ok_or(NoRestorePlace::NoFolder)?;
         if !fs::symlink_metadata(folder).is_ok_and(|m| m.is_dir()) {
-            return Err(format!(
-                "the folder it was moved from, {}, is gone; undo creates no folders elsewhere",
-                folder.display()
-            ));
+            return Err(NoRestorePlace::FolderGone(folder.to_path_buf()));
         }
         let limit = match entry.kind {
             EntryKind::Companion => folder.join(sid),
@@ -991,7 +557,8 @@ impl Ctx<'_> {
                 Step::RestoreFromBackup { source, backup, limit }
             }
             (Ok(None), _) => Step::Nothing { path: dest },
-            (Err(why), _) | (_, Err(why)) => refuse(src, format!("not restored: {why}")),
+            (Err(why), _) => refuse(src, format!("not restored: {why}")),
+            (_, Err(why)) => refuse(src, format!("not restored: {why}")),
         }
     }
 
@@ -1253,25 +820,6 @@ fn is_plain_absolute(path: &Path) -> bool {
         && !path.components().any(|c| matches!(c, Component::ParentDir | Component::CurDir))
 }
 
-/// How deep below `<sid>/` a companion file may lie.
-pub const MAX_COMPANION_DEPTH: usize = 4;
-
-/// For a companion path `<folder>/<sid>/<rel>`: the session's transcript `<folder>/<sid>.jsonl`.
-/// `None` unless every part of the path is a plain name and `<rel>` is 1 to
-/// `MAX_COMPANION_DEPTH` parts deep.
-pub(crate) fn companion_session_file(path: &Path, sid: &str) -> Option<PathBuf> {
-    use std::path::Component;
-    if path.components().any(|c| matches!(c, Component::ParentDir | Component::CurDir)) {
-        return None;
-    }
-    let sid_dir = path.ancestors().skip(1).find(|a| a.file_name().is_some_and(|n| n == sid))?;
-    let depth = path.strip_prefix(sid_dir).ok()?.components().count();
-    if !(1..=MAX_COMPANION_DEPTH).contains(&depth) {
-        return None;
-    }
-    Some(sid_dir.parent()?.join(format!("{sid}.jsonl")))
-}
-
 /// Recreates a moved source without replacing anything: a hard link to the destination (the very
 /// same file, mtime and all), else an exclusive copy of the backup.
 fn restore_source(
@@ -1312,14 +860,6 @@ fn restore_source(
             "something already exists at the source path",
         ))
     }
-}
-
-/// The inode change time in nanoseconds (Unix only).
-/// Elsewhere than on Unix there is no inode change time (a hard link keeps the creation time of
-/// the file it links), so the guard is left to the content checks, which never lose bytes
-/// either: the source (copy, link) or the backup (move) still holds them.
-fn change_time(meta: &fs::Metadata) -> Option<i128> {
-    crate::files::FileIdentity::of(meta).map(|id| i128::from(id.ctime_ns))
 }
 
 /// Byte-for-byte comparison (same inode answers at once).

@@ -1,0 +1,320 @@
+//! A run's journal (`run.json`), its start marker and backup folder, and the writer `apply`
+//! keeps open while it places files.
+
+use std::fs;
+use std::io::{self};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::runs_root;
+use crate::atomic_write::{sync_dir, write_atomic};
+use crate::error::{Error, Result};
+use crate::fault::fault_point;
+use crate::model::{ImportSkip, ImportTarget};
+use crate::placement::{PlacedAs, PlacementMode};
+use crate::time::iso;
+
+/// The journal file inside a run directory.
+pub const JOURNAL_FILE: &str = "run.json";
+/// The start marker inside a run directory.
+pub const STARTED_FILE: &str = "started";
+/// The backup folder inside a run directory.
+pub const BACKUP_DIR: &str = "backup";
+/// The journal format written now: 2 adds backup checksums and file identities.
+pub const JOURNAL_VERSION: u32 = 2;
+/// Largest journal read (a run of 100,000 sessions writes about 60 MB).
+pub const MAX_JOURNAL_BYTES: u64 = 256 * 1024 * 1024;
+
+/// What a journal entry stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntryKind {
+    /// A transcript file placed at `path`.
+    File,
+    /// A file that belongs to a placed transcript and travels with it: `<folder>/<sid>/<rel>`
+    /// (subagent transcripts and their `.meta.json`, tool results).
+    Companion,
+    /// An adoption record written at `path`.
+    Record,
+    /// A folder created for the run's files (a projects folder, the adoption store); undo removes
+    /// it again when it is empty.
+    Folder,
+}
+
+/// How far an entry got, as far as the journal knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntryState {
+    /// Written before the file or record was created; it may or may not exist.
+    Intended,
+    Done,
+    /// The destination was already taken; the run did not touch it.
+    Skipped,
+    /// Creation failed; the run removed whatever it had created.
+    Failed,
+}
+
+/// One file or record the run (intended to) create.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JournalEntry {
+    pub kind: EntryKind,
+    pub session_id: String,
+    /// Destination transcript or adoption record.
+    pub path: String,
+    /// Source transcript (absolute, resolved) for files.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// File name inside `backup/` holding what this entry could destroy or replace.
+    #[serde(default)]
+    pub backup: Option<String>,
+    pub state: EntryState,
+    #[serde(default)]
+    pub placed_as: Option<PlacedAs>,
+    /// For records: what the run wrote.
+    #[serde(default)]
+    pub agent_name: Option<String>,
+    #[serde(default)]
+    pub adopted_at: Option<String>,
+    #[serde(default)]
+    pub detail: Option<String>,
+    /// Size and SHA-256 of the file in `backup/` (written once the backup is complete): undo
+    /// restores or trusts a backup only when it still has exactly these bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup_size: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup_sha256: Option<String>,
+    /// Which file the run created at `path` (device, inode, change time), recorded once it was
+    /// placed: undo removes only that very file, never a later one at the same path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<crate::files::FileIdentity>,
+}
+
+/// `run.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunJournal {
+    pub version: u32,
+    pub run_id: String,
+    pub created_at: String,
+    pub pid: u32,
+    pub claude_home: String,
+    pub state_dir: String,
+    pub target: ImportTarget,
+    pub mode: PlacementMode,
+    pub entries: Vec<JournalEntry>,
+    #[serde(default)]
+    pub skipped: Vec<ImportSkip>,
+    #[serde(default)]
+    pub finished_at: Option<String>,
+    #[serde(default)]
+    pub cancelled: bool,
+    #[serde(default)]
+    pub undone_at: Option<String>,
+    /// Items the last undo could not undo.
+    #[serde(default)]
+    pub undo_incomplete: u64,
+}
+/// Reads a run's journal.
+pub fn read_journal(dir: &Path) -> Result<RunJournal> {
+    let path = dir.join(JOURNAL_FILE);
+    let bytes = crate::files::read_bounded(&path, MAX_JOURNAL_BYTES)
+        .map_err(|reason| Error::unreadable(&path, reason))?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Error::Unreadable { path: path.clone(), reason: e.to_string() })
+}
+
+/// Refuses a backup root inside the Claude home or the state dir (equal counts as inside): the
+/// next run would back up the last one, and its files would sit among real transcripts/records.
+pub fn check_backup_root(data_dir: &Path, claude_home: &Path, state_dir: &Path) -> Result<PathBuf> {
+    let root = runs_root(data_dir);
+    for (store, what) in [(claude_home, "the Claude home"), (state_dir, "the herdctl state dir")] {
+        if crate::paths::is_same_or_inside(&root, store) {
+            return Err(Error::Refused(format!(
+                "the backup folder {} lies inside {what} {}; choose a data dir outside it",
+                root.display(),
+                store.display()
+            )));
+        }
+    }
+    Ok(root)
+}
+
+/// An open run being written by `apply`.
+pub(crate) struct RunWriter {
+    pub dir: PathBuf,
+    pub journal: RunJournal,
+    /// Folders above the run directory that this run created (deepest first).
+    created_parents: Vec<PathBuf>,
+}
+
+impl RunWriter {
+    /// Creates `<runs root>/<yyyymmddThhmmssZ>-<pid>[-n]/` exclusively with its marker, `backup/`
+    /// and the first journal.
+    pub fn create(
+        root: &Path,
+        now: DateTime<Utc>,
+        claude_home: &Path,
+        state_dir: &Path,
+        target: ImportTarget,
+        mode: PlacementMode,
+    ) -> Result<Self> {
+        let created_parents: Vec<PathBuf> = root
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && fs::symlink_metadata(a).is_err())
+            .map(Path::to_path_buf)
+            .collect();
+        fs::create_dir_all(root).map_err(|e| Error::io_at("create folder", root, e))?;
+        let pid = std::process::id();
+        let base = format!("{}-{pid}", now.format("%Y%m%dT%H%M%SZ"));
+        let mut n = 1u32;
+        let (run_id, dir) = loop {
+            let id = if n == 1 { base.clone() } else { format!("{base}-{n}") };
+            let dir = root.join(&id);
+            match fs::create_dir(&dir) {
+                Ok(()) => break (id, dir),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+                Err(e) => return Err(Error::io_at("create run folder", &dir, e)),
+            }
+        };
+        let marker = dir.join(STARTED_FILE);
+        crate::atomic_write::create_exclusive(&marker, b"")?;
+        wait_for_clock_tick(&dir, &marker);
+        let backup = dir.join(BACKUP_DIR);
+        fs::create_dir(&backup).map_err(|e| Error::io_at("create folder", &backup, e))?;
+        sync_dir(&dir);
+        sync_dir(root);
+        let journal = RunJournal {
+            version: JOURNAL_VERSION,
+            run_id,
+            created_at: iso(now),
+            pid,
+            claude_home: claude_home.display().to_string(),
+            state_dir: state_dir.display().to_string(),
+            target,
+            mode,
+            entries: Vec::new(),
+            skipped: Vec::new(),
+            finished_at: None,
+            cancelled: false,
+            undone_at: None,
+            undo_incomplete: 0,
+        };
+        let w = Self { dir, journal, created_parents };
+        w.save()?;
+        fault_point("run: folder and journal created");
+        Ok(w)
+    }
+
+    /// Removes the run directory of a run that created nothing (and the folders above it that it
+    /// created, when they are empty): such a run would be litter that looks like a run.
+    pub fn discard(self) {
+        let _ = fs::remove_dir_all(&self.dir);
+        for p in &self.created_parents {
+            if fs::remove_dir(p).is_err() {
+                break;
+            }
+        }
+    }
+
+    pub fn backup_dir(&self) -> PathBuf {
+        self.dir.join(BACKUP_DIR)
+    }
+
+    pub fn save(&self) -> Result<()> {
+        let bytes = serde_json::to_vec(&self.journal)
+            .map_err(|e| Error::InvalidInput(format!("cannot serialize the run journal: {e}")))?;
+        write_atomic(&self.dir.join(JOURNAL_FILE), &bytes)
+    }
+
+    /// Appends an entry and saves the journal; returns its index.
+    pub fn push(&mut self, entry: JournalEntry) -> Result<usize> {
+        self.journal.entries.push(entry);
+        self.save()?;
+        fault_point("run: journal entry written");
+        Ok(self.journal.entries.len().saturating_sub(1))
+    }
+
+    /// Updates an entry's state in memory; it is saved with the next entry or at the end. (Only
+    /// what is about to be created must be on disk first; undo trusts the filesystem for the
+    /// rest.)
+    pub fn set(
+        &mut self,
+        index: usize,
+        state: EntryState,
+        placed_as: Option<PlacedAs>,
+        detail: Option<String>,
+    ) -> Result<()> {
+        if let Some(e) = self.journal.entries.get_mut(index) {
+            e.state = state;
+            if placed_as.is_some() {
+                e.placed_as = placed_as;
+            }
+            if detail.is_some() {
+                e.detail = detail;
+            }
+        }
+        fault_point("run: journal entry updated (in memory)");
+        Ok(())
+    }
+}
+
+impl RunWriter {
+    /// Records the size and checksum of entry `index`'s finished backup and saves the journal
+    /// right away: the move that follows may remove the only other copy.
+    pub fn record_backup(&mut self, index: usize, backup: &Path) -> Result<()> {
+        let (size, sha) =
+            crate::files::sha256_no_follow(backup).map_err(|e| Error::io_at("read", backup, e))?;
+        if let Some(e) = self.journal.entries.get_mut(index) {
+            e.backup_size = Some(size);
+            e.backup_sha256 = Some(sha);
+        }
+        self.save()?;
+        fault_point("run: backup checksum journaled");
+        Ok(())
+    }
+
+    /// Records which file entry `index` created at its path (saved with the next journal write).
+    pub fn record_identity(&mut self, index: usize) {
+        if let Some(e) = self.journal.entries.get_mut(index) {
+            e.identity = crate::files::FileIdentity::at(Path::new(&e.path));
+        }
+    }
+}
+
+/// Waits (briefly, a few milliseconds at most) until the filesystem clock has moved past the
+/// marker's change time, so everything the run creates is changed strictly after the marker and
+/// everything that was there before is changed at or before it. (File times are coarse: files
+/// written within one clock tick share a time.)
+fn wait_for_clock_tick(dir: &Path, marker: &Path) {
+    let Some(start) = fs::symlink_metadata(marker).ok().as_ref().and_then(change_time) else {
+        return;
+    };
+    let probe = dir.join(".clock-probe");
+    for _ in 0..2000 {
+        let _ = fs::remove_file(&probe);
+        let later = crate::atomic_write::create_exclusive(&probe, b"")
+            .ok()
+            .and_then(|_| fs::symlink_metadata(&probe).ok())
+            .as_ref()
+            .and_then(change_time);
+        if later.is_none_or(|t| t > start) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let _ = fs::remove_file(&probe);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing runs
+
+/// The inode change time in nanoseconds (Unix only).
+/// Elsewhere than on Unix there is no inode change time (a hard link keeps the creation time of
+/// the file it links), so the guard is left to the content checks, which never lose bytes
+/// either: the source (copy, link) or the backup (move) still holds them.
+pub(super) fn change_time(meta: &fs::Metadata) -> Option<i128> {
+    crate::files::FileIdentity::of(meta).map(|id| i128::from(id.ctime_ns))
+}

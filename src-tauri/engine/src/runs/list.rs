@@ -1,0 +1,139 @@
+//! The list of runs History shows, each summarized from its journal.
+
+use std::fs;
+use std::io::{self};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::journal::{BACKUP_DIR, EntryKind, EntryState, read_journal};
+use super::{runs_root, validate_run_id};
+use crate::error::{Error, Result};
+use crate::model::ImportTarget;
+use crate::placement::{PlacedAs, PlacementMode};
+
+/// Whether (and how far) a run was undone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum UndoState {
+    NotUndone,
+    Undone,
+    /// Undo ran, but some items could not be undone (see the undo report).
+    PartlyUndone,
+}
+
+/// One run as the run list shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSummary {
+    pub run_id: String,
+    pub created_at: Option<String>,
+    pub target: Option<ImportTarget>,
+    pub mode: Option<PlacementMode>,
+    /// Transcripts placed (files created).
+    #[ts(type = "number")]
+    pub placed: u64,
+    /// Adoption records written.
+    #[ts(type = "number")]
+    pub records: u64,
+    #[ts(type = "number")]
+    pub skipped: u64,
+    /// False when the run never finished (it crashed, or is still running).
+    pub finished: bool,
+    pub cancelled: bool,
+    pub undo_state: UndoState,
+    pub undone_at: Option<String>,
+    pub run_dir: String,
+    pub backup_dir: String,
+    #[ts(type = "number")]
+    pub backup_bytes: u64,
+    /// Set when the journal cannot be read (the run is listed, but cannot be undone).
+    pub problem: Option<String>,
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    let Ok(rd) = fs::read_dir(dir) else { return 0 };
+    rd.flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => dir_size(&e.path()),
+            Ok(t) if t.is_file() => e.metadata().map_or(0, |m| m.len()),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Every run under `<data dir>/runs`, newest first. A missing folder means no runs.
+pub fn runs(data_dir: &Path) -> Result<Vec<RunSummary>> {
+    let root = runs_root(data_dir);
+    let rd = match fs::read_dir(&root) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io_at("read", &root, e)),
+    };
+    let mut out = Vec::new();
+    for entry in rd.flatten() {
+        let Some(id) = entry.file_name().to_str().map(str::to_owned) else { continue };
+        if validate_run_id(&id).is_err() || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        out.push(summarize(&entry.path(), &id));
+    }
+    out.sort_by(|a, b| b.run_id.cmp(&a.run_id));
+    Ok(out)
+}
+
+fn summarize(dir: &Path, id: &str) -> RunSummary {
+    let backup = dir.join(BACKUP_DIR);
+    let mut s = RunSummary {
+        run_id: id.to_owned(),
+        created_at: None,
+        target: None,
+        mode: None,
+        placed: 0,
+        records: 0,
+        skipped: 0,
+        finished: false,
+        cancelled: false,
+        undo_state: UndoState::NotUndone,
+        undone_at: None,
+        run_dir: dir.display().to_string(),
+        backup_dir: backup.display().to_string(),
+        backup_bytes: dir_size(&backup),
+        problem: None,
+    };
+    match read_journal(dir) {
+        Ok(j) => {
+            let count = |k: EntryKind| {
+                j.entries.iter().filter(|e| e.kind == k && e.state == EntryState::Done).count()
+                    as u64
+            };
+            s.created_at = Some(j.created_at.clone());
+            s.placed = j
+                .entries
+                .iter()
+                .filter(|e| {
+                    e.kind == EntryKind::File
+                        && e.state == EntryState::Done
+                        && e.placed_as != Some(PlacedAs::RecordOnly)
+                })
+                .count() as u64;
+            s.records = count(EntryKind::Record);
+            s.skipped = j.skipped.len() as u64;
+            s.finished = j.finished_at.is_some();
+            s.cancelled = j.cancelled;
+            s.undone_at = j.undone_at.clone();
+            s.undo_state = match (&j.undone_at, j.undo_incomplete) {
+                (None, _) => UndoState::NotUndone,
+                (Some(_), 0) => UndoState::Undone,
+                (Some(_), _) => UndoState::PartlyUndone,
+            };
+            s.target = Some(j.target);
+            s.mode = Some(j.mode);
+        }
+        Err(e) => s.problem = Some(e.to_string()),
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------------------------

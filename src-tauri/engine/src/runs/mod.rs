@@ -1,0 +1,68 @@
+//! Runs: the journal and backup of every applied import, the list of runs, and the guarded undo.
+//!
+//! A run lives in `<data dir>/runs/<UTC yyyymmddThhmmssZ>-<pid>/`:
+//! - `run.json` — the journal, rewritten atomically **before** each file or record is created, so
+//!   a crash leaves a journal naming a file that may not exist, never a file no journal knows;
+//! - `started` — an empty marker created first; its change time is when the run began;
+//! - `backup/` — a copy of every file the run could destroy or replace (move sources, adoption
+//!   records it overwrites). Backups are never deleted automatically.
+//!
+//! What the undo trusts: the Claude home and state dir it is pointed at (the catalog), the
+//! filesystem as it is now, and the backup — not `run.json`, which only says which paths to
+//! consider. A file is removed only when it is a regular file (or the run's own symlink), sits
+//! exactly in `<claude home>/projects/<folder>/<session id>.jsonl`, was changed no earlier than the
+//! run began (so it did not sit there untouched before the run), and holds the same bytes as its
+//! source (copy, link) or its backup (move). Moved sources and overwritten records come back from
+//! the backup. Anything that fails a guard is reported, not forced. Undo is idempotent.
+//!
+//! `journal` writes and reads `run.json`; `list` summarizes the runs for History; `undo` plans
+//! and carries out the guarded undo.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// `<data dir>/runs`.
+pub fn runs_root(data_dir: &Path) -> PathBuf {
+    data_dir.join("runs")
+}
+
+/// Run ids are folder names: `[A-Za-z0-9-]+`, checked before any path is built.
+pub fn validate_run_id(run_id: &str) -> Result<&str> {
+    if !run_id.is_empty()
+        && run_id.len() <= 100
+        && run_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    {
+        Ok(run_id)
+    } else {
+        Err(Error::InvalidInput(format!(
+            "invalid run id {run_id:?}: a run id contains only letters, digits and '-'"
+        )))
+    }
+}
+
+/// The directory of a run, which must exist as a real folder.
+pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf> {
+    let id = validate_run_id(run_id)?;
+    let dir = runs_root(data_dir).join(id);
+    match fs::symlink_metadata(&dir) {
+        Ok(m) if m.is_dir() => Ok(dir),
+        _ => Err(Error::RunNotFound(run_id.to_owned())),
+    }
+}
+
+mod journal;
+mod list;
+mod undo;
+
+pub(crate) use journal::RunWriter;
+pub use journal::{
+    BACKUP_DIR, EntryKind, EntryState, JOURNAL_FILE, JOURNAL_VERSION, JournalEntry,
+    MAX_JOURNAL_BYTES, RunJournal, STARTED_FILE, check_backup_root, read_journal,
+};
+pub use list::{RunSummary, UndoState, runs};
+pub use undo::{
+    NotUndone, UndoAction, UndoItem, UndoPlan, UndoReport, UndoTarget, plan_undo, plan_undo_in,
+    same_content, undo, undo_in,
+};
