@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { DirectoryGroup, Origin, SessionSummary, ToolCall } from '../lib/types';
+import type { AppError, DirectoryGroup, Origin, SessionSummary, ToolCall } from '../lib/types';
 
 let n = 0;
 export function session(o: Partial<SessionSummary> = {}): SessionSummary {
@@ -58,36 +58,43 @@ export function toolCall(o: Partial<ToolCall> = {}): ToolCall {
 }
 
 /** The api.ts mock used by every component test. */
-export function apiMock() {
+type Api = typeof import('../lib/api');
+/** Every function `api.ts` exports, with its exact type. */
+type ApiFunctions = { [K in keyof Api as Api[K] extends (...args: never[]) => unknown ? K : never]: Api[K] };
+
+/** The UI tests' backend: every function of `api.ts`, typed as `api.ts` declares it (a missing,
+ *  extra or mistyped one is a compile error in `svelte-check`). */
+export function apiMock(): ApiFunctions {
+  const fn = <K extends keyof ApiFunctions>(impl?: ApiFunctions[K]) => vi.fn<ApiFunctions[K]>(impl);
   return {
     inTauri: () => false,
     toAppError: (e: unknown) =>
       e && typeof e === 'object' && 'message' in e
-        ? { kind: String((e as { kind?: string }).kind ?? 'ui'), message: String((e as { message: string }).message) }
+        ? { kind: (e as { kind?: AppError['kind'] }).kind ?? 'ui', message: String((e as { message: string }).message) }
         : { kind: 'ui', message: String(e) },
-    getSettings: vi.fn(),
-    setSettings: vi.fn(),
-    listAgents: vi.fn(async () => []),
-    listSessions: vi.fn(async () => ({ groups: [], warnings: [] })),
-    agentSessions: vi.fn(async () => []),
-    sessionInfo: vi.fn(),
-    sessionMessages: vi.fn(),
-    subagentMessages: vi.fn(),
-    renameSession: vi.fn(),
-    adoptable: vi.fn(async () => []),
-    adopt: vi.fn(),
-    release: vi.fn(),
-    planImport: vi.fn(),
-    applyImport: vi.fn(),
-    cancelImport: vi.fn(async () => undefined),
-    listRuns: vi.fn(async () => []),
-    planUndo: vi.fn(),
-    undoRun: vi.fn(),
-    revealPath: vi.fn(async () => undefined),
-    onSessionsChanged: vi.fn(async () => () => {}),
-    onFilesDropped: vi.fn(async () => () => {}),
-    onWindowDrag: vi.fn(async () => () => {}),
-    pickPaths: vi.fn(async () => []),
-    copyText: vi.fn(async () => undefined),
+    getSettings: fn<'getSettings'>(),
+    setSettings: fn<'setSettings'>(),
+    listAgents: fn<'listAgents'>(async () => []),
+    listSessions: fn<'listSessions'>(async () => ({ groups: [], warnings: [] })),
+    agentSessions: fn<'agentSessions'>(async () => []),
+    sessionInfo: fn<'sessionInfo'>(),
+    sessionMessages: fn<'sessionMessages'>(),
+    subagentMessages: fn<'subagentMessages'>(),
+    renameSession: fn<'renameSession'>(),
+    adoptable: fn<'adoptable'>(async () => []),
+    adopt: fn<'adopt'>(),
+    release: fn<'release'>(),
+    planImport: fn<'planImport'>(),
+    applyImport: fn<'applyImport'>(),
+    cancelImport: fn<'cancelImport'>(async () => null),
+    listRuns: fn<'listRuns'>(async () => []),
+    planUndo: fn<'planUndo'>(),
+    undoRun: fn<'undoRun'>(),
+    revealPath: fn<'revealPath'>(async () => null),
+    onSessionsChanged: fn<'onSessionsChanged'>(async () => () => {}),
+    onFilesDropped: fn<'onFilesDropped'>(async () => () => {}),
+    onWindowDrag: fn<'onWindowDrag'>(async () => () => {}),
+    pickPaths: fn<'pickPaths'>(async () => []),
+    copyText: fn<'copyText'>(async () => undefined),
   };
 }
