@@ -1,85 +1,104 @@
 //! The engine's structure as a test: its modules depend on one another one way only (no cycle,
-//! so each can be read, tested and changed from the bottom up). A module's dependencies are the
-//! `crate::<module>` paths in its source (and, inside `transcript/`, the `super::<sibling>`
-//! paths); the parent `transcript` module may not use its children's items, only declare them.
+//! so each can be read, tested and changed from the bottom up).
+//! - Between top-level modules, a module's dependencies are the `crate::<module>` paths in its
+//!   source; a folder module (`import/`, `runs/`, `transcript/`) counts all of its files.
+//! - Inside a folder, a child's dependencies are its `super::<sibling>` paths, and `super::<item>`
+//!   makes it depend on the parent. The parent is the bottom: it names its children only in `mod`
+//!   declarations and `pub use` re-exports, so a child may use the parent's shared items.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
-fn modules() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let refs = |text: &str, prefix: &str| -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
-        let mut rest = text;
-        while let Some(i) = rest.find(prefix) {
-            rest = &rest[i + prefix.len()..];
-            let name: String =
-                rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
-            if !name.is_empty() {
-                out.insert(name);
-            }
-        }
-        out
-    };
-    let mut graph = BTreeMap::new();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let path = entry.unwrap().path();
-        let Some(name) = path.file_stem().and_then(|n| n.to_str()).map(str::to_owned) else {
-            continue;
-        };
-        if path.extension().is_some_and(|e| e == "rs") && name != "lib" {
-            let deps = refs(&std::fs::read_to_string(&path).unwrap(), "crate::");
-            graph.insert(name, deps);
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// The lowercase names that follow each `prefix` in `text` (`crate::files::x` → `files`).
+fn refs(text: &str, prefix: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(prefix) {
+        rest = &rest[i + prefix.len()..];
+        let name: String =
+            rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+        if !name.is_empty() {
+            out.insert(name);
         }
     }
-    let dir = src.join("transcript");
-    let children: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.unwrap().path().file_stem()?.to_str().map(str::to_owned))
-        .filter(|n| n != "mod")
-        .collect();
-    for entry in std::fs::read_dir(&dir).unwrap() {
+    out
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().and_then(|n| n.to_str()).unwrap_or_default().to_owned()
+}
+
+/// The top-level graph, and one inner graph per folder module.
+fn modules() -> (Graph, BTreeMap<String, Graph>) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut top = Graph::new();
+    let mut inner = BTreeMap::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
         let path = entry.unwrap().path();
-        let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut deps = refs(&text, "crate::");
-        let name = if stem == "mod" {
-            // The parent may name its children in `pub mod` lines only.
-            for child in &children {
-                for used in [format!("{child}::"), format!("self::{child}")] {
+        let name = stem(&path);
+        if path.is_dir() {
+            let (deps, graph) = folder_module(&path, &name);
+            top.insert(name.clone(), deps);
+            inner.insert(name, graph);
+        } else if path.extension().is_some_and(|e| e == "rs") && name != "lib" {
+            let mut deps = refs(&std::fs::read_to_string(&path).unwrap(), "crate::");
+            deps.remove(&name);
+            top.insert(name, deps);
+        }
+    }
+    (top, inner)
+}
+
+/// A folder module: what all its files use outside it, and the graph of its files.
+fn folder_module(dir: &Path, name: &str) -> (BTreeSet<String>, Graph) {
+    let files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let children: BTreeSet<String> = files.iter().map(|p| stem(p)).filter(|n| n != "mod").collect();
+    let mut outside = BTreeSet::new();
+    let mut graph = Graph::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        outside.extend(refs(&text, "crate::").into_iter().filter(|d| d != name));
+        let file = stem(path);
+        if file == "mod" {
+            for line in text.lines().map(str::trim) {
+                let declares = line.starts_with("mod ")
+                    || line.starts_with("pub mod ")
+                    || line.starts_with("pub use ")
+                    || line.starts_with("pub(crate) use ");
+                for child in &children {
                     assert!(
-                        !text.contains(&used),
-                        "transcript/mod.rs uses its child `{child}`: the parent is the bottom"
+                        declares || !line.contains(&format!("{child}::")),
+                        "{name}/mod.rs uses its child `{child}` ({line}): the parent is the bottom"
                     );
                 }
             }
-            "transcript".to_owned()
-        } else {
-            for sibling in refs(&text, "super::") {
-                deps.insert(if children.contains(&sibling) {
-                    format!("transcript::{sibling}")
-                } else {
-                    "transcript".to_owned()
-                });
-            }
-            format!("transcript::{stem}")
-        };
-        graph.entry(name).or_insert_with(BTreeSet::new).extend(deps);
+            graph.insert(name.to_owned(), BTreeSet::new());
+            continue;
+        }
+        let mut deps = BTreeSet::new();
+        for used in refs(&text, "super::") {
+            deps.insert(if children.contains(&used) { used } else { name.to_owned() });
+        }
+        for used in refs(&text, &format!("crate::{name}::")) {
+            deps.insert(if children.contains(&used) { used } else { name.to_owned() });
+        }
+        deps.remove(&file);
+        graph.insert(file, deps);
     }
-    graph
+    (outside, graph)
 }
 
-#[test]
-fn engine_modules_depend_on_each_other_one_way() {
-    let graph = modules();
-    assert!(graph.len() > 20, "{graph:?}");
-    // Depth-first search for a back edge; report the first cycle found.
+/// Depth-first search for a back edge; panics with the first cycle found.
+fn assert_acyclic(graph: &Graph, what: &str) {
     fn visit(
         n: &str,
-        graph: &BTreeMap<String, BTreeSet<String>>,
+        graph: &Graph,
         stack: &mut Vec<String>,
         done: &mut BTreeSet<String>,
+        what: &str,
     ) {
         if done.contains(n) {
             return;
@@ -87,12 +106,12 @@ fn engine_modules_depend_on_each_other_one_way() {
         if let Some(at) = stack.iter().position(|s| s == n) {
             let mut cycle = stack[at..].to_vec();
             cycle.push(n.to_owned());
-            panic!("engine modules form a cycle: {}", cycle.join(" -> "));
+            panic!("{what} form a cycle: {}", cycle.join(" -> "));
         }
         stack.push(n.to_owned());
         for d in graph.get(n).into_iter().flatten() {
-            if d != n && graph.contains_key(d) {
-                visit(d, graph, stack, done);
+            if graph.contains_key(d) {
+                visit(d, graph, stack, done, what);
             }
         }
         stack.pop();
@@ -100,13 +119,35 @@ fn engine_modules_depend_on_each_other_one_way() {
     }
     let mut done = BTreeSet::new();
     for n in graph.keys() {
-        visit(n, &graph, &mut Vec::new(), &mut done);
+        visit(n, graph, &mut Vec::new(), &mut done, what);
     }
+}
+
+#[test]
+fn engine_modules_depend_on_each_other_one_way() {
+    let (top, inner) = modules();
+    assert!(top.len() > 20, "{top:?}");
+    assert_acyclic(&top, "engine modules");
+    for (folder, graph) in &inner {
+        assert_acyclic(graph, &format!("the files of {folder}/"));
+    }
+    let deps = |m: &str| top.get(m).cloned().unwrap_or_else(|| panic!("no module {m}"));
+    let inner_deps = |folder: &str, file: &str| {
+        inner
+            .get(folder)
+            .and_then(|g| g.get(file))
+            .cloned()
+            .unwrap_or_else(|| panic!("no file {folder}/{file}.rs"))
+    };
     // The steps named in the README: plan/apply → journal → placement → files.
-    let deps = |m: &str| graph.get(m).cloned().unwrap_or_default();
+    assert!(deps("import").contains("runs") && deps("runs").contains("placement"));
     assert!(!deps("placement").contains("runs") && !deps("placement").contains("import"));
     assert!(!deps("runs").contains("import"), "the journal must not reach into the plan");
-    assert!(!deps("transcript::subagents").contains("transcript::messages"));
+    assert!(!inner_deps("import", "plan").contains("apply"), "planning writes nothing");
+    assert!(inner_deps("runs", "undo").contains("journal"));
+    assert!(!inner_deps("runs", "journal").contains("undo"));
+    assert!(!inner_deps("runs", "journal").contains("list"));
+    assert!(!inner_deps("transcript", "subagents").contains("messages"));
 }
 
 /// `cargo tree` of the engine (what the app links from it) has no Tauri crate and no clap.
