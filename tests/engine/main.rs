@@ -32,6 +32,7 @@ mod paths;
 mod placement;
 mod reliability;
 mod runs;
+mod search;
 mod support;
 mod synthetic;
 mod transcript;

@@ -70,6 +70,13 @@ pub enum Error {
     #[error("refused: {0}")]
     Refused(String),
 
+    /// A search query that cannot be read (what is wrong, in words).
+    #[error("{0}")]
+    Query(#[from] crate::search::QueryError),
+
+    #[error("the search index cannot be used: {0}")]
+    SearchIndex(String),
+
     #[error("{context}: {source}")]
     Io {
         context: String,
@@ -96,7 +103,9 @@ impl Error {
 
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::InvalidSessionId(_) | Self::InvalidInput(_) => ErrorKind::InvalidInput,
+            Self::InvalidSessionId(_) | Self::InvalidInput(_) | Self::Query(_) => {
+                ErrorKind::InvalidInput
+            }
             Self::SessionNotFound(_)
             | Self::SubagentNotFound { .. }
             | Self::UnknownAgent(_)
@@ -104,7 +113,7 @@ impl Error {
             Self::FleetConfig { .. } | Self::NoFleet => ErrorKind::Config,
             Self::Unreadable { .. } => ErrorKind::Corrupt,
             Self::AdoptionRefused { .. } | Self::Refused(_) => ErrorKind::Refused,
-            Self::Io { .. } => ErrorKind::Io,
+            Self::Io { .. } | Self::SearchIndex(_) => ErrorKind::Io,
         }
     }
 

@@ -36,6 +36,7 @@ pub mod catalog;
 pub mod import;
 pub mod placement;
 pub mod runs;
+pub mod search;
 pub mod watch;
 
 pub use catalog::{Catalog, CatalogConfig, ListOptions, Listing, SessionDetails};

@@ -16,6 +16,11 @@ pub fn iso_system(t: SystemTime) -> String {
     iso(DateTime::<Utc>::from(t))
 }
 
+/// Milliseconds since the epoch of an RFC 3339 timestamp (`None` when it does not parse).
+pub fn millis(ts: &str) -> Option<i64> {
+    chrono::DateTime::parse_from_rfc3339(ts).ok().map(|t| t.timestamp_millis())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,7 +89,7 @@ struct ToolSlot {
 }
 
 fn ts_ms(ts: Option<&str>) -> Option<i64> {
-    chrono::DateTime::parse_from_rfc3339(ts?).ok().map(|t| t.timestamp_millis())
+    crate::time::millis(ts?)
 }
 
 fn owned(v: &Loose<'_>) -> Option<String> {

@@ -7,6 +7,7 @@
 pub mod facts;
 pub mod messages;
 pub mod subagents;
+pub mod text;
 pub mod tools;
 
 use std::borrow::Cow;

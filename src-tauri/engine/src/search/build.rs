@@ -1,0 +1,392 @@
+//! Bringing the index up to date with the transcripts: the same change detection as the listing
+//! (a `stat` per file), an appended file read only from where it was left, a rewritten or
+//! truncated one read again, a removed one taken out. What the index holds is described by the
+//! commit's payload, written in the same atomic commit as the documents.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, UNIX_EPOCH};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use tantivy::{IndexWriter, TantivyDocument, Term};
+
+use super::schema::{EXCERPT_BYTES, Fields, KIND_MESSAGE, KIND_SESSION, session_hash, session_key};
+use super::{IndexProgress, IndexReport, SearchIndex, index_error};
+use crate::catalog::{Catalog, ListOptions};
+use crate::error::Result;
+use crate::files::FileIdentity;
+use crate::jsonl::{LISTING_MAX_LINE_BYTES, LineReader};
+use crate::model::{Role, SessionSummary, Warning};
+use crate::transcript::subagents::list_subagents;
+use crate::transcript::text::{Piece, TextExtractor};
+
+/// The payload's format; another one means the index is rebuilt.
+pub(super) const PAYLOAD_VERSION: u32 = 1;
+/// How many bytes before the indexed end are compared to tell an append from a rewrite.
+const TAIL_BYTES: u64 = 1024;
+/// The work is committed at least this often, so progress survives a quit and is searchable.
+const COMMIT_EVERY: Duration = Duration::from_secs(10);
+/// Files read between two progress reports.
+const CHUNK_FILES: usize = 64;
+
+/// What the index knows of one transcript file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct FileState {
+    pub session_id: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub identity: Option<(u64, u64)>,
+    /// Bytes read (up to the end of the last complete line).
+    pub offset: u64,
+    /// SHA-256 of the `TAIL_BYTES` before `offset`.
+    pub tail: String,
+    pub extractor: TextExtractor,
+}
+
+/// The commit payload: every file and session the committed documents describe.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(super) struct Payload {
+    pub version: u32,
+    pub files: BTreeMap<String, FileState>,
+    /// Session id → hash of what its names document holds.
+    pub sessions: BTreeMap<String, u64>,
+}
+
+/// A transcript file to keep indexed.
+struct Wanted {
+    path: PathBuf,
+    session_id: String,
+    agent_id: Option<String>,
+}
+
+/// How a file is brought up to date.
+enum Work {
+    /// From the start (new, rewritten or truncated): its old documents go first.
+    Full,
+    /// From `offset` on, with the saved extractor.
+    Append(FileState),
+}
+
+impl SearchIndex {
+    /// Brings the index up to date with the sessions `catalog` lists. Another process updating
+    /// the index at the same time is waited for up to `wait`; after that this returns with
+    /// `busy` set and the index as the other process last committed it.
+    pub fn update(
+        &self,
+        catalog: &Catalog,
+        wait: Duration,
+        progress: &mut dyn FnMut(IndexProgress),
+    ) -> Result<IndexReport> {
+        let started = Instant::now();
+        let mut report = IndexReport::default();
+        let listing = catalog.all_sessions(ListOptions { limit: None, include_temp: true })?;
+        let sessions: Vec<&SessionSummary> =
+            listing.groups.iter().flat_map(|g| g.sessions.iter()).collect();
+        report.sessions = sessions.len() as u64;
+        let Some(mut writer) = self.writer(wait)? else {
+            report.busy = true;
+            return Ok(report);
+        };
+        let mut payload = match self.payload() {
+            Some(p) => p,
+            None => {
+                writer.delete_all_documents().map_err(index_error)?;
+                Payload { version: PAYLOAD_VERSION, ..Payload::default() }
+            }
+        };
+        let wanted = wanted_files(&sessions);
+        let live: BTreeSet<String> = wanted.iter().map(|w| w.path.display().to_string()).collect();
+        let gone: Vec<String> =
+            payload.files.keys().filter(|k| !live.contains(*k)).cloned().collect();
+        for key in gone {
+            writer.delete_term(Term::from_field_text(self.fields.key, &key));
+            payload.files.remove(&key);
+            report.files_removed += 1;
+        }
+        let todo: Vec<(Wanted, Work)> =
+            wanted.into_iter().filter_map(|w| decide(&payload, w)).collect();
+        report.files_unchanged = live.len() as u64 - todo.len() as u64;
+        let total = todo.iter().map(|(w, _)| w.session_id.as_str()).collect::<BTreeSet<_>>().len();
+        let mut done_sessions = BTreeSet::new();
+        progress(IndexProgress { done: 0, total: total as u64 });
+        let mut last_commit = Instant::now();
+        let added = AtomicU64::new(0);
+        let bytes = AtomicU64::new(0);
+        let mut todo = todo.into_iter().peekable();
+        while todo.peek().is_some() {
+            let chunk: Vec<(Wanted, Work)> = todo.by_ref().take(CHUNK_FILES).collect();
+            let results: Vec<(Wanted, bool, std::io::Result<FileState>)> = chunk
+                .into_par_iter()
+                .map(|(w, work)| {
+                    let full = matches!(work, Work::Full);
+                    let r = self.index_file(&writer, &w, work, &added, &bytes);
+                    (w, full, r)
+                })
+                .collect();
+            for (w, full, r) in results {
+                let key = w.path.display().to_string();
+                match r {
+                    Ok(state) => {
+                        if full {
+                            report.files_indexed += 1;
+                        } else {
+                            report.files_appended += 1;
+                        }
+                        payload.files.insert(key, state);
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        payload.files.remove(&key);
+                    }
+                    Err(e) => {
+                        // Its documents may be partial: forget the file so the next update reads
+                        // it again from the start.
+                        writer.delete_term(Term::from_field_text(self.fields.key, &key));
+                        payload.files.remove(&key);
+                        report.warnings.push(Warning::new(&w.path, format!("not indexed: {e}")));
+                    }
+                }
+                done_sessions.insert(w.session_id);
+            }
+            progress(IndexProgress { done: done_sessions.len() as u64, total: total as u64 });
+            if last_commit.elapsed() >= COMMIT_EVERY {
+                Self::commit(&mut writer, &payload)?;
+                last_commit = Instant::now();
+            }
+        }
+        report.sessions_renamed = self.names_documents(&writer, &sessions, &mut payload);
+        Self::commit(&mut writer, &payload)?;
+        drop(writer);
+        self.reload()?;
+        report.messages_added = added.into_inner();
+        report.bytes_read = bytes.into_inner();
+        report.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Ok(report)
+    }
+
+    fn commit(writer: &mut IndexWriter, payload: &Payload) -> Result<()> {
+        let text = serde_json::to_string(payload)
+            .map_err(|e| index_error(format!("cannot encode the index state: {e}")))?;
+        let mut prepared = writer.prepare_commit().map_err(index_error)?;
+        prepared.set_payload(&text);
+        prepared.commit().map_err(index_error)?;
+        Ok(())
+    }
+
+    /// Reads one file (from the start, or from where it was left) into documents.
+    fn index_file(
+        &self,
+        writer: &IndexWriter,
+        w: &Wanted,
+        work: Work,
+        added: &AtomicU64,
+        bytes: &AtomicU64,
+    ) -> std::io::Result<FileState> {
+        let key = w.path.display().to_string();
+        let file = crate::files::open_regular(&w.path)?;
+        let meta = file.metadata()?;
+        let (start, mut extractor) = match work {
+            Work::Full => {
+                writer.delete_term(Term::from_field_text(self.fields.key, &key));
+                (0, TextExtractor::new(w.agent_id.is_some()))
+            }
+            Work::Append(state) => (state.offset, state.extractor),
+        };
+        let mut reader = std::io::BufReader::new(file);
+        reader.seek(SeekFrom::Start(start))?;
+        let mut lines = LineReader::with_max_line(reader, start, LISTING_MAX_LINE_BYTES);
+        let mut pieces = Vec::new();
+        while let Some(line) = lines.next_line()? {
+            pieces.clear();
+            extractor.line(line.bytes, &mut pieces);
+            for (i, piece) in pieces.iter().enumerate() {
+                let doc = self.message_document(w, &key, line.offset, i, piece);
+                writer.add_document(doc).map_err(std::io::Error::other)?;
+                added.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        let offset = lines.complete_offset();
+        bytes.fetch_add(offset - start, Ordering::Relaxed);
+        Ok(FileState {
+            session_id: w.session_id.clone(),
+            size: meta.len(),
+            mtime_ns: mtime_ns(&meta),
+            identity: identity(&meta),
+            offset,
+            tail: tail_hash(&w.path, offset)?,
+            extractor,
+        })
+    }
+
+    fn message_document(
+        &self,
+        w: &Wanted,
+        key: &str,
+        offset: u64,
+        index: usize,
+        p: &Piece,
+    ) -> TantivyDocument {
+        let f: &Fields = &self.fields;
+        let mut d = TantivyDocument::default();
+        d.add_u64(f.kind, KIND_MESSAGE);
+        d.add_text(f.key, key);
+        d.add_text(f.session_id, &w.session_id);
+        d.add_u64(f.session_hash, session_hash(&w.session_id));
+        if let Some(agent) = &w.agent_id {
+            d.add_text(f.agent_id, agent);
+        }
+        d.add_text(f.uuid, &p.uuid);
+        d.add_u64(f.offset, offset);
+        d.add_u64(f.piece, index as u64);
+        d.add_text(f.role, role_text(p.role));
+        if let Some(tool) = &p.tool {
+            d.add_text(f.tool, tool.to_ascii_lowercase());
+            d.add_text(f.tool_name, tool);
+        }
+        if p.is_error {
+            d.add_text(f.error, "1");
+        }
+        if let Some(t) = p.time_ms {
+            d.add_i64(f.time, t);
+        }
+        d.add_text(f.text, &p.text);
+        d.add_text(f.excerpt, excerpt(&p.text));
+        d
+    }
+
+    /// Adds, replaces or removes each session's names document; returns how many changed.
+    fn names_documents(
+        &self,
+        writer: &IndexWriter,
+        sessions: &[&SessionSummary],
+        payload: &mut Payload,
+    ) -> u64 {
+        let f = &self.fields;
+        let mut changed = 0;
+        let live: HashMap<&str, &SessionSummary> =
+            sessions.iter().map(|s| (s.session_id.as_str(), *s)).collect();
+        let gone: Vec<String> =
+            payload.sessions.keys().filter(|k| !live.contains_key(k.as_str())).cloned().collect();
+        for sid in gone {
+            writer.delete_term(Term::from_field_text(f.key, &session_key(&sid)));
+            payload.sessions.remove(&sid);
+        }
+        for s in sessions {
+            let names = names_text(s);
+            let hash = session_hash(&names);
+            if payload.sessions.get(&s.session_id) == Some(&hash) {
+                continue;
+            }
+            let key = session_key(&s.session_id);
+            writer.delete_term(Term::from_field_text(f.key, &key));
+            let mut d = TantivyDocument::default();
+            d.add_u64(f.kind, KIND_SESSION);
+            d.add_text(f.key, &key);
+            d.add_text(f.session_id, &s.session_id);
+            d.add_u64(f.session_hash, session_hash(&s.session_id));
+            d.add_text(f.names, &names);
+            d.add_text(f.dir, &s.working_directory);
+            if writer.add_document(d).is_ok() {
+                payload.sessions.insert(s.session_id.clone(), hash);
+                changed += 1;
+            }
+        }
+        changed
+    }
+}
+
+/// What a session is called, for its names document (and the hash that says it changed).
+fn names_text(s: &SessionSummary) -> String {
+    let mut out = String::new();
+    for n in [s.custom_name.as_deref(), s.auto_name.as_deref()].into_iter().flatten() {
+        out.push_str(n);
+        out.push('\n');
+    }
+    out.push('\u{1}');
+    out.push_str(&s.working_directory);
+    out
+}
+
+pub(super) fn role_text(r: Role) -> &'static str {
+    match r {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::Tool => "tool",
+    }
+}
+
+fn excerpt(text: &str) -> &str {
+    if text.len() <= EXCERPT_BYTES {
+        return text;
+    }
+    let mut end = EXCERPT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Every session's main transcript and its subagents' transcripts.
+fn wanted_files(sessions: &[&SessionSummary]) -> Vec<Wanted> {
+    sessions
+        .par_iter()
+        .flat_map_iter(|s| {
+            let main = Path::new(&s.transcript_path);
+            let subs = list_subagents(main, &s.session_id);
+            std::iter::once(Wanted {
+                path: main.to_path_buf(),
+                session_id: s.session_id.clone(),
+                agent_id: None,
+            })
+            .chain(subs.into_iter().map(|a| Wanted {
+                path: PathBuf::from(&a.transcript_path),
+                session_id: s.session_id.clone(),
+                agent_id: Some(a.agent_id),
+            }))
+            .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Whether and how `w` must be read; `None` when the index has it as it is.
+fn decide(payload: &Payload, w: Wanted) -> Option<(Wanted, Work)> {
+    let key = w.path.display().to_string();
+    let Some(state) = payload.files.get(&key) else { return Some((w, Work::Full)) };
+    let Ok(meta) = std::fs::metadata(&w.path) else { return Some((w, Work::Full)) };
+    if state.session_id != w.session_id || identity(&meta) != state.identity {
+        return Some((w, Work::Full));
+    }
+    if meta.len() == state.size && mtime_ns(&meta) == state.mtime_ns {
+        return None;
+    }
+    if meta.len() < state.offset
+        || tail_hash(&w.path, state.offset).ok().as_deref() != Some(state.tail.as_str())
+    {
+        return Some((w, Work::Full));
+    }
+    Some((w, Work::Append(state.clone())))
+}
+
+fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    FileIdentity::of(meta).map(|i| (i.dev, i.ino))
+}
+
+fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_nanos()).ok())
+        .unwrap_or(0)
+}
+
+/// SHA-256 (hex) of the `TAIL_BYTES` of `path` that end at `end`.
+fn tail_hash(path: &Path, end: u64) -> std::io::Result<String> {
+    let start = end.saturating_sub(TAIL_BYTES);
+    let mut f = crate::files::open_regular(path)?;
+    f.seek(SeekFrom::Start(start))?;
+    let mut buf = Vec::with_capacity(TAIL_BYTES as usize);
+    f.take(end - start).read_to_end(&mut buf)?;
+    Ok(crate::files::sha256_hex(&buf))
+}

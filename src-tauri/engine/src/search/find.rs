@@ -1,0 +1,516 @@
+//! Answering a query: the parsed query as a tantivy query, every match grouped by session (so the
+//! counts are exact), sessions ranked by their best match with a boost for many matches and for
+//! recent activity, and snippets for the best hits of the sessions shown.
+
+use std::collections::HashMap;
+use std::ops::Bound;
+use std::time::Instant;
+
+use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::columnar::Column;
+use tantivy::query::{
+    AllQuery, BooleanQuery, BoostQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query, RangeQuery,
+    RegexQuery, TermQuery, TermSetQuery,
+};
+use tantivy::schema::{Field, IndexRecordOption, Value};
+use tantivy::snippet::{Snippet, SnippetGenerator};
+use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
+
+use super::build::role_text;
+use super::query::{ParsedQuery, TextPart, parse};
+use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, KIND_SESSION, session_hash};
+use super::{SearchHit, SearchIndex, SearchResults, SessionHits, SnippetPart, index_error};
+use crate::catalog::{Catalog, ListOptions};
+use crate::error::{Error, Result};
+use crate::model::{Role, SessionSummary};
+use crate::transcript::text::{Piece, TextExtractor};
+
+/// How many sessions, and hits in each, a search returns.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchOptions {
+    pub limit: usize,
+    pub hits_per_session: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self { limit: 50, hits_per_session: 3 }
+    }
+}
+
+/// Names and working directories weigh more than a word in a message.
+const NAMES_BOOST: Score = 3.0;
+const DIR_BOOST: Score = 1.5;
+/// Most words a `word*` prefix expands to for highlighting.
+const SNIPPET_CHARS: usize = 180;
+
+impl SearchIndex {
+    /// Answers `query` over the last commit. A malformed query is `Error::Query` with what is
+    /// wrong; sessions no longer listed are left out.
+    pub fn search(
+        &self,
+        catalog: &Catalog,
+        query: &str,
+        opts: SearchOptions,
+    ) -> Result<SearchResults> {
+        let started = Instant::now();
+        let parsed = parse(query).map_err(Error::Query)?;
+        self.reload()?;
+        let listing = catalog.all_sessions(ListOptions { limit: None, include_temp: true })?;
+        let sessions: Vec<&SessionSummary> =
+            listing.groups.iter().flat_map(|g| g.sessions.iter()).collect();
+        let mut results = SearchResults {
+            query: query.to_owned(),
+            total_sessions: 0,
+            total_matches: 0,
+            indexed_sessions: self.indexed_sessions(),
+            sessions: Vec::new(),
+            took_ms: 0,
+        };
+        if parsed.is_empty() {
+            return Ok(results);
+        }
+        let allowed: Vec<&SessionSummary> =
+            sessions.iter().copied().filter(|s| session_allowed(&parsed, s)).collect();
+        if allowed.is_empty() {
+            return Ok(results);
+        }
+        let q = self.build_query(&parsed, parsed.filters.on_sessions().then_some(&allowed));
+        let searcher = self.reader.searcher();
+        let groups = searcher
+            .search(&*q, &BySession { hits: opts.hits_per_session.max(1) })
+            .map_err(index_error)?;
+        let by_hash: HashMap<u64, &SessionSummary> =
+            allowed.iter().map(|s| (session_hash(&s.session_id), *s)).collect();
+        let mut ranked: Vec<(Score, &SessionSummary, Group)> = groups
+            .into_iter()
+            .filter_map(|(h, g)| by_hash.get(&h).map(|s| (*s, g)))
+            .filter(|(_, g)| g.matches > 0 || !parsed.filters.on_messages())
+            .map(|(s, g)| (0.0, s, g))
+            .collect();
+        rank(&mut ranked);
+        results.total_sessions = ranked.len() as u64;
+        results.total_matches = ranked.iter().map(|(_, _, g)| g.matches).sum();
+        let generator = self.snippets(&searcher, &parsed, &*q);
+        for (_, s, g) in ranked.into_iter().take(opts.limit) {
+            let hits = g
+                .top
+                .iter()
+                .filter_map(|(_, addr)| self.hit(&searcher, *addr, generator.as_ref()))
+                .collect();
+            results.sessions.push(SessionHits {
+                session_id: s.session_id.clone(),
+                working_directory: s.working_directory.clone(),
+                agent_name: s.agent_name.clone(),
+                custom_name: s.custom_name.clone(),
+                auto_name: s.auto_name.clone(),
+                name_match: g.name_score > 0.0,
+                matches: g.matches,
+                hits,
+            });
+        }
+        results.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Ok(results)
+    }
+
+    fn build_query(
+        &self,
+        q: &ParsedQuery,
+        allowed: Option<&Vec<&SessionSummary>>,
+    ) -> Box<dyn Query> {
+        let f = &self.fields;
+        let messages_only = q.filters.on_messages();
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for part in &q.parts {
+            let occur = if part.negated { Occur::MustNot } else { Occur::Must };
+            clauses.push((occur, self.part_query(part, messages_only && !part.negated)));
+        }
+        if q.parts.iter().all(|p| p.negated) {
+            clauses.push((Occur::Must, Box::new(AllQuery)));
+        }
+        if messages_only || q.parts.iter().all(|p| p.negated) {
+            clauses.push((Occur::Must, term(Term::from_field_u64(f.kind, KIND_MESSAGE))));
+        }
+        let any = |terms: Vec<Term>| -> Box<dyn Query> {
+            Box::new(BooleanQuery::new(
+                terms.into_iter().map(|t| (Occur::Should, term(t))).collect(),
+            ))
+        };
+        let filters = &q.filters;
+        if !filters.roles.is_empty() {
+            let terms = filters
+                .roles
+                .iter()
+                .map(|r| Term::from_field_text(f.role, role_text(*r)))
+                .collect();
+            clauses.push((Occur::Must, any(terms)));
+        }
+        if !filters.tools.is_empty() {
+            let terms = filters.tools.iter().map(|t| Term::from_field_text(f.tool, t)).collect();
+            clauses.push((Occur::Must, any(terms)));
+        }
+        if filters.is_error {
+            clauses.push((Occur::Must, term(Term::from_field_text(f.error, "1"))));
+        }
+        if filters.after_ms.is_some() || filters.before_ms.is_some() {
+            let lower = filters
+                .after_ms
+                .map_or(Bound::Unbounded, |t| Bound::Included(Term::from_field_i64(f.time, t)));
+            let upper = filters
+                .before_ms
+                .map_or(Bound::Unbounded, |t| Bound::Excluded(Term::from_field_i64(f.time, t)));
+            clauses.push((Occur::Must, Box::new(RangeQuery::new(lower, upper))));
+        }
+        if let Some(allowed) = allowed {
+            let terms = allowed.iter().map(|s| Term::from_field_text(f.session_id, &s.session_id));
+            clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
+        }
+        Box::new(BooleanQuery::new(clauses))
+    }
+
+    /// One text part over the message text, and (unless only messages may match) the names and
+    /// working directory.
+    fn part_query(&self, part: &TextPart, messages_only: bool) -> Box<dyn Query> {
+        let f = &self.fields;
+        let mut fields: Vec<(Field, Score)> = vec![(f.text, 1.0)];
+        if !messages_only {
+            fields.push((f.names, NAMES_BOOST));
+            fields.push((f.dir, DIR_BOOST));
+        }
+        let each = fields
+            .into_iter()
+            .map(|(field, boost)| {
+                let q = words_query(field, part);
+                let q: Box<dyn Query> = if (boost - 1.0).abs() > f32::EPSILON {
+                    Box::new(BoostQuery::new(q, boost))
+                } else {
+                    q
+                };
+                (Occur::Should, q)
+            })
+            .collect();
+        Box::new(BooleanQuery::new(each))
+    }
+
+    /// The snippet maker for the query's words (prefixes expanded to the words they match).
+    fn snippets(
+        &self,
+        searcher: &tantivy::Searcher,
+        q: &ParsedQuery,
+        query: &dyn Query,
+    ) -> Option<SnippetGenerator> {
+        let f = self.fields.text;
+        let mut g = SnippetGenerator::create(searcher, query, f).ok()?;
+        g.set_max_num_chars(SNIPPET_CHARS);
+        if q.parts.iter().any(|p| p.prefix && !p.negated) {
+            // Prefix queries name no terms: highlight the words they expand to.
+            let mut terms: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+            for part in q.parts.iter().filter(|p| !p.negated) {
+                for w in expand(searcher, f, part) {
+                    terms.push((Occur::Should, term(Term::from_field_text(f, &w))));
+                }
+            }
+            let q = BooleanQuery::new(terms);
+            g = SnippetGenerator::create(searcher, &q, f).ok()?;
+            g.set_max_num_chars(SNIPPET_CHARS);
+        }
+        Some(g)
+    }
+
+    fn hit(
+        &self,
+        searcher: &tantivy::Searcher,
+        addr: DocAddress,
+        generator: Option<&SnippetGenerator>,
+    ) -> Option<SearchHit> {
+        let f = &self.fields;
+        let doc: TantivyDocument = searcher.doc(addr).ok()?;
+        let text = |field: Field| doc.get_first(field).and_then(|v| v.as_str()).map(str::to_owned);
+        let excerpt = text(f.excerpt).unwrap_or_default();
+        let mut snippet = generator.map(|g| g.snippet(&excerpt));
+        if snippet.as_ref().is_none_or(|s| s.highlighted().is_empty())
+            && excerpt.len() + 4 >= EXCERPT_BYTES
+        {
+            // The match lies past the stored excerpt: read the line again from its file.
+            let offset = doc.get_first(f.offset).and_then(|v| v.as_u64());
+            let piece = doc.get_first(f.piece).and_then(|v| v.as_u64());
+            if let (Some(path), Some(offset), Some(piece), Some(g)) =
+                (text(f.key), offset, piece, generator)
+                && let Some(full) = piece_text(&path, offset, piece)
+            {
+                snippet = Some(g.snippet(&full));
+            }
+        }
+        let (snippet, parts) = match snippet {
+            Some(s) if !s.fragment().is_empty() => snippet_parts(&s),
+            _ => {
+                let cut: String = excerpt.chars().take(SNIPPET_CHARS).collect();
+                (cut.clone(), vec![SnippetPart { text: cut, hit: false }])
+            }
+        };
+        let role = match text(f.role).as_deref() {
+            Some("user") => Role::User,
+            Some("assistant") => Role::Assistant,
+            _ => Role::Tool,
+        };
+        Some(SearchHit {
+            uuid: text(f.uuid).unwrap_or_default(),
+            role,
+            timestamp: doc
+                .get_first(f.time)
+                .and_then(|v| v.as_i64())
+                .and_then(chrono::DateTime::from_timestamp_millis)
+                .map(crate::time::iso),
+            tool_name: text(f.tool_name),
+            agent_id: text(f.agent_id),
+            snippet,
+            snippet_parts: parts,
+        })
+    }
+}
+
+fn term(t: Term) -> Box<dyn Query> {
+    Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs))
+}
+
+/// A part's words on one field: a word, a phrase, a prefix, or a phrase ending in a prefix.
+fn words_query(field: Field, part: &TextPart) -> Box<dyn Query> {
+    let mut terms: Vec<Term> = part.words.iter().map(|w| Term::from_field_text(field, w)).collect();
+    match (terms.pop(), terms.is_empty(), part.prefix) {
+        (None, _, _) => Box::new(tantivy::query::EmptyQuery),
+        (Some(t), true, false) => {
+            Box::new(TermQuery::new(t, IndexRecordOption::WithFreqsAndPositions))
+        }
+        (Some(_), true, true) => {
+            let last = part.words.last().map(String::as_str).unwrap_or_default();
+            match RegexQuery::from_pattern(&format!("{}.*", regex_escape(last)), field) {
+                Ok(q) => Box::new(q),
+                Err(_) => Box::new(tantivy::query::EmptyQuery),
+            }
+        }
+        (Some(t), false, false) => {
+            terms.push(t);
+            Box::new(PhraseQuery::new(terms))
+        }
+        (Some(t), false, true) => {
+            terms.push(t);
+            Box::new(PhrasePrefixQuery::new(terms))
+        }
+    }
+}
+
+fn regex_escape(w: &str) -> String {
+    let mut out = String::with_capacity(w.len());
+    for c in w.chars() {
+        if !c.is_alphanumeric() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The indexed words a prefix part's last word expands to (at most 64 per segment).
+fn expand(searcher: &tantivy::Searcher, field: Field, part: &TextPart) -> Vec<String> {
+    let Some((last, before)) = part.words.split_last() else { return Vec::new() };
+    let mut out: Vec<String> = before.to_vec();
+    if !part.prefix {
+        out.push(last.clone());
+        return out;
+    }
+    for seg in searcher.segment_readers() {
+        let Ok(inv) = seg.inverted_index(field) else { continue };
+        let Ok(mut stream) = inv.terms().range().ge(last.as_bytes()).into_stream() else {
+            continue;
+        };
+        let mut n = 0;
+        while stream.advance() && n < 64 {
+            let Ok(key) = std::str::from_utf8(stream.key()) else { continue };
+            if !key.starts_with(last.as_str()) {
+                break;
+            }
+            out.push(key.to_owned());
+            n += 1;
+        }
+    }
+    out
+}
+
+/// A snippet as plain text and as runs with the matched words marked.
+fn snippet_parts(s: &Snippet) -> (String, Vec<SnippetPart>) {
+    let text = s.fragment();
+    let mut parts = Vec::new();
+    let mut at = 0;
+    for r in s.highlighted() {
+        if r.start < at
+            || r.end > text.len()
+            || !text.is_char_boundary(r.start)
+            || !text.is_char_boundary(r.end)
+        {
+            continue;
+        }
+        if r.start > at {
+            parts.push(SnippetPart { text: text[at..r.start].to_owned(), hit: false });
+        }
+        parts.push(SnippetPart { text: text[r.clone()].to_owned(), hit: true });
+        at = r.end;
+    }
+    if at < text.len() {
+        parts.push(SnippetPart { text: text[at..].to_owned(), hit: false });
+    }
+    (text.to_owned(), parts)
+}
+
+/// The text of piece `piece` of the line at `offset` of `path` (for a snippet past the excerpt).
+fn piece_text(path: &str, offset: u64, piece: u64) -> Option<String> {
+    use std::io::{Seek, SeekFrom};
+    let file = crate::files::open_regular(std::path::Path::new(path)).ok()?;
+    let mut reader = std::io::BufReader::new(file);
+    reader.seek(SeekFrom::Start(offset)).ok()?;
+    let mut lines = crate::jsonl::LineReader::with_max_line(
+        reader,
+        offset,
+        crate::jsonl::LISTING_MAX_LINE_BYTES,
+    );
+    let line = lines.next_line().ok()??;
+    let sidechain = path.contains("/subagents/") || path.contains("\\subagents\\");
+    let mut pieces: Vec<Piece> = Vec::new();
+    TextExtractor::new(sidechain).line(line.bytes, &mut pieces);
+    pieces.into_iter().nth(usize::try_from(piece).ok()?).map(|p| p.text)
+}
+
+/// Whether a session passes the query's session filters.
+fn session_allowed(q: &ParsedQuery, s: &SessionSummary) -> bool {
+    let f = &q.filters;
+    let agent_ok = f.agents.is_empty()
+        || s.agent_name.as_deref().is_some_and(|a| {
+            f.agents.iter().any(|want| {
+                a.eq_ignore_ascii_case(want)
+                    || a.rsplit('.').next().is_some_and(|last| last.eq_ignore_ascii_case(want))
+            })
+        });
+    let origin_ok = f.origins.is_empty() || f.origins.contains(&s.origin);
+    let dir = s.working_directory.to_lowercase();
+    let dir_ok = f.dirs.is_empty() || f.dirs.iter().any(|d| dir.contains(&d.to_lowercase()));
+    agent_ok && origin_ok && dir_ok
+}
+
+/// Orders sessions best first: the best match's score, a little more for many matches, and up to
+/// a quarter more for activity close to the newest session's (the newest matching session is
+/// the reference, so ranking needs no clock).
+fn rank(ranked: &mut [(Score, &SessionSummary, Group)]) {
+    let activity = |s: &SessionSummary| {
+        s.last_message_at
+            .as_deref()
+            .or(Some(s.mtime.as_str()))
+            .and_then(crate::time::millis)
+            .unwrap_or(0)
+    };
+    let newest = ranked.iter().map(|(_, s, _)| activity(s)).max().unwrap_or(0);
+    for (score, s, g) in ranked.iter_mut() {
+        #[allow(clippy::cast_precision_loss)]
+        let days = (newest - activity(s)).max(0) as f32 / 86_400_000.0;
+        #[allow(clippy::cast_precision_loss)]
+        let many = (1.0 + g.matches as f32).ln() * 0.15;
+        *score = (g.best.max(g.name_score) + many) * (1.0 + 0.25 * (-days / 30.0).exp());
+    }
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.session_id.cmp(&b.1.session_id)));
+}
+
+/// What matched in one session.
+#[derive(Debug, Default)]
+pub(super) struct Group {
+    best: Score,
+    name_score: Score,
+    matches: u64,
+    /// The best message matches, best first.
+    top: Vec<(Score, DocAddress)>,
+}
+
+impl Group {
+    fn add(&mut self, score: Score, addr: DocAddress, keep: usize) {
+        self.matches += 1;
+        self.best = self.best.max(score);
+        let at = self.top.partition_point(|(s, _)| *s >= score);
+        if at < keep {
+            self.top.insert(at, (score, addr));
+            self.top.truncate(keep);
+        }
+    }
+
+    fn merge(&mut self, other: Group, keep: usize) {
+        self.matches += other.matches;
+        self.best = self.best.max(other.best);
+        self.name_score = self.name_score.max(other.name_score);
+        self.top.extend(other.top);
+        self.top.sort_by(|a, b| b.0.total_cmp(&a.0));
+        self.top.truncate(keep);
+    }
+}
+
+/// Every match, grouped by session (through the fast session hash).
+struct BySession {
+    hits: usize,
+}
+
+struct BySessionSegment {
+    segment: SegmentOrdinal,
+    hash: Column<u64>,
+    kind: Column<u64>,
+    keep: usize,
+    groups: HashMap<u64, Group>,
+}
+
+impl Collector for BySession {
+    type Fruit = HashMap<u64, Group>;
+    type Child = BySessionSegment;
+
+    fn for_segment(
+        &self,
+        segment: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<BySessionSegment> {
+        Ok(BySessionSegment {
+            segment,
+            hash: reader.fast_fields().u64("session_hash")?,
+            kind: reader.fast_fields().u64("kind")?,
+            keep: self.hits,
+            groups: HashMap::new(),
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        true
+    }
+
+    fn merge_fruits(
+        &self,
+        fruits: Vec<HashMap<u64, Group>>,
+    ) -> tantivy::Result<HashMap<u64, Group>> {
+        let mut all: HashMap<u64, Group> = HashMap::new();
+        for fruit in fruits {
+            for (h, g) in fruit {
+                all.entry(h).or_default().merge(g, self.hits);
+            }
+        }
+        Ok(all)
+    }
+}
+
+impl SegmentCollector for BySessionSegment {
+    type Fruit = HashMap<u64, Group>;
+
+    fn collect(&mut self, doc: DocId, score: Score) {
+        let Some(hash) = self.hash.first(doc) else { return };
+        let group = self.groups.entry(hash).or_default();
+        if self.kind.first(doc) == Some(KIND_SESSION) {
+            group.name_score = group.name_score.max(score);
+        } else {
+            group.add(score, DocAddress::new(self.segment, doc), self.keep);
+        }
+    }
+
+    fn harvest(self) -> HashMap<u64, Group> {
+        self.groups
+    }
+}

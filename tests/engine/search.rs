@@ -1,0 +1,401 @@
+//! Full-text search: every query form and filter on the fixture home, incremental updates after
+//! append / rewrite / delete, a damaged index, and two writers at once.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use corral_engine::model::Role;
+use corral_engine::search::{SearchIndex, SearchOptions, SearchResults};
+use corral_engine::{Catalog, CatalogConfig, Error};
+
+use crate::home::{Home, sid};
+
+fn user(session: &str, cwd: &str, uuid: &str, text: &str) -> String {
+    serde_json::json!({
+        "type": "user", "uuid": uuid, "sessionId": session, "cwd": cwd, "isSidechain": false,
+        "timestamp": "2026-11-30T09:00:00.000Z",
+        "message": {"role": "user", "content": text}
+    })
+    .to_string()
+}
+
+fn assistant(
+    session: &str,
+    cwd: &str,
+    uuid: &str,
+    text: &str,
+    tool: Option<(&str, &str)>,
+) -> String {
+    let mut content = vec![serde_json::json!({"type": "text", "text": text})];
+    if let Some((id, command)) = tool {
+        content.push(serde_json::json!({
+            "type": "tool_use", "id": id, "name": "Bash",
+            "input": {"command": command, "description": "Search the source"}
+        }));
+    }
+    serde_json::json!({
+        "type": "assistant", "uuid": uuid, "sessionId": session, "cwd": cwd, "isSidechain": false,
+        "timestamp": "2026-11-30T09:00:05.000Z",
+        "message": {"role": "assistant", "model": "claude-opus-4-5", "content": content}
+    })
+    .to_string()
+}
+
+fn tool_result(
+    session: &str,
+    cwd: &str,
+    uuid: &str,
+    id: &str,
+    output: &str,
+    error: bool,
+) -> String {
+    serde_json::json!({
+        "type": "user", "uuid": uuid, "sessionId": session, "cwd": cwd, "isSidechain": false,
+        "timestamp": "2026-11-30T09:00:09.000Z",
+        "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": id, "is_error": error, "content": output}
+        ]},
+        "toolUseResult": {"stdout": output, "stderr": ""}
+    })
+    .to_string()
+}
+
+fn append(path: &Path, lines: &[String]) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    for l in lines {
+        writeln!(f, "{l}").unwrap();
+    }
+}
+
+fn ids(r: &SearchResults) -> BTreeSet<String> {
+    r.sessions.iter().map(|s| s.session_id.clone()).collect()
+}
+
+fn set(short: &[&str]) -> BTreeSet<String> {
+    short.iter().map(|s| sid(s)).collect()
+}
+
+fn search(index: &SearchIndex, catalog: &Catalog, q: &str) -> SearchResults {
+    index.search(catalog, q, SearchOptions::default()).unwrap_or_else(|e| panic!("{q}: {e}"))
+}
+
+fn update(index: &SearchIndex, catalog: &Catalog) -> corral_engine::search::IndexReport {
+    index.update(catalog, Duration::from_secs(5), &mut |_| {}).unwrap()
+}
+
+/// The fixture home with words of our own in d1 (scratch, native), a1 (alpha, schedule) and a1's
+/// subagent.
+fn words_home() -> Home {
+    let home = Home::new();
+    let (d1, a1) = (sid("d1"), sid("a1"));
+    append(
+        &home.transcript("-home-u-scratch", "d1"),
+        &[
+            user(&d1, "/home/u/scratch", "u-d1-1", "Please fix the Zeppelin cache, CRÈME style"),
+            assistant(
+                &d1,
+                "/home/u/scratch",
+                "a-d1-2",
+                "Looking at main.rs now",
+                Some(("toolu_1", "grep -rn needleword src/main.rs")),
+            ),
+            tool_result(
+                &d1,
+                "/home/u/scratch",
+                "u-d1-3",
+                "toolu_1",
+                "permission denied: needleword",
+                true,
+            ),
+        ],
+    );
+    let alpha = "/home/u/projects/alpha";
+    append(
+        &home.transcript("-home-u-projects-alpha", "a1"),
+        &[
+            user(&a1, alpha, "u-a1-1", "Zeppelin launch checklist"),
+            assistant(&a1, alpha, "a-a1-2", "東京タワーで会いましょう", None),
+        ],
+    );
+    let subagents =
+        home.transcript("-home-u-projects-alpha", "a1").with_extension("").join("subagents");
+    let sub = std::fs::read_dir(&subagents)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .unwrap();
+    let mut line: serde_json::Value =
+        serde_json::from_str(&user(&a1, alpha, "u-sub-1", "subagent found the quokkaword"))
+            .unwrap();
+    line["isSidechain"] = true.into();
+    append(&sub, &[line.to_string()]);
+    home
+}
+
+#[test]
+fn every_query_form_and_filter_finds_what_it_should() {
+    let home = words_home();
+    let catalog = home.catalog();
+    let index = SearchIndex::open(&home.data).unwrap();
+    let report = update(&index, &catalog);
+    assert!(report.files_indexed >= 10 && report.messages_added > 20, "{report:?}");
+    let (a1, d1) = (set(&["a1"]), set(&["d1"]));
+    let both = set(&["a1", "d1"]);
+    let cases: &[(&str, &BTreeSet<String>)] = &[
+        ("zeppelin", &both),
+        ("ZEPPELIN", &both),
+        ("\"zeppelin cache\"", &d1),
+        ("\"cache zeppelin\"", &BTreeSet::new()),
+        ("zeppelin -cache", &a1),
+        ("zepp*", &both),
+        ("creme", &d1),
+        ("crème", &d1),
+        ("café", &set(&["e3"])),
+        ("main.rs", &d1),
+        ("needleword tool:bash", &d1),
+        ("needleword is:error", &d1),
+        ("zeppelin role:user", &both),
+        ("zeppelin role:assistant", &BTreeSet::new()),
+        ("zeppelin agent:alpha", &a1),
+        ("zeppelin origin:schedule", &a1),
+        ("zeppelin origin:native", &d1),
+        ("zeppelin dir:scratch", &d1),
+        ("東京", &a1),
+        ("タワー", &a1),
+        ("京都", &BTreeSet::new()),
+        ("zeppelin after:2030-01-01", &BTreeSet::new()),
+        ("zeppelin before:2026-12-01", &both),
+        ("quokkaword", &a1),
+        ("https://example.com/zeppelin", &BTreeSet::new()),
+    ];
+    for (q, want) in cases {
+        assert_eq!(&ids(&search(&index, &catalog, q)), *want, "query {q}");
+    }
+
+    let r = search(&index, &catalog, "\"zeppelin cache\"");
+    let hit = &r.sessions[0].hits[0];
+    assert_eq!((hit.uuid.as_str(), hit.role), ("u-d1-1", Role::User));
+    assert_eq!(hit.timestamp.as_deref(), Some("2026-11-30T09:00:00.000Z"));
+    let marked: Vec<&str> =
+        hit.snippet_parts.iter().filter(|p| p.hit).map(|p| p.text.as_str()).collect();
+    assert_eq!(marked, ["Zeppelin", "cache"]);
+    assert_eq!((r.total_sessions, r.total_matches), (1, 1));
+
+    let r = search(&index, &catalog, "needleword is:error");
+    let hits = &r.sessions[0].hits;
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!((hits[0].uuid.as_str(), hits[0].tool_name.as_deref()), ("u-d1-3", Some("Bash")));
+
+    // The result is indexed once, though Claude repeats it in toolUseResult.
+    let r = search(&index, &catalog, "permission denied");
+    assert_eq!(r.total_matches, 1, "{r:?}");
+
+    let r = search(&index, &catalog, "zepp*");
+    assert!(r.sessions.iter().all(|s| s.hits[0].snippet_parts.iter().any(|p| p.hit)), "{r:?}");
+
+    let r = search(&index, &catalog, "quokkaword");
+    let hit = &r.sessions[0].hits[0];
+    assert!(hit.agent_id.is_some(), "a subagent's hit names it: {hit:?}");
+
+    // Names rank high: a1's custom name, with no message saying "renamed".
+    let r = search(&index, &catalog, "renamed");
+    assert_eq!(ids(&r), a1);
+    assert!(r.sessions[0].name_match && r.sessions[0].hits.is_empty(), "{r:?}");
+    // The working directory is searchable too.
+    assert!(ids(&search(&index, &catalog, "scratch")).contains(&sid("d1")));
+
+    for bad in ["\"open", "role:robot", "after:someday", "a*"] {
+        match index.search(&catalog, bad, SearchOptions::default()) {
+            Err(Error::Query(e)) => assert!(!e.0.is_empty()),
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+    assert_eq!(search(&index, &catalog, "   ").total_sessions, 0);
+    let long = "zeppelin ".repeat(30);
+    assert_eq!(ids(&search(&index, &catalog, &long)), both);
+}
+
+fn bare_home() -> (tempfile::TempDir, Catalog, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let claude = tmp.path().join("claude");
+    let folder = claude.join("projects").join("-w-app");
+    std::fs::create_dir_all(&folder).unwrap();
+    let catalog = Catalog::open(CatalogConfig {
+        claude_home: claude,
+        fleet_file: None,
+        state_dir: None,
+        data_dir: tmp.path().join("data"),
+    })
+    .unwrap();
+    (tmp, catalog, folder)
+}
+
+/// Writes a one-prompt session `short` saying `word` into `folder`; returns its path.
+fn session_saying(folder: &Path, short: &str, word: &str) -> PathBuf {
+    let id = sid(short);
+    let path = folder.join(format!("{id}.jsonl"));
+    std::fs::write(&path, first_lines(&id, word).join("\n") + "\n").unwrap();
+    path
+}
+
+fn first_lines(id: &str, word: &str) -> Vec<String> {
+    vec![
+        r#"{"type":"permission-mode","permissionMode":"default"}"#.to_owned(),
+        user(id, "/w/app", "u1", &format!("first prompt with {word}")),
+    ]
+}
+
+#[test]
+fn appends_rewrites_and_deletes_reach_the_index() {
+    let (tmp, catalog, folder) = bare_home();
+    let id = sid("51");
+    let path = folder.join(format!("{id}.jsonl"));
+    std::fs::write(&path, first_lines(&id, "alphaword").join("\n") + "\n").unwrap();
+    let index = SearchIndex::open(&tmp.path().join("data")).unwrap();
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.sessions), (1, 1), "{r:?}");
+    assert_eq!(ids(&search(&index, &catalog, "alphaword")), BTreeSet::from([id.clone()]));
+    assert_eq!(index.indexed_sessions(), 1);
+
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.files_appended, r.messages_added), (0, 0, 0), "{r:?}");
+
+    // An append is read from where the last update stopped; a line still being written waits.
+    append(&path, &[assistant(&id, "/w/app", "a2", "second answer with betaword", None)]);
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap()
+        .write_all(b"{\"type\":\"user\",\"mess")
+        .unwrap();
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.files_appended, r.messages_added), (0, 1, 1), "{r:?}");
+    assert_eq!(search(&index, &catalog, "betaword").total_sessions, 1);
+    assert_eq!(search(&index, &catalog, "alphaword").total_matches, 1, "not indexed twice");
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap()
+        .write_all(b"age\":{\"content\":\"pending gammaword\"},\"uuid\":\"u3\"}\n")
+        .unwrap();
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_appended, r.messages_added), (1, 1), "{r:?}");
+    assert_eq!(search(&index, &catalog, "gammaword").sessions[0].hits[0].uuid, "u3");
+
+    // A rewrite (same size or not) is read again from the start; the old words leave.
+    let tmp_path = path.with_extension("tmp");
+    std::fs::write(&tmp_path, first_lines(&id, "deltaword").join("\n") + "\n").unwrap();
+    std::fs::rename(&tmp_path, &path).unwrap();
+    catalog.invalidate(&[]);
+    let r = update(&index, &catalog);
+    assert_eq!(r.files_indexed, 1, "{r:?}");
+    assert_eq!(search(&index, &catalog, "alphaword").total_sessions, 0);
+    assert_eq!(search(&index, &catalog, "betaword").total_sessions, 0);
+    assert_eq!(search(&index, &catalog, "deltaword").total_sessions, 1);
+
+    // A truncated file (rewritten in place, shorter) is read again too.
+    std::fs::write(&path, first_lines(&id, "iotaw").join("\n") + "\n").unwrap();
+    catalog.invalidate(&[]);
+    let r = update(&index, &catalog);
+    assert_eq!(r.files_indexed, 1, "{r:?}");
+    assert_eq!(search(&index, &catalog, "deltaword").total_sessions, 0);
+    assert_eq!(search(&index, &catalog, "iotaw").total_sessions, 1);
+
+    // Rewritten in place and longer: the index compares the bytes before its old end, so this
+    // is no append either. (The listing itself takes it for one and keeps the old names until the
+    // file changes again, so only the messages are checked here.)
+    std::fs::write(&path, first_lines(&id, "kappawordlonger").join("\n") + "\n").unwrap();
+    let r = update(&index, &catalog);
+    assert_eq!(r.files_indexed, 1, "{r:?}");
+    assert_eq!(search(&index, &catalog, "iotaw").total_matches, 0);
+    assert_eq!(search(&index, &catalog, "kappawordlonger").total_matches, 1);
+
+    // A removed session leaves the index.
+    std::fs::remove_file(&path).unwrap();
+    catalog.invalidate(&[]);
+    let r = update(&index, &catalog);
+    assert_eq!(r.files_removed, 1, "{r:?}");
+    assert_eq!(search(&index, &catalog, "iotaw").total_sessions, 0);
+    assert_eq!(index.indexed_sessions(), 0);
+}
+
+#[test]
+fn a_damaged_index_is_rebuilt_not_believed() {
+    let (tmp, catalog, folder) = bare_home();
+    session_saying(&folder, "52", "zetaword");
+    let data = tmp.path().join("data");
+    {
+        let index = SearchIndex::open(&data).unwrap();
+        update(&index, &catalog);
+        assert_eq!(search(&index, &catalog, "zetaword").total_sessions, 1);
+    }
+    let dir = data.join(corral_engine::search::INDEX_DIR);
+    // Garbage where the commit's metadata was.
+    std::fs::write(dir.join("meta.json"), b"{not json").unwrap();
+    let index = SearchIndex::open(&data).unwrap();
+    assert_eq!(index.indexed_sessions(), 0, "nothing is believed from a damaged index");
+    assert_eq!(search(&index, &catalog, "zetaword").total_sessions, 0);
+    update(&index, &catalog);
+    assert_eq!(search(&index, &catalog, "zetaword").total_sessions, 1);
+    drop(index);
+
+    // Segment files gone (a crashed or interrupted cleanup): rebuilt as well.
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "idx" || x == "store") {
+            std::fs::remove_file(p).unwrap();
+        }
+    }
+    let index = SearchIndex::open(&data).unwrap();
+    update(&index, &catalog);
+    assert_eq!(search(&index, &catalog, "zetaword").total_sessions, 1);
+
+    // An index folder of another format is removed.
+    std::fs::create_dir_all(data.join("search-v0/junk")).unwrap();
+    drop(index);
+    let _index = SearchIndex::open(&data).unwrap();
+    assert!(!data.join("search-v0").exists());
+}
+
+#[test]
+fn a_second_writer_waits_then_reads_the_last_commit() {
+    let (tmp, catalog, folder) = bare_home();
+    session_saying(&folder, "53", "etaword");
+    let data = tmp.path().join("data");
+    let first = SearchIndex::open(&data).unwrap();
+    update(&first, &catalog);
+    session_saying(&folder, "54", "thetaword");
+    catalog.invalidate(&[]);
+    let (holding, release) = (mpsc::channel::<()>(), mpsc::channel::<()>());
+    std::thread::scope(|s| {
+        let (tx, rx) = (holding.0, release.1);
+        let (first, catalog) = (&first, &catalog);
+        let writer = s.spawn(move || {
+            let mut told = false;
+            first
+                .update(catalog, Duration::ZERO, &mut |_| {
+                    if !told {
+                        told = true;
+                        tx.send(()).unwrap();
+                        rx.recv().unwrap();
+                    }
+                })
+                .unwrap()
+        });
+        holding.1.recv().unwrap();
+        // A second index (another process's view) cannot take the writer...
+        let second = SearchIndex::open(&data).unwrap();
+        let r = second.update(catalog, Duration::from_millis(200), &mut |_| {}).unwrap();
+        assert!(r.busy, "{r:?}");
+        // ...but answers from the last commit.
+        assert_eq!(search(&second, catalog, "etaword").total_sessions, 1);
+        assert_eq!(search(&second, catalog, "thetaword").total_sessions, 0);
+        release.0.send(()).unwrap();
+        let r = writer.join().unwrap();
+        assert!(!r.busy && r.files_indexed == 1, "{r:?}");
+        assert_eq!(search(&second, catalog, "thetaword").total_sessions, 1);
+    });
+}
