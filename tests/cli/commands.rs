@@ -4,9 +4,10 @@ use std::process::{Command, Output};
 
 use crate::home::{Home, sid};
 
-fn cli(home: &Home, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_corral-cli"))
-        .args(args)
+/// `corral-cli ARGS` on the fixture home, its fleet and its own data dir.
+pub fn cli_command(home: &Home, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_corral-cli"));
+    c.args(args)
         .arg("--claude-home")
         .arg(home.claude())
         .arg("--fleet")
@@ -16,9 +17,12 @@ fn cli(home: &Home, args: &[&str]) -> Output {
         // Never fall back to the real home.
         .env("HOME", home.root.join("no-home"))
         .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CORRAL_DATA_DIR")
-        .output()
-        .unwrap()
+        .env_remove("CORRAL_DATA_DIR");
+    c
+}
+
+fn cli(home: &Home, args: &[&str]) -> Output {
+    cli_command(home, args).output().unwrap()
 }
 
 fn json(out: &Output) -> serde_json::Value {

@@ -24,3 +24,4 @@ mod world;
 
 mod commands;
 mod reliability;
+mod search;

@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use corral_engine::model::Role;
-use corral_engine::search::{SearchIndex, SearchOptions, SearchResults};
+use corral_engine::search::{SearchIndex, SearchOptions, SearchResults, UpdateOptions};
 use corral_engine::{Catalog, CatalogConfig, Error};
 
 use crate::home::{Home, sid};
@@ -82,8 +82,12 @@ fn search(index: &SearchIndex, catalog: &Catalog, q: &str) -> SearchResults {
     index.search(catalog, q, SearchOptions::default()).unwrap_or_else(|e| panic!("{q}: {e}"))
 }
 
+fn wait(wait: Duration) -> UpdateOptions {
+    UpdateOptions { wait, rebuild: false }
+}
+
 fn update(index: &SearchIndex, catalog: &Catalog) -> corral_engine::search::IndexReport {
-    index.update(catalog, Duration::from_secs(5), &mut |_| {}).unwrap()
+    index.update(catalog, wait(Duration::from_secs(5)), &mut |_| {}).unwrap()
 }
 
 /// The fixture home with words of our own in d1 (scratch, native), a1 (alpha, schedule) and a1's
@@ -376,7 +380,7 @@ fn a_second_writer_waits_then_reads_the_last_commit() {
         let writer = s.spawn(move || {
             let mut told = false;
             first
-                .update(catalog, Duration::ZERO, &mut |_| {
+                .update(catalog, wait(Duration::ZERO), &mut |_| {
                     if !told {
                         told = true;
                         tx.send(()).unwrap();
@@ -388,7 +392,7 @@ fn a_second_writer_waits_then_reads_the_last_commit() {
         holding.1.recv().unwrap();
         // A second index (another process's view) cannot take the writer...
         let second = SearchIndex::open(&data).unwrap();
-        let r = second.update(catalog, Duration::from_millis(200), &mut |_| {}).unwrap();
+        let r = second.update(catalog, wait(Duration::from_millis(200)), &mut |_| {}).unwrap();
         assert!(r.busy, "{r:?}");
         // ...but answers from the last commit.
         assert_eq!(search(&second, catalog, "etaword").total_sessions, 1);

@@ -6,6 +6,7 @@
 
 mod generate;
 mod import;
+mod search;
 mod sessions;
 
 use std::path::PathBuf;
@@ -54,6 +55,10 @@ enum Command {
     Rename(sessions::RenameArgs),
     /// List the fleet's agents with their session counts.
     Agents,
+    /// Search every conversation (updates the index first).
+    Search(search::SearchArgs),
+    /// Build or update the full-text search index.
+    Index(search::IndexArgs),
     #[command(flatten)]
     Import(import::ImportCommand),
     /// Write a deterministic synthetic Claude home (and fleet) for benchmarks and demos.
@@ -85,6 +90,8 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Show(a) => sessions::show(&catalog, &a, g.json),
         Command::Rename(a) => sessions::rename(&catalog, &a, g.json),
         Command::Agents => sessions::agents(&catalog, g.json),
+        Command::Search(a) => search::search(&catalog, &a, g.json),
+        Command::Index(a) => search::index(&catalog, &a, g.json),
         Command::Import(c) => import::run(&catalog, &c, g.json),
         Command::Generate(_) => Ok(()),
     }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use tantivy::{IndexWriter, TantivyDocument, Term};
 
 use super::schema::{EXCERPT_BYTES, Fields, KIND_MESSAGE, KIND_SESSION, session_hash, session_key};
-use super::{IndexProgress, IndexReport, SearchIndex, index_error};
+use super::{IndexProgress, IndexReport, SearchIndex, UpdateOptions, index_error};
 use crate::catalog::{Catalog, ListOptions};
 use crate::error::Result;
 use crate::files::FileIdentity;
@@ -71,13 +71,14 @@ enum Work {
 }
 
 impl SearchIndex {
-    /// Brings the index up to date with the sessions `catalog` lists. Another process updating
-    /// the index at the same time is waited for up to `wait`; after that this returns with
-    /// `busy` set and the index as the other process last committed it.
+    /// Brings the index up to date with the sessions `catalog` lists (with `rebuild`, from
+    /// nothing). Another process updating the index at the same time is waited for up to
+    /// `wait`; after that this returns with `busy` set and the index as that process last
+    /// committed it.
     pub fn update(
         &self,
         catalog: &Catalog,
-        wait: Duration,
+        opts: UpdateOptions,
         progress: &mut dyn FnMut(IndexProgress),
     ) -> Result<IndexReport> {
         let started = Instant::now();
@@ -86,11 +87,11 @@ impl SearchIndex {
         let sessions: Vec<&SessionSummary> =
             listing.groups.iter().flat_map(|g| g.sessions.iter()).collect();
         report.sessions = sessions.len() as u64;
-        let Some(mut writer) = self.writer(wait)? else {
+        let Some(mut writer) = self.writer(opts.wait)? else {
             report.busy = true;
             return Ok(report);
         };
-        let mut payload = match self.payload() {
+        let mut payload = match self.payload().filter(|_| !opts.rebuild) {
             Some(p) => p,
             None => {
                 writer.delete_all_documents().map_err(index_error)?;

@@ -38,6 +38,15 @@ pub const INDEX_DIR: &str = "search-v1";
 /// Memory the writer may use before it flushes a segment (split between its threads).
 const WRITER_HEAP_BYTES: usize = 96 * 1024 * 1024;
 
+/// How an update runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UpdateOptions {
+    /// How long to wait for another process's update to finish.
+    pub wait: Duration,
+    /// Empty the index first and read everything again.
+    pub rebuild: bool,
+}
+
 /// How far a background build has come, in sessions.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
