@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use corral_engine::catalog::PageAt;
 use corral_engine::model::Role;
 use corral_engine::search::{SearchIndex, SearchOptions, SearchResults, UpdateOptions};
 use corral_engine::{Catalog, CatalogConfig, Error};
@@ -200,9 +201,23 @@ fn every_query_form_and_filter_finds_what_it_should() {
     let r = search(&index, &catalog, "zepp*");
     assert!(r.sessions.iter().all(|s| s.hits[0].snippet_parts.iter().any(|p| p.hit)), "{r:?}");
 
+    // The viewer opens a hit where it is: the page around its line holds its uuid.
+    let opened = catalog.page(&sid("d1"), None, PageAt::Around(hits[0].offset), 50).unwrap();
+    // A result is shown inside its call's message: found by the call's id.
+    let call = hits[0].tool_use_id.as_deref();
+    assert_eq!(call, Some("toolu_1"));
+    let shown = opened.messages.iter().any(|m| {
+        m.tool_call.as_ref().and_then(|c| c.tool_use_id.as_deref()) == call
+            && m.tool_call.as_ref().is_some_and(|c| c.is_error)
+    });
+    assert!(shown, "{opened:?}");
+
     let r = search(&index, &catalog, "quokkaword");
     let hit = &r.sessions[0].hits[0];
     assert!(hit.agent_id.is_some(), "a subagent's hit names it: {hit:?}");
+    let opened =
+        catalog.page(&sid("a1"), hit.agent_id.as_deref(), PageAt::Around(hit.offset), 50).unwrap();
+    assert!(opened.messages.iter().any(|m| m.uuid.as_deref() == Some("u-sub-1")), "{opened:?}");
 
     // Names rank high: a1's custom name, with no message saying "renamed".
     let r = search(&index, &catalog, "renamed");
@@ -213,7 +228,7 @@ fn every_query_form_and_filter_finds_what_it_should() {
 
     for bad in ["\"open", "role:robot", "after:someday", "a*"] {
         match index.search(&catalog, bad, SearchOptions::default()) {
-            Err(Error::Query(e)) => assert!(!e.0.is_empty()),
+            Err(Error::Query(e)) => assert!(!e.is_empty()),
             other => panic!("{bad}: {other:?}"),
         }
     }
@@ -402,4 +417,34 @@ fn a_second_writer_waits_then_reads_the_last_commit() {
         assert!(!r.busy && r.files_indexed == 1, "{r:?}");
         assert_eq!(search(&second, catalog, "thetaword").total_sessions, 1);
     });
+}
+
+#[test]
+fn the_background_indexer_reports_progress_and_answers_new_requests() {
+    let (tmp, catalog, folder) = bare_home();
+    session_saying(&folder, "55", "iotaword");
+    let index = std::sync::Arc::new(SearchIndex::open(&tmp.path().join("data")).unwrap());
+    let (tx, rx) = mpsc::channel();
+    let indexer = corral_engine::search::Indexer::start(index.clone(), move |s| {
+        let _ = tx.send(s.clone());
+    });
+    let catalog = std::sync::Arc::new(catalog);
+    indexer.request(catalog.clone());
+    let wait_idle = |rx: &mpsc::Receiver<corral_engine::search::IndexStatus>| loop {
+        let s = rx.recv_timeout(Duration::from_secs(20)).expect("a status");
+        if !s.building {
+            return s;
+        }
+    };
+    let idle = wait_idle(&rx);
+    assert_eq!((idle.indexed, idle.error.as_deref(), idle.busy), (1, None, false), "{idle:?}");
+    assert_eq!(search(&index, &catalog, "iotaword").total_sessions, 1);
+    session_saying(&folder, "56", "kappaword");
+    catalog.invalidate(&[]);
+    indexer.request(catalog.clone());
+    let idle = wait_idle(&rx);
+    assert_eq!(idle.indexed, 2, "{idle:?}");
+    assert_eq!(indexer.status().indexed, 2);
+    assert_eq!(search(&index, &catalog, "kappaword").total_sessions, 1);
+    drop(indexer);
 }

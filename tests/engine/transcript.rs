@@ -660,3 +660,74 @@ fn json_encoded_string_inputs_are_decoded_for_summaries() {
     let read = m[1].tool_call.as_ref().unwrap();
     assert_eq!(read.input_summary, None, "a non-string file_path gives no summary");
 }
+
+/// A long transcript: `turns` prompts, each answered (with a tool call every tenth turn).
+fn long_transcript(dir: &Path, turns: usize) -> PathBuf {
+    let path = dir.join("00000077-0000-4000-8000-000000000077.jsonl");
+    let mut f = std::io::BufWriter::new(fs::File::create(&path).unwrap());
+    writeln!(f, r#"{{"type":"permission-mode","permissionMode":"default"}}"#).unwrap();
+    for i in 0..turns {
+        let ts = format!("2026-11-30T09:{:02}:{:02}.000Z", (i / 60) % 60, i % 60);
+        writeln!(f, r#"{{"type":"user","uuid":"u{i}","timestamp":"{ts}","message":{{"role":"user","content":"prompt {i}"}}}}"#).unwrap();
+        if i % 10 == 0 {
+            writeln!(f, r#"{{"type":"assistant","uuid":"t{i}","timestamp":"{ts}","message":{{"id":"m{i}t","content":[{{"type":"tool_use","id":"tool{i}","name":"Bash","input":{{"command":"ls"}}}}]}}}}"#).unwrap();
+            writeln!(f, r#"{{"type":"user","uuid":"r{i}","timestamp":"{ts}","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"tool{i}","content":"ok"}}]}}}}"#).unwrap();
+        }
+        writeln!(f, r#"{{"type":"assistant","uuid":"a{i}","timestamp":"{ts}","message":{{"id":"m{i}","content":[{{"type":"text","text":"answer {i}"}}]}}}}"#).unwrap();
+    }
+    f.flush().unwrap();
+    path
+}
+
+fn offset_of(path: &Path, uuid: &str) -> u64 {
+    let text = fs::read_to_string(path).unwrap();
+    text.find(&format!(r#""uuid":"{uuid}""#))
+        .map(|i| text[..i].rfind('\n').map_or(0, |n| n + 1))
+        .unwrap() as u64
+}
+
+#[test]
+fn a_page_around_a_deep_line_starts_at_its_prompt_and_pages_on_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = long_transcript(dir.path(), 25_000);
+    let whole: Vec<String> = read(&path).iter().filter_map(|m| m.uuid.clone()).collect();
+    assert!(whole.len() > 50_000, "{}", whole.len());
+    let at = offset_of(&path, "a12345");
+    let page = messages::read_page_around(&path, at, 100).unwrap();
+    let uuids: Vec<String> = page.messages.iter().filter_map(|m| m.uuid.clone()).collect();
+    assert_eq!(
+        uuids.first().map(String::as_str),
+        Some("u12345"),
+        "the page starts at the hit's prompt"
+    );
+    assert!(uuids.contains(&"a12345".to_owned()));
+    assert!((80..=130).contains(&page.messages.len()), "{}", page.messages.len());
+    assert!(page.earlier_cursor.is_some() && page.later_cursor.is_some());
+
+    // Later pages continue exactly where the previous one ended, to the end of the file.
+    let mut seen = uuids;
+    let mut next = page.later_cursor;
+    while let Some(after) = next {
+        let p = messages::read_page_after(&path, after, 500).unwrap();
+        seen.extend(p.messages.iter().filter_map(|m| m.uuid.clone()));
+        next = p.later_cursor;
+    }
+    let from = whole.iter().position(|u| u == "u12345").unwrap();
+    assert_eq!(seen, whole[from..], "pages around and after a hit add up to the rest of the file");
+
+    // The earlier cursor meets the backwards pages: nothing lost, nothing twice.
+    let before = messages::read_page(&path, page.earlier_cursor, 100).unwrap();
+    assert_eq!(before.messages.last().and_then(|m| m.uuid.as_deref()), Some("a12344"));
+
+    // An offset in the middle of a line, past the end, or at 0 still gives a sane page.
+    assert!(
+        messages::read_page_around(&path, at + 5, 10)
+            .unwrap()
+            .messages
+            .iter()
+            .any(|m| m.uuid.as_deref() == Some("a12345"))
+    );
+    assert!(messages::read_page_around(&path, u64::MAX, 10).unwrap().later_cursor.is_none());
+    let first = messages::read_page_around(&path, 0, 10).unwrap();
+    assert_eq!((first.earlier_cursor, first.messages[0].uuid.as_deref()), (None, Some("u0")));
+}

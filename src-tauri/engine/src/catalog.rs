@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::attribution::{self, AttributionIndex, JobCache};
@@ -48,6 +48,18 @@ pub struct ListOptions {
     pub limit: Option<usize>,
     /// Include groups for temp directories.
     pub include_temp: bool,
+}
+
+/// Where a page of a transcript is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", tag = "kind", content = "offset")]
+pub enum PageAt {
+    /// The page ending just before this byte offset (`None`: the newest page).
+    Before(#[ts(type = "number | null")] Option<u64>),
+    /// The page holding the line at this byte offset (a search hit), from its turn's prompt.
+    Around(#[ts(type = "number")] u64),
+    /// The page starting at this byte offset (a page's `laterCursor`).
+    After(#[ts(type = "number")] u64),
 }
 
 /// The result of [`Catalog::all_sessions`].
@@ -635,9 +647,7 @@ impl Catalog {
         before: Option<u64>,
         limit: usize,
     ) -> Result<MessagePage> {
-        let (t, _) = self.locate(session_id)?;
-        messages::read_page(&t.path, before, limit.clamp(1, 5_000))
-            .map_err(|e| Error::io_at("read", &t.path, e))
+        self.page(session_id, None, PageAt::Before(before), limit)
     }
 
     /// A page of one subagent's messages (see [`Catalog::messages_page`]).
@@ -648,18 +658,39 @@ impl Catalog {
         before: Option<u64>,
         limit: usize,
     ) -> Result<MessagePage> {
-        if !subagents::valid_agent_id(agent_id) {
-            return Err(Error::InvalidInput(format!("invalid subagent id {agent_id:?}")));
-        }
+        self.page(session_id, Some(agent_id), PageAt::Before(before), limit)
+    }
+
+    /// A page of a session's transcript (or of one of its subagents'), where `at` says.
+    pub fn page(
+        &self,
+        session_id: &str,
+        agent_id: Option<&str>,
+        at: PageAt,
+        limit: usize,
+    ) -> Result<MessagePage> {
         let (t, _) = self.locate(session_id)?;
-        let path = subagents::subagent_path(&t.path, &t.session_id, agent_id).ok_or_else(|| {
-            Error::SubagentNotFound {
-                session_id: session_id.to_owned(),
-                agent_id: agent_id.to_owned(),
+        let path = match agent_id {
+            None => t.path.clone(),
+            Some(agent_id) => {
+                if !subagents::valid_agent_id(agent_id) {
+                    return Err(Error::InvalidInput(format!("invalid subagent id {agent_id:?}")));
+                }
+                subagents::subagent_path(&t.path, &t.session_id, agent_id).ok_or_else(|| {
+                    Error::SubagentNotFound {
+                        session_id: session_id.to_owned(),
+                        agent_id: agent_id.to_owned(),
+                    }
+                })?
             }
-        })?;
-        messages::read_page(&path, before, limit.clamp(1, 5_000))
-            .map_err(|e| Error::io_at("read", &path, e))
+        };
+        let limit = limit.clamp(1, 5_000);
+        match at {
+            PageAt::Before(before) => messages::read_page(&path, before, limit),
+            PageAt::Around(offset) => messages::read_page_around(&path, offset, limit),
+            PageAt::After(offset) => messages::read_page_after(&path, offset, limit),
+        }
+        .map_err(|e| Error::io_at("read", &path, e))
     }
 
     /// What the transcript viewer's header shows: the listing facts, token usage, subagents and

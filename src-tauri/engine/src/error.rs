@@ -72,7 +72,7 @@ pub enum Error {
 
     /// A search query that cannot be read (what is wrong, in words).
     #[error("{0}")]
-    Query(#[from] crate::search::QueryError),
+    Query(String),
 
     #[error("the search index cannot be used: {0}")]
     SearchIndex(String),

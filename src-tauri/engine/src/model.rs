@@ -238,6 +238,9 @@ pub struct MessagePage {
     /// Pass as `before` to fetch the page just earlier than this one; `None` at the start.
     #[ts(type = "number | null")]
     pub earlier_cursor: Option<u64>,
+    /// Pass as `after` to fetch the page just later than this one; `None` at the end.
+    #[ts(type = "number | null")]
+    pub later_cursor: Option<u64>,
     /// Byte length of the transcript that this page reflects (to detect growth).
     #[ts(type = "number")]
     pub size_bytes: u64,

@@ -71,6 +71,19 @@ enum Work {
 }
 
 impl SearchIndex {
+    /// The last committed payload; `None` when it is missing, unreadable or of another format
+    /// (the index is then emptied and built again).
+    fn payload(&self) -> Option<Payload> {
+        let metas = self.index.load_metas().ok()?;
+        let p: Payload = serde_json::from_str(metas.payload.as_deref()?).ok()?;
+        (p.version == PAYLOAD_VERSION).then_some(p)
+    }
+
+    /// Sessions the last commit covers.
+    pub fn indexed_sessions(&self) -> u64 {
+        self.payload().map_or(0, |p| p.sessions.len() as u64)
+    }
+
     /// Brings the index up to date with the sessions `catalog` lists (with `rebuild`, from
     /// nothing). Another process updating the index at the same time is waited for up to
     /// `wait`; after that this returns with `busy` set and the index as that process last
@@ -245,6 +258,9 @@ impl SearchIndex {
         if let Some(tool) = &p.tool {
             d.add_text(f.tool, tool.to_ascii_lowercase());
             d.add_text(f.tool_name, tool);
+        }
+        if let Some(id) = &p.tool_use_id {
+            d.add_text(f.tool_use_id, id);
         }
         if p.is_error {
             d.add_text(f.error, "1");

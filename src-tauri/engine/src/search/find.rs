@@ -21,7 +21,7 @@ use super::query::{ParsedQuery, TextPart, parse};
 use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, KIND_SESSION, session_hash};
 use super::{SearchHit, SearchIndex, SearchResults, SessionHits, SnippetPart, index_error};
 use crate::catalog::{Catalog, ListOptions};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{Role, SessionSummary};
 use crate::transcript::text::{Piece, TextExtractor};
 
@@ -54,7 +54,7 @@ impl SearchIndex {
         opts: SearchOptions,
     ) -> Result<SearchResults> {
         let started = Instant::now();
-        let parsed = parse(query).map_err(Error::Query)?;
+        let parsed = parse(query)?;
         self.reload()?;
         let listing = catalog.all_sessions(ListOptions { limit: None, include_temp: true })?;
         let sessions: Vec<&SessionSummary> =
@@ -262,7 +262,9 @@ impl SearchIndex {
                 .and_then(chrono::DateTime::from_timestamp_millis)
                 .map(crate::time::iso),
             tool_name: text(f.tool_name),
+            tool_use_id: text(f.tool_use_id),
             agent_id: text(f.agent_id),
+            offset: doc.get_first(f.offset).and_then(|v| v.as_u64()).unwrap_or(0),
             snippet,
             snippet_parts: parts,
         })

@@ -7,36 +7,34 @@
 //! half-indexed file as a whole one. One process writes at a time (tantivy's writer lock is a file
 //! lock, so it holds across processes); another waits briefly, then answers from the last commit.
 //!
-//! `build` brings the index up to date; `find` answers queries; `query` parses them; `schema`
+//! `build` brings the index up to date (`background` does it on a thread of its own); `find`
+//! answers queries; `query` parses them; `schema`
 //! and `tokenizer` define what is stored and how words are cut.
 
+mod background;
 mod build;
 mod find;
+mod index;
 pub mod query;
 mod schema;
 pub mod tokenizer;
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
-use tantivy::directory::MmapDirectory;
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyError};
 use ts_rs::TS;
 
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::model::{Role, Warning};
-use build::{PAYLOAD_VERSION, Payload};
-use schema::Fields;
 
+pub use background::{IndexStatus, Indexer};
 pub use find::SearchOptions;
+pub use index::SearchIndex;
 pub use query::{QueryError, parse};
 
 /// The index folder inside the data dir; the suffix changes with the index format, and folders
 /// of other formats are removed.
 pub const INDEX_DIR: &str = "search-v1";
-/// Memory the writer may use before it flushes a segment (split between its threads).
-const WRITER_HEAP_BYTES: usize = 96 * 1024 * 1024;
 
 /// How an update runs.
 #[derive(Debug, Clone, Copy, Default)]
@@ -97,8 +95,13 @@ pub struct SearchHit {
     pub role: Role,
     pub timestamp: Option<String>,
     pub tool_name: Option<String>,
+    /// For a tool call or result: the call's id (the viewer's message for both).
+    pub tool_use_id: Option<String>,
     /// Set when the hit is in a subagent's transcript.
     pub agent_id: Option<String>,
+    /// Byte offset of the line in its transcript (open the viewer there: `PageAt::Around`).
+    #[ts(type = "number")]
+    pub offset: u64,
     /// Text around the match, and its parts with the matched words marked.
     pub snippet: String,
     pub snippet_parts: Vec<SnippetPart>,
@@ -148,106 +151,6 @@ pub struct SearchResults {
     pub took_ms: u64,
 }
 
-/// The search index of one data dir.
-pub struct SearchIndex {
-    dir: PathBuf,
-    index: Index,
-    reader: IndexReader,
-    fields: Fields,
-}
-
 pub(crate) fn index_error(e: impl std::fmt::Display) -> Error {
     Error::SearchIndex(e.to_string())
-}
-
-impl SearchIndex {
-    /// Opens the index in `data_dir`, creating it, or recreating it when it cannot be opened (it
-    /// is a cache: the next update fills it again).
-    pub fn open(data_dir: &Path) -> Result<Self> {
-        let dir = data_dir.join(INDEX_DIR);
-        remove_other_formats(data_dir);
-        match Self::open_at(&dir) {
-            Ok(index) => Ok(index),
-            Err(_) => {
-                // Corrupt or from an incompatible writer: start again.
-                if dir.exists() {
-                    std::fs::remove_dir_all(&dir)
-                        .map_err(|e| Error::io_at("remove the damaged search index", &dir, e))?;
-                }
-                Self::open_at(&dir)
-            }
-        }
-    }
-
-    fn open_at(dir: &Path) -> Result<Self> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io_at("create", dir, e))?;
-        let (schema, fields) = schema::schema();
-        let directory = MmapDirectory::open(dir).map_err(index_error)?;
-        let index = Index::open_or_create(directory, schema).map_err(index_error)?;
-        index.tokenizers().register(tokenizer::WORDS, tokenizer::analyzer());
-        let reader = index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()
-            .map_err(index_error)?;
-        let me = Self { dir: dir.to_path_buf(), index, reader, fields };
-        // Reading the metadata proves the committed files are there and readable.
-        me.index.load_metas().map_err(index_error)?;
-        me.reader.searcher().segment_readers();
-        Ok(me)
-    }
-
-    /// The folder the index lives in.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// The last committed payload; `None` when it is missing, unreadable or of another format
-    /// (the index is then emptied and built again).
-    fn payload(&self) -> Option<Payload> {
-        let metas = self.index.load_metas().ok()?;
-        let p: Payload = serde_json::from_str(metas.payload.as_deref()?).ok()?;
-        (p.version == PAYLOAD_VERSION).then_some(p)
-    }
-
-    /// Sessions the last commit covers.
-    pub fn indexed_sessions(&self) -> u64 {
-        self.payload().map_or(0, |p| p.sessions.len() as u64)
-    }
-
-    /// The writer, waiting up to `wait` for another process to release it; `None` if it did not.
-    fn writer(&self, wait: Duration) -> Result<Option<IndexWriter>> {
-        let deadline = Instant::now() + wait;
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-        loop {
-            match self.index.writer_with_num_threads(threads, WRITER_HEAP_BYTES) {
-                Ok(w) => return Ok(Some(w)),
-                Err(TantivyError::LockFailure(..)) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-                Err(TantivyError::LockFailure(..)) => return Ok(None),
-                Err(e) => return Err(index_error(e)),
-            }
-        }
-    }
-
-    /// Sees the last commit (this process's or another's).
-    fn reload(&self) -> Result<()> {
-        self.reader.reload().map_err(index_error)
-    }
-}
-
-/// Removes `search-v*` folders of other index formats (a cache of an older Corral).
-fn remove_other_formats(data_dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(data_dir) else { return };
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with("search-v")
-            && name != INDEX_DIR
-            && e.file_type().is_ok_and(|t| t.is_dir())
-        {
-            let _ = std::fs::remove_dir_all(e.path());
-        }
-    }
 }

@@ -28,6 +28,12 @@ pub const MAX_QUERY_PARTS: usize = 32;
 #[error("{0}")]
 pub struct QueryError(pub String);
 
+impl From<QueryError> for crate::error::Error {
+    fn from(e: QueryError) -> Self {
+        Self::Query(e.0)
+    }
+}
+
 fn bad(why: impl Into<String>) -> QueryError {
     QueryError(why.into())
 }

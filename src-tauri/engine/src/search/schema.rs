@@ -37,6 +37,8 @@ pub struct Fields {
     /// Lowercased tool name (searched) and the name as written (stored).
     pub tool: Field,
     pub tool_name: Field,
+    /// The tool call's id (a call and its result are one message in the viewer).
+    pub tool_use_id: Field,
     /// `1` on a failed tool result.
     pub error: Field,
     /// Milliseconds since the epoch.
@@ -74,6 +76,7 @@ pub fn schema() -> (Schema, Fields) {
         role: b.add_text_field("role", STRING | STORED),
         tool: b.add_text_field("tool", STRING),
         tool_name: b.add_text_field("tool_name", STORED),
+        tool_use_id: b.add_text_field("tool_use_id", STORED),
         error: b.add_text_field("error", STRING),
         time: b.add_i64_field("time", INDEXED | FAST | STORED),
         text: b.add_text_field("text", words.clone()),

@@ -938,7 +938,92 @@ pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Res
         }
         wanted = candidates + (limit - messages.len());
     }
-    Ok(MessagePage { messages, earlier_cursor: (start > 0).then_some(start), size_bytes: size })
+    Ok(MessagePage {
+        messages,
+        earlier_cursor: (start > 0).then_some(start),
+        later_cursor: (!with_tail).then_some(end),
+        size_bytes: size,
+    })
+}
+
+/// How far back from a hit a page looks for the prompt that starts its turn.
+const TURN_START_BYTES: u64 = 8 * 1024 * 1024;
+
+/// About `limit` messages from the turn that holds the line at byte offset `at` on: the page
+/// starts at that turn's prompt (looked for at most [`TURN_START_BYTES`] back) and ends before
+/// a later prompt. Deep in a huge file this reads only the page, not everything after it.
+pub fn read_page_around(path: &Path, at: u64, limit: usize) -> std::io::Result<MessagePage> {
+    let mut file = crate::files::open_regular(path)?;
+    let size = file.metadata()?.len();
+    let file_sidechain = super::file_is_sidechain(path);
+    let line = line_start_at_or_before(&mut file, at.min(size), false)?;
+    let mut back = BackLines::new(file, line_end_after(path, line, size)?);
+    let mut start = line;
+    while let Some((offset, bytes)) = back.prev()? {
+        if line - offset > TURN_START_BYTES {
+            break;
+        }
+        start = offset;
+        if probe(&bytes, file_sidechain).boundary {
+            break;
+        }
+    }
+    page_from(path, file_sidechain, start, size, limit)
+}
+
+/// About `limit` messages starting at byte offset `after` (a `later_cursor`), ending before a
+/// prompt so that a turn is never split.
+pub fn read_page_after(path: &Path, after: u64, limit: usize) -> std::io::Result<MessagePage> {
+    let mut file = crate::files::open_regular(path)?;
+    let size = file.metadata()?.len();
+    let start = line_start_at_or_before(&mut file, after.min(size), false)?;
+    page_from(path, super::file_is_sidechain(path), start, size, limit)
+}
+
+/// Reads forward from the line boundary `start`: at least `limit` messages' worth of lines, then
+/// up to the next prompt.
+fn page_from(
+    path: &Path,
+    file_sidechain: bool,
+    start: u64,
+    size: u64,
+    limit: usize,
+) -> std::io::Result<MessagePage> {
+    let mut file = crate::files::open_regular(path)?;
+    file.seek(SeekFrom::Start(start))?;
+    let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, file), start);
+    let mut candidates = 0usize;
+    let mut end = None;
+    while let Some(line) = reader.next_line()? {
+        let p = probe(line.bytes, file_sidechain);
+        if p.boundary && candidates >= limit.max(1) && line.offset > start {
+            end = Some(line.offset);
+            break;
+        }
+        if p.candidate {
+            candidates += 1;
+        }
+    }
+    let with_tail = end.is_none();
+    let end = end.unwrap_or(size);
+    let messages = build_range(path, file_sidechain, start, end, with_tail)?;
+    Ok(MessagePage {
+        messages,
+        earlier_cursor: (start > 0).then_some(start),
+        later_cursor: (!with_tail).then_some(end),
+        size_bytes: size,
+    })
+}
+
+/// The offset just past the line that starts at `line` (its `\n` included), or `size`.
+fn line_end_after(path: &Path, line: u64, size: u64) -> std::io::Result<u64> {
+    let mut file = crate::files::open_regular(path)?;
+    file.seek(SeekFrom::Start(line))?;
+    let mut reader = LineReader::new(BufReader::new(file), line);
+    Ok(match reader.next_line()? {
+        Some(_) => reader.complete_offset(),
+        None => size,
+    })
 }
 
 /// The offset of the line boundary at or before `pos`: `pos` itself when it follows a `\n` (or is

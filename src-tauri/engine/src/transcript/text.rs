@@ -41,6 +41,8 @@ pub struct Piece {
     pub time_ms: Option<i64>,
     /// For `tool` pieces: the tool's name.
     pub tool: Option<String>,
+    /// For `tool` pieces: the call's id (the viewer shows call and result as one message).
+    pub tool_use_id: Option<String>,
     /// For tool results: the call failed.
     pub is_error: bool,
     pub text: String,
@@ -107,6 +109,7 @@ impl TextExtractor {
             role: Role::User,
             time_ms: l.timestamp.as_str().and_then(crate::time::millis),
             tool: None,
+            tool_use_id: None,
             is_error: false,
             text: String::new(),
         };
@@ -148,6 +151,7 @@ impl TextExtractor {
         Piece {
             role: Role::Tool,
             tool: tool.map(|(_, name)| name),
+            tool_use_id: Some(id.to_owned()).filter(|id| !id.is_empty()),
             is_error: b.is_error.is_true(),
             text,
             ..base.clone()
@@ -179,11 +183,12 @@ impl TextExtractor {
 
     fn tool_use(&mut self, b: &BlockRef<'_>, base: &Piece) -> Piece {
         let name = b.name.as_str().unwrap_or_default().to_owned();
-        if let Some(id) = b.id.as_str().filter(|id| !id.is_empty()) {
+        let id = b.id.as_str().filter(|id| !id.is_empty()).map(str::to_owned);
+        if let Some(id) = &id {
             if self.pending.len() == MAX_PENDING_TOOLS {
                 self.pending.pop_front();
             }
-            self.pending.push_back((id.to_owned(), name.clone()));
+            self.pending.push_back((id.clone(), name.clone()));
         }
         let mut text = String::new();
         if let Some(input) =
