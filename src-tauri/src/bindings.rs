@@ -28,6 +28,9 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::runs::RunSummary::export_all(&cfg)?;
     corral_engine::runs::UndoPlan::export_all(&cfg)?;
     corral_engine::runs::UndoReport::export_all(&cfg)?;
+    corral_engine::catalog::PageAt::export_all(&cfg)?;
+    corral_engine::search::SearchResults::export_all(&cfg)?;
+    corral_engine::search::IndexStatus::export_all(&cfg)?;
     // Shell types.
     crate::settings::Settings::export_all(&cfg)?;
     crate::settings::SettingsPatch::export_all(&cfg)?;

@@ -14,7 +14,9 @@ use corral_engine::occupancy::{OccupancySnapshot, SystemProcesses};
 use corral_engine::placement::PlacementMode;
 use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
+use corral_engine::catalog::PageAt;
 use corral_engine::model::{AgentSummary, MessagePage, SessionSummary};
+use corral_engine::search::{IndexStatus, SearchOptions, SearchResults};
 use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, SessionDetails};
 use tauri::State;
 use tauri::ipc::{Channel, InvokeBody, Request};
@@ -27,6 +29,10 @@ type Reply<T> = Result<T, ErrorPayload>;
 
 /// Most messages one page may ask for.
 pub const MAX_PAGE: u32 = 2000;
+/// Most sessions one search may ask for.
+const MAX_SEARCH_SESSIONS: u32 = 500;
+/// Longest query accepted (the engine says what is wrong with shorter ones).
+const MAX_QUERY_CHARS: usize = corral_engine::search::query::MAX_QUERY_CHARS;
 /// Longest agent name accepted.
 const MAX_AGENT_CHARS: usize = 256;
 
@@ -119,6 +125,44 @@ pub async fn subagent_messages(
     check_agent_id(&agent_id)?;
     let limit = check_limit(limit)?;
     with_catalog(&state, move |c| c.subagent_page(&session_id, &agent_id, before, limit)).await
+}
+
+/// A page of a session's transcript, or of one of its subagents', where `at` says (`around` a
+/// search hit's offset, `after` a page's `laterCursor`, `before` an `earlierCursor`).
+#[tauri::command]
+pub async fn transcript_page(
+    state: State<'_, AppState>,
+    session_id: String,
+    agent_id: Option<String>,
+    at: PageAt,
+    limit: u32,
+) -> Reply<MessagePage> {
+    check_session_id(&session_id)?;
+    if let Some(id) = &agent_id {
+        check_agent_id(id)?;
+    }
+    let limit = check_limit(limit)?;
+    with_catalog(&state, move |c| c.page(&session_id, agent_id.as_deref(), at, limit)).await
+}
+
+/// Searches every conversation the index covers (the last commit; the background indexer keeps
+/// it up to date). `limit` counts sessions.
+#[tauri::command]
+pub async fn search(state: State<'_, AppState>, query: String, limit: u32) -> Reply<SearchResults> {
+    if query.chars().count() > MAX_QUERY_CHARS {
+        return Err(invalid(format!("the query is longer than {MAX_QUERY_CHARS} characters")));
+    }
+    if limit == 0 || limit > MAX_SEARCH_SESSIONS {
+        return Err(invalid(format!("limit must be between 1 and {MAX_SEARCH_SESSIONS}")));
+    }
+    let index = state.search_index()?;
+    let opts = SearchOptions { limit: limit as usize, ..SearchOptions::default() };
+    with_catalog(&state, move |c| index.search(c, &query, opts)).await
+}
+
+#[tauri::command]
+pub async fn search_status(state: State<'_, AppState>) -> Reply<IndexStatus> {
+    state.search_status()
 }
 
 /// `name` null or empty (after trimming) clears the custom name.

@@ -5,6 +5,9 @@ use ts_rs::TS;
 
 /// Event name: transcripts or herdctl state changed on disk.
 pub const SESSIONS_CHANGED: &str = "sessions-changed";
+/// Event name: the background search indexer's status changed (payload: the engine's
+/// `IndexStatus`).
+pub const SEARCH_STATUS: &str = "search-status";
 /// Event name: files or folders were dropped on the window.
 pub const FILES_DROPPED: &str = "files-dropped";
 

@@ -19,7 +19,11 @@ use std::sync::Arc;
 
 use tauri::{AppHandle, DragDropEvent, Emitter, Runtime, WindowEvent};
 
-use crate::events::{FILES_DROPPED, FilesDropped, SESSIONS_CHANGED, SessionsChanged};
+use corral_engine::search::IndexStatus;
+
+use crate::events::{
+    FILES_DROPPED, FilesDropped, SEARCH_STATUS, SESSIONS_CHANGED, SessionsChanged,
+};
 use crate::settings::LaunchEnv;
 use crate::state::AppState;
 
@@ -34,6 +38,9 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::session_info,
         commands::session_messages,
         commands::subagent_messages,
+        commands::transcript_page,
+        commands::search,
+        commands::search_status,
         commands::rename_session,
         commands::reveal_path,
         commands::adoptable,
@@ -66,17 +73,24 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tau
         })
 }
 
-/// Sends `sessions-changed` through `handle` and starts the watcher (called once the app exists),
+/// Sends `sessions-changed` and `search-status` through `handle`, starts the watcher and the
+/// background search indexer (called once the app exists),
 /// waiting at most `wait` for its watches (the app does not wait: its window comes first).
 pub fn start_live_updates<R: Runtime>(
     state: &AppState,
     handle: AppHandle<R>,
     wait: std::time::Duration,
 ) {
+    let for_search = handle.clone();
     state.set_notifier(Arc::new(move |changed: SessionsChanged| {
         let _ = handle.emit(SESSIONS_CHANGED, changed);
     }));
+    state.set_search_notifier(Arc::new(move |status: &IndexStatus| {
+        let _ = for_search.emit(SEARCH_STATUS, status);
+    }));
     state.restart_watcher(wait);
+    // The listing comes first; the search index is brought up to date behind it.
+    state.request_index();
 }
 
 /// Runs the desktop app.

@@ -13,6 +13,7 @@ use corral_engine::{Catalog, CatalogConfig, Error, ErrorKind, ErrorPayload};
 
 use crate::events::SessionsChanged;
 use crate::settings::{self, Effective, LaunchEnv, SavedSettings, Settings, SettingsPatch};
+use corral_engine::search::{IndexStatus, Indexer, SearchIndex};
 use corral_engine::watch::{Changes, FolderWatcher, WatchOptions};
 
 /// Longest a settings change waits for the new watcher's watches.
@@ -20,6 +21,9 @@ const ARM_WAIT: Duration = Duration::from_secs(5);
 
 /// Sends `sessions-changed` to the UI (set once the app exists).
 pub type Notifier = Arc<dyn Fn(SessionsChanged) + Send + Sync>;
+
+/// Sends `search-status` to the UI (set once the app exists).
+pub type StatusNotifier = Arc<dyn Fn(&IndexStatus) + Send + Sync>;
 
 /// Opens a folder in the platform file manager (replaced in tests).
 pub type Opener = Arc<dyn Fn(&Path) -> std::io::Result<()> + Send + Sync>;
@@ -37,6 +41,15 @@ struct Shared {
     opener: Opener,
     /// Set by `cancel_import`; checked by the import between files.
     import_cancel: Arc<AtomicBool>,
+    search: Mutex<Option<Search>>,
+    search_notifier: Mutex<Option<StatusNotifier>>,
+}
+
+/// The search index of the data dir in force, and its background indexer.
+struct Search {
+    data_dir: PathBuf,
+    index: Result<Arc<SearchIndex>, ErrorPayload>,
+    indexer: Option<Indexer>,
 }
 
 struct Opened {
@@ -87,6 +100,8 @@ impl AppState {
             notifier: Mutex::new(None),
             opener,
             import_cancel: Arc::new(AtomicBool::new(false)),
+            search: Mutex::new(None),
+            search_notifier: Mutex::new(None),
         }))
     }
 
@@ -170,6 +185,7 @@ impl AppState {
         drop(saved);
         // The new home is watched before this returns: a change right after it is reported.
         self.restart_watcher(ARM_WAIT);
+        self.request_index();
         Ok(self.with_live_updates_note(described))
     }
 
@@ -194,6 +210,54 @@ impl AppState {
             on_change(&weak, &roots.0, &roots.1, &changes);
         })
         .ok();
+    }
+
+    /// Installs the notifier of the background indexer's status.
+    pub fn set_search_notifier(&self, notifier: StatusNotifier) {
+        if let Ok(mut slot) = self.0.search_notifier.lock() {
+            *slot = Some(notifier);
+        }
+    }
+
+    /// The search index of the data dir in force (opened, with its indexer, on first use and
+    /// again when the data dir changes).
+    pub fn search_index(&self) -> Result<Arc<SearchIndex>, ErrorPayload> {
+        let catalog = self.catalog()?;
+        let mut slot = self.0.search.lock().map_err(|_| poisoned())?;
+        let data_dir = catalog.data_dir().to_path_buf();
+        if slot.as_ref().is_none_or(|s| s.data_dir != data_dir) {
+            *slot = None; // the old indexer stops first
+            let index = SearchIndex::open(&data_dir).map(Arc::new).map_err(|e| e.payload());
+            let weak = Arc::downgrade(&self.0);
+            let indexer = index.as_ref().ok().map(|i| {
+                Indexer::start(i.clone(), move |status: &IndexStatus| {
+                    let Some(shared) = weak.upgrade() else { return };
+                    let notify = shared.search_notifier.lock().ok().and_then(|n| n.clone());
+                    if let Some(notify) = notify {
+                        notify(status);
+                    }
+                })
+            });
+            *slot = Some(Search { data_dir, index, indexer });
+        }
+        slot.as_ref().map_or_else(|| Err(poisoned()), |s| s.index.clone())
+    }
+
+    /// Asks the background indexer to bring the index up to date with the catalog in force.
+    pub fn request_index(&self) {
+        let (Ok(catalog), Ok(_)) = (self.catalog(), self.search_index()) else { return };
+        if let Ok(slot) = self.0.search.lock()
+            && let Some(indexer) = slot.as_ref().and_then(|s| s.indexer.as_ref())
+        {
+            indexer.request(catalog);
+        }
+    }
+
+    /// What the background indexer is doing (an index that could not be opened says why).
+    pub fn search_status(&self) -> Result<IndexStatus, ErrorPayload> {
+        self.search_index()?;
+        let slot = self.0.search.lock().map_err(|_| poisoned())?;
+        Ok(slot.as_ref().and_then(|s| s.indexer.as_ref()).map(Indexer::status).unwrap_or_default())
     }
 
     /// True while a watcher is running (tests).
@@ -224,6 +288,7 @@ fn on_change(weak: &Weak<Shared>, projects: &Path, state_dir: &Path, changes: &C
     if let Some(notify) = notifier {
         notify(SessionsChanged { folders: names });
     }
+    state.request_index();
 }
 
 fn config_for(effective: &Effective) -> CatalogConfig {

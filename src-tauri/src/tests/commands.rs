@@ -373,3 +373,41 @@ fn unknown_commands_are_rejected() {
     // No filesystem plugin is exposed to the UI.
     assert!(h.invoke("plugin:fs|read_text_file", json!({"path": "/etc/passwd"})).is_err());
 }
+
+#[test]
+fn search_finds_words_once_the_background_index_is_built_and_opens_at_the_hit() {
+    let h = harness(true);
+    // The app indexes in the background after start-up; the status says how far it has come.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let s = h.ok("search_status", json!({}));
+        if s["indexed"].as_u64().unwrap_or(0) > 0 && s["building"] == json!(false) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the index was never built: {s}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let r = h.ok("search", json!({"query": "QuantitySelector", "limit": 10}));
+    let sessions = r["sessions"].as_array().unwrap();
+    assert_eq!(sessions[0]["sessionId"], json!(CART), "{r}");
+    let hit = &sessions[0]["hits"][0];
+    let page = h.ok(
+        "transcript_page",
+        json!({"sessionId": CART, "agentId": null, "at": {"kind": "around", "offset": hit["offset"]}, "limit": 50}),
+    );
+    let shown = page["messages"].as_array().unwrap();
+    assert!(
+        shown.iter().any(|m| m["uuid"] == hit["uuid"]
+            || (m["toolCall"]["toolUseId"] == hit["toolUseId"] && !hit["toolUseId"].is_null())),
+        "the page around the hit shows it: {hit} {page}"
+    );
+    // A malformed query says what is wrong; bad arguments are refused before any work.
+    assert_eq!(h.err_kind("search", json!({"query": "\"open", "limit": 10})), "invalid-input");
+    assert_eq!(h.err_kind("search", json!({"query": "x", "limit": 0})), "invalid-input");
+    let long = "word ".repeat(400);
+    assert_eq!(h.err_kind("search", json!({"query": long, "limit": 10})), "invalid-input");
+    let hostile = json!({"sessionId": "../x", "agentId": null, "at": {"kind": "after", "offset": 0}, "limit": 5});
+    assert_eq!(h.err_kind("transcript_page", hostile), "invalid-input");
+    let bad_agent = json!({"sessionId": CART, "agentId": "../../x", "at": {"kind": "after", "offset": 0}, "limit": 5});
+    assert_eq!(h.err_kind("transcript_page", bad_agent), "invalid-input");
+}

@@ -123,6 +123,10 @@ fn a_projects_folder_created_after_start_is_picked_up() {
     std::thread::sleep(Duration::from_millis(600));
     std::fs::create_dir_all(home.join("projects")).unwrap();
     std::thread::sleep(Duration::from_millis(600));
+    // The events of the steps so far are in: the one awaited below is the transcript's (the
+    // background indexer lists sessions after each event, so an earlier event's listing may
+    // already be cached).
+    while rx.try_recv().is_ok() {}
     let folder = home.join("projects/-home-dev-late");
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::copy(

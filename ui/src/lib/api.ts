@@ -13,6 +13,8 @@ import type {
   ImportProgress,
   ImportReport,
   ImportTarget,
+  IndexStatus,
+  PageAt,
   PlacementMode,
   SessionsChanged,
 } from './types';
@@ -68,6 +70,10 @@ export const sessionMessages = (sessionId: string, before: number | null, limit:
   call('session_messages', { sessionId, before, limit });
 export const subagentMessages = (sessionId: string, agentId: string, before: number | null, limit: number) =>
   call('subagent_messages', { sessionId, agentId, before, limit });
+export const transcriptPage = (sessionId: string, agentId: string | null, at: PageAt, limit: number) =>
+  call('transcript_page', { sessionId, agentId, at, limit });
+export const search = (query: string, limit: number) => call('search', { query, limit });
+export const searchStatus = () => call('search_status', {});
 export const renameSession = (sessionId: string, name: string | null) => call('rename_session', { sessionId, name });
 export const adoptable = (agent: string, from: string | null, allFolders: boolean) =>
   call('adoptable', { agent, from, allFolders });
@@ -105,6 +111,7 @@ async function subscribe<T>(event: string, cb: (payload: T) => void): Promise<Un
 
 export const onSessionsChanged = (cb: (p: SessionsChanged) => void) =>
   subscribe<SessionsChanged>('sessions-changed', cb);
+export const onSearchStatus = (cb: (p: IndexStatus) => void) => subscribe<IndexStatus>('search-status', cb);
 export const onFilesDropped = (cb: (p: FilesDropped) => void) => subscribe<FilesDropped>('files-dropped', cb);
 
 /** Window-level drag state (for the drop overlay): enter/over with a CSS-pixel position, leave, drop. */

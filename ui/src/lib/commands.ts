@@ -13,10 +13,13 @@ import type {
   ImportPlan,
   ImportReport,
   ImportTarget,
+  IndexStatus,
   Listing,
   MessagePage,
+  PageAt,
   PlacementMode,
   RunSummary,
+  SearchResults,
   SessionDetails,
   SessionSummary,
   Settings,
@@ -41,6 +44,12 @@ export interface Commands {
     args: { sessionId: string; agentId: string; before: number | null; limit: number };
     result: MessagePage;
   };
+  transcript_page: {
+    args: { sessionId: string; agentId: string | null; at: PageAt; limit: number };
+    result: MessagePage;
+  };
+  search: { args: { query: string; limit: number }; result: SearchResults };
+  search_status: { args: NoArgs; result: IndexStatus };
   rename_session: { args: { sessionId: string; name: string | null }; result: SessionSummary };
   reveal_path: { args: { path: string }; result: null };
   adoptable: { args: { agent: string; from: string | null; allFolders: boolean }; result: AdoptableSession[] };

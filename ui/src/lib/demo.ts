@@ -12,8 +12,10 @@ import type {
   ImportSkip,
   MessagePage,
   Origin,
+  PageAt,
   PlannedPlacement,
   RunSummary,
+  SearchResults,
   SessionSummary,
   Settings,
   ToolCall,
@@ -322,10 +324,73 @@ function messageAt(i: number, total: number): TranscriptMessage {
 
 function page(total: number, before: number | null, limit: number): MessagePage {
   const end = before == null ? total : Math.min(total, Math.floor(before / 1000));
-  const start = Math.max(0, end - limit);
+  return range(total, Math.max(0, end - limit), end);
+}
+
+/** Messages `[start, end)` of a demo transcript (message `i` sits at byte offset `i * 1000`). */
+function range(total: number, start: number, end: number): MessagePage {
   const messages: TranscriptMessage[] = [];
   for (let i = start; i < end; i++) messages.push(messageAt(i, total));
-  return { messages, earlierCursor: start > 0 ? start * 1000 : null, sizeBytes: total * 1000 };
+  return {
+    messages,
+    earlierCursor: start > 0 ? start * 1000 : null,
+    laterCursor: end < total ? end * 1000 : null,
+    sizeBytes: total * 1000,
+  };
+}
+
+/** A demo page where `at` says: the page around an offset starts a few messages before it. */
+function pageAt(total: number, at: PageAt, limit: number): MessagePage {
+  if (at.kind === 'before') return page(total, at.offset, limit);
+  const i = Math.min(total, Math.floor(at.offset / 1000));
+  const start = at.kind === 'around' ? Math.max(0, i - 2) : i;
+  return range(total, start, Math.min(total, start + limit));
+}
+
+/** The demo's search: names, folders and one made-up message per session that says the words. */
+function demoSearch(query: string, limit: number): SearchResults {
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w && !w.includes(':') && !w.startsWith('-'));
+  const matching = words.length
+    ? sessions.filter((s) => {
+        const hay = [s.customName, s.autoName, s.preview, s.workingDirectory].join(' ').toLowerCase();
+        return words.every((w) => hay.includes(w.replace(/[*"]/g, '')));
+      })
+    : [];
+  return {
+    query,
+    totalSessions: matching.length,
+    totalMatches: matching.length,
+    indexedSessions: sessions.length,
+    tookMs: 3,
+    sessions: matching.slice(0, limit).map((s) => {
+      const text = s.preview ?? s.autoName ?? '';
+      return {
+        sessionId: s.sessionId,
+        workingDirectory: s.workingDirectory,
+        agentName: s.agentName,
+        customName: s.customName,
+        autoName: s.autoName,
+        nameMatch: true,
+        matches: 1,
+        hits: [
+          {
+            uuid: 'm3',
+            role: 'user',
+            timestamp: s.mtime,
+            toolName: null,
+            toolUseId: null,
+            agentId: null,
+            offset: 3000,
+            snippet: text,
+            snippetParts: [{ text, hit: false }],
+          },
+        ],
+      };
+    }),
+  };
 }
 
 // ---- import runs ----
@@ -564,6 +629,19 @@ const handlers: Handlers = {
   subagent_messages: (a) => {
     return page(12, (a.before as number | null) ?? null, Number(a.limit) || 100);
   },
+  transcript_page: (a) => {
+    const total = a.agentId ? 12 : Math.max(7, findSession(String(a.sessionId)).messageCount);
+    return pageAt(total, a.at, Number(a.limit) || 100);
+  },
+  search: (a) => demoSearch(a.query, a.limit),
+  search_status: () => ({
+    building: false,
+    done: 0,
+    total: 0,
+    indexed: sessions.length,
+    busy: false,
+    error: null,
+  }),
   rename_session: (a) => {
     const s = findSession(String(a.sessionId));
     const n = typeof a.name === 'string' && a.name.trim() !== '' ? a.name.trim() : null;

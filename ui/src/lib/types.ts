@@ -16,6 +16,14 @@ export type { ToolCall } from './bindings/ToolCall';
 export type { TranscriptMessage } from './bindings/TranscriptMessage';
 export type { Usage } from './bindings/Usage';
 export type { Warning } from './bindings/Warning';
+export type { PageAt } from './bindings/PageAt';
+
+// ---- full-text search ----
+export type { IndexStatus } from './bindings/IndexStatus';
+export type { SearchHit } from './bindings/SearchHit';
+export type { SearchResults } from './bindings/SearchResults';
+export type { SessionHits } from './bindings/SessionHits';
+export type { SnippetPart } from './bindings/SnippetPart';
 
 // ---- shell-only types (generated from the shell crate) ----
 export type { FilesDropped } from './bindings/FilesDropped';

@@ -116,7 +116,12 @@ describe('the app shell', () => {
     render(App);
     await fireEvent.click(screen.getByTestId('nav-all-chats'));
     await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
-    vi.mocked(api.sessionMessages).mockResolvedValue({ messages: [], earlierCursor: null, sizeBytes: 0 });
+    vi.mocked(api.sessionMessages).mockResolvedValue({
+      messages: [],
+      earlierCursor: null,
+      laterCursor: null,
+      sizeBytes: 0,
+    });
     await fireEvent.click(screen.getByTestId('session-row'));
     expect(app.openId).not.toBeNull();
     await vi.waitFor(() => expect(screen.getByTestId('transcript')).toBeTruthy());

@@ -32,6 +32,7 @@ function pager(all: () => TranscriptMessage[]) {
     return {
       messages: list.slice(start, stop),
       earlierCursor: start > 0 ? list[start].offset : null,
+      laterCursor: null,
       sizeBytes: list.length * 100,
     };
   };
@@ -161,6 +162,7 @@ describe('transcript viewer', () => {
     vi.mocked(api.subagentMessages).mockResolvedValue({
       messages: [msg(0, { uuid: 'sub-0', content: 'inside the subagent' })],
       earlierCursor: null,
+      laterCursor: null,
       sizeBytes: 10,
     });
     render(TranscriptView, { session: s });

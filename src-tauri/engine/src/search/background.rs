@@ -4,7 +4,6 @@
 
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -15,6 +14,9 @@ use crate::catalog::Catalog;
 
 /// How long a background update waits for another process's (then it retries later).
 const WAIT_FOR_WRITER: Duration = Duration::from_millis(500);
+/// A request waits this long for more (a burst of file events is one update, and the listing a
+/// window asks for right after an event is not raced).
+const SETTLE: Duration = Duration::from_millis(250);
 /// When another process holds the writer, the update is tried again after this long.
 const RETRY_BUSY: Duration = Duration::from_secs(5);
 
@@ -40,11 +42,10 @@ pub struct IndexStatus {
 
 type OnStatus = Arc<dyn Fn(&IndexStatus) + Send + Sync>;
 
-/// The background indexer of one search index. Dropping it stops the thread (after the update
-/// that is running, if any).
+/// The background indexer of one search index. Dropping it lets the thread end after the update
+/// that is running, if any (without waiting for it: a settings change never blocks on a build).
 pub struct Indexer {
-    requests: Option<Sender<Arc<Catalog>>>,
-    thread: Option<JoinHandle<()>>,
+    requests: Sender<Arc<Catalog>>,
     status: Arc<Mutex<IndexStatus>>,
 }
 
@@ -61,31 +62,20 @@ impl Indexer {
         }));
         let shared = status.clone();
         let on_status: OnStatus = Arc::new(on_status);
-        let thread = std::thread::Builder::new()
+        // A thread that cannot be started leaves the index as it was (searches still answer).
+        let _ = std::thread::Builder::new()
             .name("corral-search-index".into())
-            .spawn(move || run(&index, &rx, &shared, &on_status))
-            .ok();
-        Self { requests: Some(tx), thread, status }
+            .spawn(move || run(&index, &rx, &shared, &on_status));
+        Self { requests: tx, status }
     }
 
     /// Asks for an update of the sessions `catalog` lists (coalesced with others pending).
     pub fn request(&self, catalog: Arc<Catalog>) {
-        if let Some(tx) = &self.requests {
-            let _ = tx.send(catalog);
-        }
+        let _ = self.requests.send(catalog);
     }
 
     pub fn status(&self) -> IndexStatus {
         self.status.lock().map(|s| s.clone()).unwrap_or_default()
-    }
-}
-
-impl Drop for Indexer {
-    fn drop(&mut self) {
-        self.requests = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 
@@ -118,8 +108,15 @@ fn run(
                 Err(_) => return,
             },
         };
-        // Requests that piled up meanwhile are one update (with the newest catalog).
-        let catalog = rx.try_iter().last().unwrap_or(next);
+        // Requests that arrive until things settle are one update (with the newest catalog).
+        let mut catalog = next;
+        loop {
+            match rx.recv_timeout(SETTLE) {
+                Ok(newer) => catalog = newer,
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
         set(&|s| {
             s.building = true;
             s.done = 0;

@@ -10,6 +10,10 @@ export type MessagePage = { messages: Array<TranscriptMessage>,
  */
 earlierCursor: number | null, 
 /**
+ * Pass as `after` to fetch the page just later than this one; `None` at the end.
+ */
+laterCursor: number | null, 
+/**
  * Byte length of the transcript that this page reflects (to detect growth).
  */
 sizeBytes: number, };
