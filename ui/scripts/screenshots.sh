@@ -18,6 +18,7 @@ shots=(
   "fleet|/#view=fleet&expand=team.alpha"
   "all-chats|/#view=chats&open=7f3c2a10"
   "all-chats-10k|/?demo=scale#view=chats"
+  "all-chats-search|/#view=chats&q=deploy"
   "no-claude-home|/?demo=empty#view=chats"
   "no-fleet|/?demo=nofleet#view=fleet"
   "import|/#view=import"

@@ -2,7 +2,7 @@
 import * as api from './api';
 import { setHomeDir } from './format';
 import { newestFirst } from './search';
-import type { AgentSummary, AppError, DirectoryGroup, SessionSummary, Settings, Warning } from './types';
+import type { AgentSummary, AppError, DirectoryGroup, IndexStatus, SessionSummary, Settings, Warning } from './types';
 
 export type View = 'fleet' | 'chats' | 'import' | 'history';
 export type Toast = {
@@ -12,6 +12,18 @@ export type Toast = {
   detail?: string;
   action?: { label: string; run: () => void };
 };
+/** A place in a transcript to open at: a search hit's line, and the words to mark there. */
+export type TranscriptAnchor = {
+  sessionId: string;
+  /** Set for a hit in a subagent's transcript. */
+  agentId: string | null;
+  offset: number;
+  uuid: string;
+  toolUseId: string | null;
+  /** The matched words, as the snippet marked them. */
+  terms: string[];
+};
+
 export type WizardStart = {
   step?: 1 | 2;
   agent?: string | null;
@@ -46,6 +58,10 @@ class AppState {
   /** The session open in the transcript pane. */
   openId = $state<string | null>(null);
   openSummary = $state.raw<SessionSummary | null>(null);
+  /** Where the open transcript opens: a search hit (its page loads, not the newest). */
+  openAnchor = $state.raw<TranscriptAnchor | null>(null);
+  /** The background search indexer's status (null until the shell reports it). */
+  indexStatus = $state.raw<IndexStatus | null>(null);
 
   /** Sessions selected in All Chats for "Adopt into agent…". */
   selected = $state<string[]>([]);
@@ -55,6 +71,8 @@ class AppState {
   dropAgent = $state<string | null>(null);
   /** Agent to reveal in the Fleet view (set by "agent" links elsewhere). */
   focusAgent = $state<string | null>(null);
+  /** A search for All Chats to show (deep links); taken by the view. */
+  pendingQuery = $state<string | null>(null);
   /** Bumped by `/` and Ctrl/Cmd+F: the visible view focuses its search box. */
   searchTick = $state(0);
   /** Bumped by F2: the visible view renames its current row. */
@@ -192,9 +210,10 @@ class AppState {
     }
   }
 
-  open(s: SessionSummary | null): void {
+  open(s: SessionSummary | null, anchor: TranscriptAnchor | null = null): void {
     this.openId = s?.sessionId ?? null;
     this.openSummary = s;
+    this.openAnchor = s ? anchor : null;
   }
 
   openWizard(start: WizardStart = {}): void {

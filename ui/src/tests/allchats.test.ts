@@ -104,7 +104,7 @@ describe('All Chats', () => {
     await fireEvent.input(screen.getByTestId('search'), { target: { value: 'corral ui' } });
     expect(screen.getAllByTestId('session-row')).toHaveLength(1);
     await fireEvent.input(screen.getByTestId('search'), { target: { value: 'zzz-nothing' } });
-    expect(screen.getByTestId('no-results').textContent).toContain('No matching sessions');
+    expect(screen.getByTestId('no-results').textContent).toContain('No session names or folders match');
   });
 
   it('filters by origin and by agent', async () => {

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { AppError, DirectoryGroup, Origin, SessionSummary, ToolCall } from '../lib/types';
+import type { AppError, DirectoryGroup, Origin, SessionSummary, ToolCall, TranscriptMessage } from '../lib/types';
 
 let n = 0;
 export function session(o: Partial<SessionSummary> = {}): SessionSummary {
@@ -64,6 +64,21 @@ type ApiFunctions = { [K in keyof Api as Api[K] extends (...args: never[]) => un
 
 /** The UI tests' backend: every function of `api.ts`, typed as `api.ts` declares it (a missing,
  *  extra or mistyped one is a compile error in `svelte-check`). */
+/** Message `i` of a fake transcript (user and assistant in turn, at byte offset `i * 100`). */
+export function message(i: number, o: Partial<TranscriptMessage> = {}): TranscriptMessage {
+  return {
+    role: i % 2 ? 'assistant' : 'user',
+    content: `message ${i}`,
+    uuid: `u${i}`,
+    timestamp: null,
+    thinking: null,
+    toolCall: null,
+    originKind: null,
+    offset: i * 100,
+    ...o,
+  };
+}
+
 export function apiMock(): ApiFunctions {
   const fn = <K extends keyof ApiFunctions>(impl?: ApiFunctions[K]) => vi.fn<ApiFunctions[K]>(impl);
   return {

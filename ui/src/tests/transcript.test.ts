@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { session, toolCall } from './fixtures';
+import { message, session, toolCall } from './fixtures';
 import type { MessagePage, TranscriptMessage } from '../lib/types';
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
@@ -9,19 +9,7 @@ const { app } = await import('../lib/state.svelte');
 const { default: TranscriptView } = await import('../lib/components/TranscriptView.svelte');
 const { default: MessageList } = await import('../lib/components/MessageList.svelte');
 
-function msg(i: number, o: Partial<TranscriptMessage> = {}): TranscriptMessage {
-  return {
-    role: i % 2 ? 'assistant' : 'user',
-    content: `message ${i}`,
-    uuid: `u${i}`,
-    timestamp: null,
-    thinking: null,
-    toolCall: null,
-    originKind: null,
-    offset: i * 100,
-    ...o,
-  };
-}
+const msg = message;
 /** A fake transcript of `total` messages served in pages like the engine does. */
 function pager(all: () => TranscriptMessage[]) {
   return async (_id: string, before: number | null, limit: number): Promise<MessagePage> => {

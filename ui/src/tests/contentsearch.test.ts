@@ -1,0 +1,117 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { group, message, session } from './fixtures';
+import type { MessagePage, PageAt, SearchResults } from '../lib/types';
+
+vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
+const api = await import('../lib/api');
+const { app } = await import('../lib/state.svelte');
+const { default: ContentResults } = await import('../lib/components/ContentResults.svelte');
+const { default: MessageList } = await import('../lib/components/MessageList.svelte');
+
+const target = session({ autoName: 'Fix the login redirect', workingDirectory: '/home/ada/src/app' });
+
+function results(o: Partial<SearchResults> = {}): SearchResults {
+  return {
+    query: 'zeppelin',
+    totalSessions: 1,
+    totalMatches: 3,
+    indexedSessions: 10,
+    tookMs: 2,
+    sessions: [
+      {
+        sessionId: target.sessionId,
+        workingDirectory: target.workingDirectory,
+        agentName: null,
+        customName: null,
+        autoName: target.autoName,
+        nameMatch: false,
+        matches: 3,
+        hits: [
+          {
+            uuid: 'u40',
+            role: 'user',
+            timestamp: '2026-11-30T09:00:00.000Z',
+            toolName: null,
+            toolUseId: null,
+            agentId: null,
+            offset: 4000,
+            snippet: 'fix the zeppelin cache',
+            snippetParts: [
+              { text: 'fix the ', hit: false },
+              { text: 'zeppelin', hit: true },
+              { text: ' cache', hit: false },
+            ],
+          },
+        ],
+      },
+    ],
+    ...o,
+  };
+}
+
+const msg = (i: number) => message(i, i === 40 ? { content: 'please fix the Zeppelin cache' } : {});
+
+describe('content search', () => {
+  beforeEach(() => {
+    vi.clearAllMocks();
+    app.groups = [group('/home/ada/src/app', [target])];
+    app.indexStatus = null;
+    app.open(null);
+  });
+
+  it('searches after a pause, counts matches and opens the transcript at the hit', async () => {
+    vi.mocked(api.search).mockResolvedValue(results());
+    render(ContentResults, { query: 'zeppelin' });
+    await vi.waitFor(() => expect(screen.getByTestId('content-count').textContent).toContain('3 matches in 1 session'));
+    expect(api.search).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(api.search).mock.calls[0]).toEqual(['zeppelin', 50]);
+    const hit = screen.getByTestId('content-hit');
+    expect(hit.querySelector('mark')?.textContent).toBe('zeppelin');
+    await fireEvent.click(hit);
+    expect(app.openId).toBe(target.sessionId);
+    expect(app.openAnchor).toMatchObject({ offset: 4000, uuid: 'u40', terms: ['zeppelin'] });
+  });
+
+  it('says what is wrong with a malformed query, and what the index covers so far', async () => {
+    vi.mocked(api.search).mockRejectedValue({ kind: 'invalid-input', message: 'a quote is not closed' });
+    app.indexStatus = { building: true, done: 1234, total: 5000, indexed: 1200, busy: false, error: null };
+    render(ContentResults, { query: '"zeppelin' });
+    await vi.waitFor(() => expect(screen.getByTestId('query-error').textContent).toContain('not closed'));
+    expect(screen.getByTestId('content-count').textContent).toContain('indexing 1,234 of 5,000 sessions');
+  });
+
+  it('one letter searches nothing', async () => {
+    render(ContentResults, { query: 'z' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(api.search).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('content-results')).toBeNull();
+  });
+});
+
+describe('a transcript opened at a hit', () => {
+  const all = Array.from({ length: 300 }, (_, i) => msg(i));
+  const fetchAt = vi.fn(async (at: PageAt, limit: number): Promise<MessagePage> => {
+    const from = at.kind === 'around' ? Math.floor((at.offset ?? 0) / 100) - 2 : Math.floor((at.offset ?? 0) / 100);
+    const end = Math.min(all.length, from + limit);
+    return {
+      messages: all.slice(from, end),
+      earlierCursor: from > 0 ? from * 100 : null,
+      laterCursor: end < all.length ? end * 100 : null,
+      sizeBytes: all.length * 100,
+    };
+  });
+
+  it('loads the page around the hit, marks the words and pages on', async () => {
+    const fetchPage = vi.fn();
+    const anchor = { sessionId: 's', agentId: null, offset: 4000, uuid: 'u40', toolUseId: null, terms: ['zeppelin'] };
+    render(MessageList, { props: { fetchPage, fetchAt, anchor, pageSize: 20 } });
+    await vi.waitFor(() => expect(document.querySelector('mark.term')?.textContent).toBe('Zeppelin'));
+    expect(fetchPage).not.toHaveBeenCalled();
+    expect(fetchAt).toHaveBeenCalledWith({ kind: 'around', offset: 4000 }, 20);
+    expect(document.querySelector('.anchor')?.getAttribute('data-uuid')).toBe('u40');
+    await fireEvent.click(screen.getByTestId('load-later'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(40));
+    expect(fetchAt).toHaveBeenLastCalledWith({ kind: 'after', offset: 5800 }, 20);
+  });
+});
