@@ -42,6 +42,9 @@ ALPHA_NATIVE = "a1a1a1a1-0000-4000-8000-000000000002"
 LIVE_SID = "f6f6f6f6-0000-4000-8000-000000000001"
 HUGE_SID = "e5e5e5e5-0000-4000-8000-000000000001"
 HUGE_MESSAGES = 50_000
+# A word said once, deep inside the huge session (message 12,345 of 50,000).
+DEEP_WORD = "zanzibarquill"
+DEEP_MESSAGE = 12_345
 IMPORTED = ["c7c7c7c7-0000-4000-8000-000000000001", "c7c7c7c7-0000-4000-8000-000000000002"]
 BUSY_SID = "c8c8c8c8-0000-4000-8000-000000000001"
 
@@ -133,8 +136,10 @@ def huge_session_lines(cwd):
         uuid = f"e5e5e5e5-{n:04x}"[:13] + f"-4000-8000-{n:012d}"
         stamp = f"2026-11-2{1 + n // 20000}T{(n // 3600) % 24:02d}:{(n // 60) % 60:02d}:{n % 60:02d}.000Z"
         if n % 2:
+            # One prompt deep inside says a word no other message says (the search step finds it).
+            said = f"Huge session message {n}" + (f" mentions {DEEP_WORD}" if n == DEEP_MESSAGE else "")
             line = {**base, "parentUuid": parent, "type": "user", "uuid": uuid, "timestamp": stamp,
-                    "message": {"role": "user", "content": f"Huge session message {n}"}}
+                    "message": {"role": "user", "content": said}}
         else:
             line = {**base, "parentUuid": parent, "type": "assistant", "uuid": uuid, "timestamp": stamp,
                     "requestId": f"req_{n}",
@@ -394,6 +399,40 @@ def step_huge_session(driver):
     shot(driver, "09-huge-session-scrolled")
 
 
+def step_content_search(driver):
+    # 6b. Search finds a word said once, deep in the 50,000-message session; the hit opens the
+    # transcript there, with the message on screen and the word marked.
+    click(driver, one(driver, "nav-all-chats"))
+    search = one(driver, "search")
+    search.send_keys(Keys.CONTROL, "a")
+    search.send_keys(DEEP_WORD)
+    started = time.monotonic()
+    hit = wait_until("a content hit (the index is built in the background)",
+                     lambda: (by_testid(driver, "content-hit") or [None])[0], timeout=180)
+    log(f"content search: hit listed {time.monotonic() - started:.1f}s after typing "
+        f"({text_of(one(driver, 'content-count'))})")
+    assert "Fifty thousand messages" in text_of(hit), f"the hit names its session: {text_of(hit)!r}"
+    shot(driver, "09b-content-search")
+    click(driver, hit)
+    def marked_on_screen():
+        return driver.execute_script("""
+            const m = document.querySelector('[data-testid="message"].anchor mark.term');
+            const list = document.querySelector('[data-testid="message-list"]');
+            if (!m || !list) return null;
+            const r = m.getBoundingClientRect(), l = list.getBoundingClientRect();
+            return r.top >= l.top && r.bottom <= l.bottom ? m.textContent : null;
+        """)
+    word = wait_until("the hit's message on screen with the word marked", marked_on_screen, timeout=60)
+    assert word.lower() == DEEP_WORD, word
+    nums = huge_numbers(driver)
+    assert DEEP_MESSAGE in nums and max(nums) < HUGE_MESSAGES, \
+        f"the page around the hit is shown, not the newest ({min(nums)}..{max(nums)})"
+    shot(driver, "09c-search-hit-open")
+    search = one(driver, "search")
+    search.send_keys(Keys.CONTROL, "a")
+    search.send_keys(Keys.BACKSPACE)
+
+
 def step_fleet_and_release(driver, state_dir):
     # 7. Fleet view: the agents with the right counts (alpha: the scheduled job + one adopted).
     click(driver, one(driver, "nav-fleet"))
@@ -604,6 +643,7 @@ def main():
         step_window_and_chats(driver)
         step_viewer_rename_live(driver, claude, state_dir)
         step_huge_session(driver)
+        step_content_search(driver)
         step_fleet_and_release(driver, state_dir)
         step_import_and_undo(driver, fx, src)
         step_occupied_move(driver, busy)
@@ -611,7 +651,7 @@ def main():
         step_views(driver, "dark", src)
         ok = True
         log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
-            "50,000-message session, Fleet counts, release, import + undo (byte-identical), "
+            "50,000-message session, search deep inside it opened at the hit, Fleet counts, release, import + undo (byte-identical), "
             "occupied move refused, light and dark views")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
         log(f"FAIL: {type(e).__name__}: {e}")

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Full-text search benchmark (the search rows of README.md's Performance table).
+#
+#   scripts/bench-search.sh     SESSIONS=2000 SIZE=800M by default (CORRAL_BENCH_SEARCH_SESSIONS,
+#                               CORRAL_BENCH_SEARCH_SIZE override; the issue's target corpus is
+#                               10000 / 5G, about 12 GB of disk with its index)
+#
+# With a release corral-cli on a generated, deterministic corpus it measures: the full build
+# (`index --rebuild`: wall time, peak memory), the index size against the transcript bytes, an
+# incremental update after 1 MB is appended, and queries of one to three words, a phrase, a prefix
+# and filters: each as the engine's own time (`tookMs`, in the process) and as a whole
+# `corral-cli search --json` process, warm, 20 runs each (p50 / p95).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sessions=${CORRAL_BENCH_SEARCH_SESSIONS:-2000}
+size=${CORRAL_BENCH_SEARCH_SIZE:-800M}
+runs=${CORRAL_BENCH_SEARCH_RUNS:-20}
+dir=${CORRAL_BENCH_DIR:-$PWD/target/bench-corpus}/search-$sessions-$size
+cli=target/release/corral-cli
+
+cargo build --release -q -p corral-cli
+if [[ ! -d $dir/claude ]]; then
+  rm -rf "$dir"
+  "$cli" generate --out "$dir" --sessions "$sessions" --size "$size" --with-fleet --json >/dev/null
+fi
+args=(--claude-home "$dir/claude" --fleet "$dir/fleet/herdctl.yaml" --data-dir "$dir/data")
+bytes=$(du -sb "$dir/claude/projects" | cut -f1)
+echo "corpus: $sessions sessions, $((bytes / 1024 / 1024)) MB of transcripts ($(nproc) cores)"
+
+# The listing index is built first, so the build below measures the search index alone.
+"$cli" "${args[@]}" sessions --json >/dev/null
+/usr/bin/time -f '%e s wall, %M KB peak' -o "$dir/build.time" \
+  "$cli" "${args[@]}" --json index --rebuild >"$dir/build.json" 2>/dev/null
+index_bytes=$(du -sb "$dir/data/search-v1" | cut -f1)
+echo "full build: $(cat "$dir/build.time"); index $((index_bytes / 1024 / 1024)) MB =" \
+  "$(awk -v a="$index_bytes" -v b="$bytes" 'BEGIN { printf "%.1f", 100 * a / b }')% of the transcripts"
+
+# 1 MB appended to one transcript, then an update.
+victim=$(find "$dir/claude/projects" -name '*.jsonl' -size +100k | sort | head -1)
+cp "$victim" "$dir/victim.bak"
+line=$(grep '"type":"user"' "$victim" | head -1)
+for _ in $(seq 1 $((1024 * 1024 / (${#line} + 1)))); do echo "$line"; done >>"$victim"
+/usr/bin/time -f '%e' -o "$dir/append.time" "$cli" "${args[@]}" --json index >"$dir/append.json" 2>/dev/null
+echo "1 MB appended, then update: $(cat "$dir/append.time") s (whole process, includes the listing)"
+cp "$dir/victim.bak" "$victim"
+"$cli" "${args[@]}" --json index >/dev/null 2>&1
+
+# Query words that occur in the corpus: the most common words of one transcript.
+words=$(grep -o '"text":"[^"]*"' "$victim" | head -200 | tr -c 'A-Za-z\n' ' ' | tr 'A-Z' 'a-z' |
+  tr ' ' '\n' | awk 'length($0) > 4' | sort | uniq -c | sort -rn | awk '{print $2}' | head -6 | tr '\n' ' ')
+read -r w1 w2 w3 w4 _ <<<"$words"
+queries=("$w1" "$w1 $w2" "$w1 $w2 $w3" "\"$w1 $w2\"" "${w4:0:4}*" "$w1 role:user" "$w2 tool:bash" "$w1 after:2026-01-01")
+
+pct() { sort -n | awk -v p="$1" '{ a[NR] = $1 } END { i = int((NR - 1) * p / 100) + 1; print a[i] }'; }
+printf '%-28s %14s %14s %10s\n' query "engine p50/p95" "process p50/p95" sessions
+for q in "${queries[@]}"; do
+  engine=()
+  process=()
+  for _ in $(seq 1 "$runs"); do
+    start=$(date +%s%N)
+    out=$("$cli" "${args[@]}" --json search "$q" --limit 50 2>/dev/null)
+    end=$(date +%s%N)
+    process+=($(((end - start) / 1000000)))
+    engine+=("$(grep -o '"tookMs": [0-9]*' <<<"$out" | grep -o '[0-9]*$')")
+  done
+  found=$(grep -o '"totalSessions": [0-9]*' <<<"$out" | grep -o '[0-9]*$')
+  e50=$(printf '%s\n' "${engine[@]}" | pct 50)
+  e95=$(printf '%s\n' "${engine[@]}" | pct 95)
+  p50=$(printf '%s\n' "${process[@]}" | pct 50)
+  p95=$(printf '%s\n' "${process[@]}" | pct 95)
+  printf '%-28s %9s/%-4s ms %9s/%-4s ms %10s\n' "$q" "$e50" "$e95" "$p50" "$p95" "$found"
+done
