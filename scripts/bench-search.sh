@@ -37,9 +37,9 @@ echo "full build: $(cat "$dir/build.time"); index $((index_bytes / 1024 / 1024))
   "$(awk -v a="$index_bytes" -v b="$bytes" 'BEGIN { printf "%.1f", 100 * a / b }')% of the transcripts"
 
 # 1 MB appended to one transcript, then an update.
-victim=$(find "$dir/claude/projects" -name '*.jsonl' -size +100k | sort | head -1)
+victim=$(find "$dir/claude/projects" -name '*.jsonl' -size +100k | sort | sed -n 1p)
 cp "$victim" "$dir/victim.bak"
-line=$(grep '"type":"user"' "$victim" | head -1)
+line=$(grep -m1 '"type":"user"' "$victim")
 for _ in $(seq 1 $((1024 * 1024 / (${#line} + 1)))); do echo "$line"; done >>"$victim"
 /usr/bin/time -f '%e' -o "$dir/append.time" "$cli" "${args[@]}" --json index >"$dir/append.json" 2>/dev/null
 echo "1 MB appended, then update: $(cat "$dir/append.time") s (whole process, includes the listing)"
@@ -47,8 +47,8 @@ cp "$dir/victim.bak" "$victim"
 "$cli" "${args[@]}" --json index >/dev/null 2>&1
 
 # Query words that occur in the corpus: the most common words of one transcript.
-words=$(grep -o '"text":"[^"]*"' "$victim" | head -200 | tr -c 'A-Za-z\n' ' ' | tr 'A-Z' 'a-z' |
-  tr ' ' '\n' | awk 'length($0) > 4' | sort | uniq -c | sort -rn | awk '{print $2}' | head -6 | tr '\n' ' ')
+words=$(grep -o '"text":"[^"]*"' "$victim" | sed -n 1,200p | tr -c 'A-Za-z\n' ' ' | tr 'A-Z' 'a-z' |
+  tr ' ' '\n' | awk 'length($0) > 4' | sort | uniq -c | sort -rn | awk 'NR <= 6 {print $2}' | tr '\n' ' ')
 read -r w1 w2 w3 w4 _ <<<"$words"
 queries=("$w1" "$w1 $w2" "$w1 $w2 $w3" "\"$w1 $w2\"" "${w4:0:4}*" "$w1 role:user" "$w2 tool:bash" "$w1 after:2026-01-01")
 

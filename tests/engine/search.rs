@@ -448,3 +448,23 @@ fn the_background_indexer_reports_progress_and_answers_new_requests() {
     assert_eq!(search(&index, &catalog, "kappaword").total_sessions, 1);
     drop(indexer);
 }
+
+#[test]
+fn a_match_past_the_stored_excerpt_still_gets_its_snippet() {
+    let (tmp, catalog, folder) = bare_home();
+    let id = sid("57");
+    let filler = "lorem ipsum dolor ".repeat(400);
+    let lines = [
+        r#"{"type":"permission-mode","permissionMode":"default"}"#.to_owned(),
+        user(&id, "/w/app", "u1", &format!("{filler} and finally the lambdaword")),
+    ];
+    std::fs::write(folder.join(format!("{id}.jsonl")), lines.join("\n") + "\n").unwrap();
+    let index = SearchIndex::open(&tmp.path().join("data")).unwrap();
+    update(&index, &catalog);
+    let r = search(&index, &catalog, "lambdaword");
+    let hit = &r.sessions[0].hits[0];
+    let marked: Vec<&str> =
+        hit.snippet_parts.iter().filter(|p| p.hit).map(|p| p.text.as_str()).collect();
+    assert_eq!(marked, ["lambdaword"], "{hit:?}");
+    assert!(hit.snippet.len() < 1000, "a snippet, not the whole message");
+}

@@ -20,7 +20,7 @@ use crate::error::Result;
 use crate::files::FileIdentity;
 use crate::jsonl::{LISTING_MAX_LINE_BYTES, LineReader};
 use crate::model::{Role, SessionSummary, Warning};
-use crate::transcript::subagents::list_subagents;
+use crate::transcript::subagents::{FlatAgents, subagent_files};
 use crate::transcript::text::{Piece, TextExtractor};
 
 /// The payload's format; another one means the index is rebuilt.
@@ -100,6 +100,17 @@ impl SearchIndex {
         let sessions: Vec<&SessionSummary> =
             listing.groups.iter().flat_map(|g| g.sessions.iter()).collect();
         report.sessions = sessions.len() as u64;
+        let wanted = wanted_files(&sessions);
+        // Nothing changed (the common case after a file event elsewhere, or a search that updates
+        // first): no writer, no commit.
+        if !opts.rebuild
+            && let Some(p) = self.payload()
+            && is_current(&p, &wanted, &sessions)
+        {
+            report.files_unchanged = wanted.len() as u64;
+            report.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            return Ok(report);
+        }
         let Some(mut writer) = self.writer(opts.wait)? else {
             report.busy = true;
             return Ok(report);
@@ -111,7 +122,6 @@ impl SearchIndex {
                 Payload { version: PAYLOAD_VERSION, ..Payload::default() }
             }
         };
-        let wanted = wanted_files(&sessions);
         let live: BTreeSet<String> = wanted.iter().map(|w| w.path.display().to_string()).collect();
         let gone: Vec<String> =
             payload.files.keys().filter(|k| !live.contains(*k)).cloned().collect();
@@ -121,7 +131,7 @@ impl SearchIndex {
             report.files_removed += 1;
         }
         let todo: Vec<(Wanted, Work)> =
-            wanted.into_iter().filter_map(|w| decide(&payload, w)).collect();
+            wanted.into_iter().filter_map(|w| decide(&payload, &w).map(|work| (w, work))).collect();
         report.files_unchanged = live.len() as u64 - todo.len() as u64;
         let total = todo.iter().map(|(w, _)| w.session_id.as_str()).collect::<BTreeSet<_>>().len();
         let mut done_sessions = BTreeSet::new();
@@ -345,35 +355,56 @@ fn excerpt(text: &str) -> &str {
     &text[..end]
 }
 
-/// Every session's main transcript and its subagents' transcripts.
+/// Every session's main transcript and its subagents' transcripts (each folder's flat agent
+/// files read once, for all its sessions).
 fn wanted_files(sessions: &[&SessionSummary]) -> Vec<Wanted> {
-    sessions
-        .par_iter()
-        .flat_map_iter(|s| {
-            let main = Path::new(&s.transcript_path);
-            let subs = list_subagents(main, &s.session_id);
-            std::iter::once(Wanted {
-                path: main.to_path_buf(),
-                session_id: s.session_id.clone(),
-                agent_id: None,
-            })
-            .chain(subs.into_iter().map(|a| Wanted {
-                path: PathBuf::from(&a.transcript_path),
-                session_id: s.session_id.clone(),
-                agent_id: Some(a.agent_id),
-            }))
-            .collect::<Vec<_>>()
+    let mut by_folder: BTreeMap<&Path, Vec<&SessionSummary>> = BTreeMap::new();
+    for s in sessions {
+        let main = Path::new(&s.transcript_path);
+        by_folder.entry(main.parent().unwrap_or(main)).or_default().push(s);
+    }
+    by_folder
+        .into_par_iter()
+        .flat_map_iter(|(folder, sessions)| {
+            let flat = FlatAgents::of_folder(folder);
+            let mut out = Vec::new();
+            for s in sessions {
+                let main = Path::new(&s.transcript_path);
+                out.push(Wanted {
+                    path: main.to_path_buf(),
+                    session_id: s.session_id.clone(),
+                    agent_id: None,
+                });
+                for f in subagent_files(main, &s.session_id, &flat) {
+                    out.push(Wanted {
+                        path: f.path,
+                        session_id: s.session_id.clone(),
+                        agent_id: Some(f.agent_id),
+                    });
+                }
+            }
+            out
         })
         .collect()
 }
 
+/// Whether the committed index describes exactly these files and sessions as they are now.
+fn is_current(payload: &Payload, wanted: &[Wanted], sessions: &[&SessionSummary]) -> bool {
+    payload.files.len() == wanted.len()
+        && payload.sessions.len() == sessions.len()
+        && sessions
+            .iter()
+            .all(|s| payload.sessions.get(&s.session_id) == Some(&session_hash(&names_text(s))))
+        && wanted.iter().all(|w| decide(payload, w).is_none())
+}
+
 /// Whether and how `w` must be read; `None` when the index has it as it is.
-fn decide(payload: &Payload, w: Wanted) -> Option<(Wanted, Work)> {
+fn decide(payload: &Payload, w: &Wanted) -> Option<Work> {
     let key = w.path.display().to_string();
-    let Some(state) = payload.files.get(&key) else { return Some((w, Work::Full)) };
-    let Ok(meta) = std::fs::metadata(&w.path) else { return Some((w, Work::Full)) };
+    let Some(state) = payload.files.get(&key) else { return Some(Work::Full) };
+    let Ok(meta) = std::fs::metadata(&w.path) else { return Some(Work::Full) };
     if state.session_id != w.session_id || identity(&meta) != state.identity {
-        return Some((w, Work::Full));
+        return Some(Work::Full);
     }
     if meta.len() == state.size && mtime_ns(&meta) == state.mtime_ns {
         return None;
@@ -381,9 +412,9 @@ fn decide(payload: &Payload, w: Wanted) -> Option<(Wanted, Work)> {
     if meta.len() < state.offset
         || tail_hash(&w.path, state.offset).ok().as_deref() != Some(state.tail.as_str())
     {
-        return Some((w, Work::Full));
+        return Some(Work::Full);
     }
-    Some((w, Work::Append(state.clone())))
+    Some(Work::Append(state.clone()))
 }
 
 fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {

@@ -13,7 +13,7 @@ pub const KIND_MESSAGE: u64 = 0;
 pub const KIND_SESSION: u64 = 1;
 
 /// Stored text of a message is cut past this many bytes (the snippet then comes from the file).
-pub const EXCERPT_BYTES: usize = 8 * 1024;
+pub const EXCERPT_BYTES: usize = 1024;
 
 #[derive(Clone, Copy)]
 pub struct Fields {

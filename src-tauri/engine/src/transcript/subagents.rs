@@ -4,7 +4,7 @@
 //!
 //! CONTRACT (owned by the transcript developer).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -118,19 +118,48 @@ fn head_session_id(path: &Path) -> Option<String> {
     None
 }
 
-/// Lists the subagents of the session whose main transcript is `transcript`: nested ones first
-/// (`<dir>/<sid>/subagents/`, then its `workflows/<run>/` folders), then flat `<dir>/agent-*.jsonl`
-/// files whose first lines carry `session_id`. An agent id is listed once.
-pub fn list_subagents(transcript: &Path, session_id: &str) -> Vec<SubagentInfo> {
+/// The flat `agent-*.jsonl` files of one folder (2.0.x layout), by the session id their first
+/// lines carry: each file's head is read once for the whole folder.
+#[derive(Debug, Default)]
+pub struct FlatAgents(HashMap<String, Vec<(String, PathBuf)>>);
+
+impl FlatAgents {
+    pub fn of_folder(dir: &Path) -> Self {
+        let mut by_session: HashMap<String, Vec<(String, PathBuf)>> = HashMap::new();
+        for (id, path) in agent_files(dir) {
+            if let Some(sid) = head_session_id(&path) {
+                by_session.entry(sid).or_default().push((id, path));
+            }
+        }
+        Self(by_session)
+    }
+}
+
+/// One subagent transcript of a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubagentFile {
+    pub agent_id: String,
+    pub path: PathBuf,
+    /// In `<sid>/subagents/` (2.1.x, may have a meta sidecar), not flat beside the transcript.
+    pub nested: bool,
+}
+
+/// The subagent transcripts of the session whose main transcript is `transcript`: nested ones
+/// first (`<dir>/<sid>/subagents/`, then its `workflows/<run>/` folders), then the flat ones of
+/// `flat` (the transcript's folder's). An agent id is listed once; no sidecar is read.
+pub fn subagent_files(transcript: &Path, session_id: &str, flat: &FlatAgents) -> Vec<SubagentFile> {
     let Some(dir) = transcript.parent() else { return Vec::new() };
     let mut out = Vec::new();
     let mut seen = HashSet::new();
+    let mut push = |id: String, path: PathBuf, nested: bool, out: &mut Vec<SubagentFile>| {
+        if path != transcript && seen.insert(id.clone()) {
+            out.push(SubagentFile { agent_id: id, path, nested });
+        }
+    };
     if crate::paths::validate_session_id(session_id).is_ok() {
         let nested = dir.join(session_id).join("subagents");
         for (id, path) in agent_files(&nested) {
-            if seen.insert(id.clone()) {
-                out.push(info(&id, &path, true));
-            }
+            push(id, path, true, &mut out);
         }
         if let Ok(runs) = std::fs::read_dir(nested.join("workflows")) {
             let mut runs: Vec<PathBuf> = runs
@@ -141,23 +170,25 @@ pub fn list_subagents(transcript: &Path, session_id: &str) -> Vec<SubagentInfo> 
             runs.sort();
             for run in runs {
                 for (id, path) in agent_files(&run) {
-                    if seen.insert(id.clone()) {
-                        out.push(info(&id, &path, true));
-                    }
+                    push(id, path, true, &mut out);
                 }
             }
         }
     }
-    for (id, path) in agent_files(dir) {
-        if path == transcript || seen.contains(&id) {
-            continue;
-        }
-        if head_session_id(&path).as_deref() == Some(session_id) {
-            seen.insert(id.clone());
-            out.push(info(&id, &path, false));
-        }
+    for (id, path) in flat.0.get(session_id).into_iter().flatten() {
+        push(id.clone(), path.clone(), false, &mut out);
     }
     out
+}
+
+/// Lists the subagents of the session whose main transcript is `transcript` (see
+/// [`subagent_files`]), with what their meta sidecars say.
+pub fn list_subagents(transcript: &Path, session_id: &str) -> Vec<SubagentInfo> {
+    let Some(dir) = transcript.parent() else { return Vec::new() };
+    subagent_files(transcript, session_id, &FlatAgents::of_folder(dir))
+        .into_iter()
+        .map(|f| info(&f.agent_id, &f.path, f.nested))
+        .collect()
 }
 
 /// The transcript file of subagent `agent_id` of session `session_id`, if it exists. Rejects
