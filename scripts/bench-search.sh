@@ -2,7 +2,7 @@
 # Full-text search benchmark (the search rows of README.md's Performance table).
 #
 #   scripts/bench-search.sh     SESSIONS=2000 SIZE=800M by default (CORRAL_BENCH_SEARCH_SESSIONS,
-#                               CORRAL_BENCH_SEARCH_SIZE override; the target corpus is
+#                               CORRAL_BENCH_SEARCH_SIZE override; the target corpus is
 #                               10000 / 5G, about 12 GB of disk with its index)
 #
 # With a release corral-cli on a generated, deterministic corpus it measures: the full build

@@ -32,7 +32,7 @@ export type { SessionsChanged } from './bindings/SessionsChanged';
 export type { Settings } from './bindings/Settings';
 export type { SettingsPatch } from './bindings/SettingsPatch';
 
-// ---- issue-3 types (adoption, placement, import runs, undo) ----
+// ---- adoption, placement, import runs, undo ----
 export type { AdoptableSession } from './bindings/AdoptableSession';
 export type { AdoptResult } from './bindings/AdoptResult';
 export type { ImportPlan } from './bindings/ImportPlan';
