@@ -16,7 +16,7 @@ use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
 use corral_engine::catalog::PageAt;
 use corral_engine::model::{AgentSummary, MessagePage, SessionSummary};
-use corral_engine::search::{IndexStatus, SearchOptions, SearchResults};
+use corral_engine::search::{IndexStatus, SearchOptions, SearchResults, TranscriptMatches};
 use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, SessionDetails};
 use tauri::State;
 use tauri::ipc::{Channel, InvokeBody, Request};
@@ -29,6 +29,8 @@ type Reply<T> = Result<T, ErrorPayload>;
 
 /// Most messages one page may ask for.
 pub const MAX_PAGE: u32 = 2000;
+/// Most matches a find in one transcript lists (the count is exact beyond it).
+const MAX_FIND_MATCHES: usize = 5000;
 /// Most sessions one search may ask for.
 const MAX_SEARCH_SESSIONS: u32 = 500;
 /// Longest query accepted (the engine says what is wrong with shorter ones).
@@ -149,15 +151,35 @@ pub async fn transcript_page(
 /// it up to date). `limit` counts sessions.
 #[tauri::command]
 pub async fn search(state: State<'_, AppState>, query: String, limit: u32) -> Reply<SearchResults> {
-    if query.chars().count() > MAX_QUERY_CHARS {
-        return Err(invalid(format!("the query is longer than {MAX_QUERY_CHARS} characters")));
-    }
+    check_query(&query)?;
     if limit == 0 || limit > MAX_SEARCH_SESSIONS {
         return Err(invalid(format!("limit must be between 1 and {MAX_SEARCH_SESSIONS}")));
     }
     let index = state.search_index()?;
     let opts = SearchOptions { limit: limit as usize, ..SearchOptions::default() };
     with_catalog(&state, move |c| index.search(c, &query, opts)).await
+}
+
+/// Every match of `query` in one transcript (a session's, or one of its subagents' runs), in file
+/// order: find in the viewer.
+#[tauri::command]
+pub async fn find_in_transcript(
+    state: State<'_, AppState>,
+    session_id: String,
+    agent_id: Option<String>,
+    query: String,
+) -> Reply<TranscriptMatches> {
+    check_session_id(&session_id)?;
+    if let Some(id) = &agent_id {
+        check_agent_id(id)?;
+    }
+    check_query(&query)?;
+    let index = state.search_index()?;
+    with_catalog(&state, move |c| {
+        let path = c.transcript_path(&session_id, agent_id.as_deref())?;
+        index.find_in_transcript(&path, &query, MAX_FIND_MATCHES)
+    })
+    .await
 }
 
 #[tauri::command]
@@ -210,6 +232,13 @@ fn check_agent_id(id: &str) -> Reply<()> {
         && id.len() <= 128
         && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if ok { Ok(()) } else { Err(invalid(format!("invalid subagent id {id:?}"))) }
+}
+
+fn check_query(query: &str) -> Reply<()> {
+    if query.chars().count() > MAX_QUERY_CHARS {
+        return Err(invalid(format!("the query is longer than {MAX_QUERY_CHARS} characters")));
+    }
+    Ok(())
 }
 
 fn check_limit(limit: u32) -> Reply<usize> {

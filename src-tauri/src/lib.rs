@@ -41,6 +41,7 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::transcript_page,
         commands::search,
         commands::search_status,
+        commands::find_in_transcript,
         commands::rename_session,
         commands::reveal_path,
         commands::adoptable,

@@ -428,6 +428,19 @@ def step_content_search(driver):
     assert DEEP_MESSAGE in nums and max(nums) < HUGE_MESSAGES, \
         f"the page around the hit is shown, not the newest ({min(nums)}..{max(nums)})"
     shot(driver, "09c-search-hit-open")
+
+    # 6c. Find in the open transcript: the whole file's matches counted, the next one opened.
+    click(driver, one(driver, "find-open"))
+    find = one(driver, "find-input")
+    find.send_keys("message 4999*")
+    wait_until("the find count", lambda: "of 11" in text_of(one(driver, "find-count")) or None, timeout=60)
+    find.send_keys(Keys.ENTER)
+    wait_until("the second match on screen", lambda: "2 of 11" in text_of(one(driver, "find-count")) and
+               "Huge session message 4999" in (driver.execute_script(
+                   "const m = document.querySelector('[data-testid=\"message\"].anchor');"
+                   "return m && m.textContent;") or "") or None, timeout=60)
+    shot(driver, "09d-find-in-transcript")
+    find.send_keys(Keys.ESCAPE)
     search = one(driver, "search")
     search.send_keys(Keys.CONTROL, "a")
     search.send_keys(Keys.BACKSPACE)
@@ -651,7 +664,7 @@ def main():
         step_views(driver, "dark", src)
         ok = True
         log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
-            "50,000-message session, search deep inside it opened at the hit, Fleet counts, release, import + undo (byte-identical), "
+            "50,000-message session, search deep inside it opened at the hit, find in the transcript, Fleet counts, release, import + undo (byte-identical), "
             "occupied move refused, light and dark views")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
         log(f"FAIL: {type(e).__name__}: {e}")

@@ -226,6 +226,17 @@ fn every_query_form_and_filter_finds_what_it_should() {
     // The working directory is searchable too.
     assert!(ids(&search(&index, &catalog, "scratch")).contains(&sid("d1")));
 
+    // Find in one transcript: every match in file order, with the words to mark.
+    let d1_path = home.transcript("-home-u-scratch", "d1");
+    let found = index.find_in_transcript(&d1_path, "needleword", 100).unwrap();
+    assert_eq!(found.total, 2, "{found:?}");
+    assert!(found.matches[0].offset < found.matches[1].offset);
+    assert_eq!(found.matches[1].uuid, "u-d1-3");
+    assert!(found.matches.iter().all(|m| m.tool_use_id.as_deref() == Some("toolu_1")), "{found:?}");
+    let found = index.find_in_transcript(&d1_path, "zepp* role:user", 100).unwrap();
+    assert_eq!((found.total, found.terms.as_slice()), (1, ["zeppelin".to_owned()].as_slice()));
+    assert_eq!(index.find_in_transcript(&d1_path, "quokkaword", 100).unwrap().total, 0);
+
     for bad in ["\"open", "role:robot", "after:someday", "a*"] {
         match index.search(&catalog, bad, SearchOptions::default()) {
             Err(Error::Query(e)) => assert!(!e.is_empty()),

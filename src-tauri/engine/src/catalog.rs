@@ -661,6 +661,21 @@ impl Catalog {
         self.page(session_id, Some(agent_id), PageAt::Before(before), limit)
     }
 
+    /// The transcript file of a session, or of one of its subagents' runs.
+    pub fn transcript_path(&self, session_id: &str, agent_id: Option<&str>) -> Result<PathBuf> {
+        let (t, _) = self.locate(session_id)?;
+        let Some(agent_id) = agent_id else { return Ok(t.path.clone()) };
+        if !subagents::valid_agent_id(agent_id) {
+            return Err(Error::InvalidInput(format!("invalid subagent id {agent_id:?}")));
+        }
+        subagents::subagent_path(&t.path, &t.session_id, agent_id).ok_or_else(|| {
+            Error::SubagentNotFound {
+                session_id: session_id.to_owned(),
+                agent_id: agent_id.to_owned(),
+            }
+        })
+    }
+
     /// A page of a session's transcript (or of one of its subagents'), where `at` says.
     pub fn page(
         &self,
@@ -669,21 +684,7 @@ impl Catalog {
         at: PageAt,
         limit: usize,
     ) -> Result<MessagePage> {
-        let (t, _) = self.locate(session_id)?;
-        let path = match agent_id {
-            None => t.path.clone(),
-            Some(agent_id) => {
-                if !subagents::valid_agent_id(agent_id) {
-                    return Err(Error::InvalidInput(format!("invalid subagent id {agent_id:?}")));
-                }
-                subagents::subagent_path(&t.path, &t.session_id, agent_id).ok_or_else(|| {
-                    Error::SubagentNotFound {
-                        session_id: session_id.to_owned(),
-                        agent_id: agent_id.to_owned(),
-                    }
-                })?
-            }
-        };
+        let path = self.transcript_path(session_id, agent_id)?;
         let limit = limit.clamp(1, 5_000);
         match at {
             PageAt::Before(before) => messages::read_page(&path, before, limit),

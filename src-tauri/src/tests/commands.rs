@@ -401,6 +401,20 @@ fn search_finds_words_once_the_background_index_is_built_and_opens_at_the_hit() 
             || (m["toolCall"]["toolUseId"] == hit["toolUseId"] && !hit["toolUseId"].is_null())),
         "the page around the hit shows it: {hit} {page}"
     );
+    // Find in the transcript: every match in file order.
+    let found = h.ok(
+        "find_in_transcript",
+        json!({"sessionId": CART, "agentId": null, "query": "QuantitySelector"}),
+    );
+    assert!(found["total"].as_u64().unwrap() >= 1, "{found}");
+    assert!(found["matches"][0]["offset"].is_u64(), "{found}");
+    assert_eq!(
+        h.err_kind(
+            "find_in_transcript",
+            json!({"sessionId": CART, "agentId": "../x", "query": "a"})
+        ),
+        "invalid-input"
+    );
     // A malformed query says what is wrong; bad arguments are refused before any work.
     assert_eq!(h.err_kind("search", json!({"query": "\"open", "limit": 10})), "invalid-input");
     assert_eq!(h.err_kind("search", json!({"query": "x", "limit": 0})), "invalid-input");

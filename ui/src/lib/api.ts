@@ -74,6 +74,8 @@ export const transcriptPage = (sessionId: string, agentId: string | null, at: Pa
   call('transcript_page', { sessionId, agentId, at, limit });
 export const search = (query: string, limit: number) => call('search', { query, limit });
 export const searchStatus = () => call('search_status', {});
+export const findInTranscript = (sessionId: string, agentId: string | null, query: string) =>
+  call('find_in_transcript', { sessionId, agentId, query });
 export const renameSession = (sessionId: string, name: string | null) => call('rename_session', { sessionId, name });
 export const adoptable = (agent: string, from: string | null, allFolders: boolean) =>
   call('adoptable', { agent, from, allFolders });

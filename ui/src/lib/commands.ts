@@ -24,6 +24,7 @@ import type {
   SessionSummary,
   Settings,
   SettingsPatch,
+  TranscriptMatches,
   UndoPlan,
   UndoReport,
 } from './types';
@@ -50,6 +51,10 @@ export interface Commands {
   };
   search: { args: { query: string; limit: number }; result: SearchResults };
   search_status: { args: NoArgs; result: IndexStatus };
+  find_in_transcript: {
+    args: { sessionId: string; agentId: string | null; query: string };
+    result: TranscriptMatches;
+  };
   rename_session: { args: { sessionId: string; name: string | null }; result: SessionSummary };
   reveal_path: { args: { path: string }; result: null };
   adoptable: { args: { agent: string; from: string | null; allFolders: boolean }; result: AdoptableSession[] };

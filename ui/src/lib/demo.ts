@@ -634,6 +634,16 @@ const handlers: Handlers = {
     return pageAt(total, a.at, Number(a.limit) || 100);
   },
   search: (a) => demoSearch(a.query, a.limit),
+  find_in_transcript: (a) => {
+    const total = Math.max(7, findSession(String(a.sessionId)).messageCount);
+    // Every fifth demo message "matches".
+    const matches = Array.from({ length: Math.floor(total / 5) }, (_, i) => ({
+      offset: i * 5000,
+      uuid: `m${i * 5}`,
+      toolUseId: null,
+    }));
+    return { total: matches.length, matches, terms: a.query.split(/\s+/).filter(Boolean) };
+  },
   search_status: () => ({
     building: false,
     done: 0,

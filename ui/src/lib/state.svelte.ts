@@ -75,6 +75,8 @@ class AppState {
   pendingQuery = $state<string | null>(null);
   /** Bumped by `/` and Ctrl/Cmd+F: the visible view focuses its search box. */
   searchTick = $state(0);
+  /** Bumped by Ctrl/Cmd+F inside the viewer: the open transcript shows its find bar. */
+  findTick = $state(0);
   /** Bumped by F2: the visible view renames its current row. */
   renameTick = $state(0);
   toasts = $state<Toast[]>([]);

@@ -24,6 +24,8 @@ export type { SearchHit } from './bindings/SearchHit';
 export type { SearchResults } from './bindings/SearchResults';
 export type { SessionHits } from './bindings/SessionHits';
 export type { SnippetPart } from './bindings/SnippetPart';
+export type { TranscriptMatch } from './bindings/TranscriptMatch';
+export type { TranscriptMatches } from './bindings/TranscriptMatches';
 
 // ---- shell-only types (generated from the shell crate) ----
 export type { FilesDropped } from './bindings/FilesDropped';

@@ -8,6 +8,7 @@ const api = await import('../lib/api');
 const { app } = await import('../lib/state.svelte');
 const { default: ContentResults } = await import('../lib/components/ContentResults.svelte');
 const { default: MessageList } = await import('../lib/components/MessageList.svelte');
+const { default: FindBar } = await import('../lib/components/FindBar.svelte');
 
 const target = session({ autoName: 'Fix the login redirect', workingDirectory: '/home/ada/src/app' });
 
@@ -113,5 +114,36 @@ describe('a transcript opened at a hit', () => {
     await fireEvent.click(screen.getByTestId('load-later'));
     await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(40));
     expect(fetchAt).toHaveBeenLastCalledWith({ kind: 'after', offset: 5800 }, 20);
+  });
+});
+
+describe('find in the transcript', () => {
+  it('counts every match in the file and steps through them', async () => {
+    vi.mocked(api.findInTranscript).mockResolvedValue({
+      total: 3,
+      matches: [
+        { offset: 100, uuid: 'u1', toolUseId: null },
+        { offset: 900, uuid: 'u9', toolUseId: null },
+        { offset: 4000, uuid: 'u40', toolUseId: 'toolu_1' },
+      ],
+      terms: ['zeppelin'],
+    });
+    const shown: (number | null)[] = [];
+    const onclose = vi.fn();
+    render(FindBar, {
+      props: { sessionId: 's1', onanchor: (a) => shown.push(a?.offset ?? null), onclose },
+    });
+    const input = screen.getByTestId('find-input');
+    await fireEvent.input(input, { target: { value: 'zeppelin' } });
+    await vi.waitFor(() => expect(screen.getByTestId('find-count').textContent).toContain('1 of 3'));
+    expect(api.findInTranscript).toHaveBeenCalledWith('s1', null, 'zeppelin');
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    await fireEvent.keyDown(input, { key: 'Enter', shiftKey: true });
+    expect(shown).toEqual([100, 900, 4000, 100, 4000]);
+    expect(screen.getByTestId('find-count').textContent).toContain('3 of 3');
+    await fireEvent.keyDown(input, { key: 'Escape' });
+    expect(onclose).toHaveBeenCalled();
   });
 });

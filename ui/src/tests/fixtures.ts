@@ -97,6 +97,7 @@ export function apiMock(): ApiFunctions {
     subagentMessages: fn<'subagentMessages'>(),
     transcriptPage: fn<'transcriptPage'>(),
     search: fn<'search'>(),
+    findInTranscript: fn<'findInTranscript'>(),
     searchStatus: fn<'searchStatus'>(async () => ({
       building: false,
       done: 0,

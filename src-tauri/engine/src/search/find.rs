@@ -4,8 +4,10 @@
 
 use std::collections::HashMap;
 use std::ops::Bound;
+use std::path::Path;
 use std::time::Instant;
 
+use serde::Serialize;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::query::{
@@ -15,6 +17,7 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::snippet::{Snippet, SnippetGenerator};
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
+use ts_rs::TS;
 
 use super::build::role_text;
 use super::query::{ParsedQuery, TextPart, parse};
@@ -75,7 +78,7 @@ impl SearchIndex {
         if allowed.is_empty() {
             return Ok(results);
         }
-        let q = self.build_query(&parsed, parsed.filters.on_sessions().then_some(&allowed));
+        let q = self.build_query(&parsed, parsed.filters.on_sessions().then_some(&allowed), None);
         let searcher = self.reader.searcher();
         let groups = searcher
             .search(&*q, &BySession { hits: opts.hits_per_session.max(1) })
@@ -113,13 +116,16 @@ impl SearchIndex {
         Ok(results)
     }
 
+    /// The query's tantivy form: its text parts and filters, within the `allowed` sessions or
+    /// within one transcript file (`in_file`, a document `key`).
     fn build_query(
         &self,
         q: &ParsedQuery,
         allowed: Option<&Vec<&SessionSummary>>,
+        in_file: Option<&str>,
     ) -> Box<dyn Query> {
         let f = &self.fields;
-        let messages_only = q.filters.on_messages();
+        let messages_only = in_file.is_some() || q.filters.on_messages();
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for part in &q.parts {
             let occur = if part.negated { Occur::MustNot } else { Occur::Must };
@@ -164,6 +170,9 @@ impl SearchIndex {
         if let Some(allowed) = allowed {
             let terms = allowed.iter().map(|s| Term::from_field_text(f.session_id, &s.session_id));
             clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
+        }
+        if let Some(path) = in_file {
+            clauses.push((Occur::Must, term(Term::from_field_text(f.key, path))));
         }
         Box::new(BooleanQuery::new(clauses))
     }
@@ -268,6 +277,125 @@ impl SearchIndex {
             snippet,
             snippet_parts: parts,
         })
+    }
+}
+
+/// Where a query matches inside one transcript, in file order (find in the viewer).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptMatches {
+    /// Matching pieces in the file (all of them; `matches` holds the first `limit`).
+    #[ts(type = "number")]
+    pub total: u64,
+    pub matches: Vec<TranscriptMatch>,
+    /// Words to mark, as the index matched them (a prefix expanded to the words it matched).
+    pub terms: Vec<String>,
+}
+
+/// One match: the line's offset (open there) and what finds its message in the viewer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptMatch {
+    #[ts(type = "number")]
+    pub offset: u64,
+    pub uuid: String,
+    pub tool_use_id: Option<String>,
+}
+
+impl SearchIndex {
+    /// Every match of `query` in the transcript file `path`, in file order (at most `limit`
+    /// listed). Session filters do not apply (the file is the session); message filters do.
+    pub fn find_in_transcript(
+        &self,
+        path: &Path,
+        query: &str,
+        limit: usize,
+    ) -> Result<TranscriptMatches> {
+        let parsed = parse(query)?;
+        self.reload()?;
+        let mut out = TranscriptMatches { total: 0, matches: Vec::new(), terms: Vec::new() };
+        if parsed.is_empty() {
+            return Ok(out);
+        }
+        let key = path.display().to_string();
+        let q = self.build_query(&parsed, None, Some(&key));
+        let searcher = self.reader.searcher();
+        let mut found = searcher.search(&*q, &InFile).map_err(index_error)?;
+        found.sort_unstable();
+        out.total = found.len() as u64;
+        let f = &self.fields;
+        let mut seen = std::collections::HashSet::new();
+        for (offset, addr) in found {
+            if out.matches.len() >= limit {
+                break;
+            }
+            let Ok(doc) = searcher.doc::<TantivyDocument>(addr) else { continue };
+            let text =
+                |field: Field| doc.get_first(field).and_then(|v| v.as_str()).map(str::to_owned);
+            let m = TranscriptMatch {
+                offset,
+                uuid: text(f.uuid).unwrap_or_default(),
+                tool_use_id: text(f.tool_use_id),
+            };
+            if seen.insert((m.offset, m.tool_use_id.clone())) {
+                out.matches.push(m);
+            }
+        }
+        for part in parsed.parts.iter().filter(|p| !p.negated) {
+            out.terms.extend(expand(&searcher, f.text, part));
+        }
+        out.terms.dedup();
+        Ok(out)
+    }
+}
+
+/// Every match's line offset (through the fast field), unscored.
+struct InFile;
+
+struct InFileSegment {
+    segment: SegmentOrdinal,
+    offset: Column<u64>,
+    found: Vec<(u64, DocAddress)>,
+}
+
+impl Collector for InFile {
+    type Fruit = Vec<(u64, DocAddress)>;
+    type Child = InFileSegment;
+
+    fn for_segment(
+        &self,
+        segment: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<InFileSegment> {
+        Ok(InFileSegment {
+            segment,
+            offset: reader.fast_fields().u64("offset")?,
+            found: Vec::new(),
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(
+        &self,
+        fruits: Vec<Vec<(u64, DocAddress)>>,
+    ) -> tantivy::Result<Vec<(u64, DocAddress)>> {
+        Ok(fruits.into_iter().flatten().collect())
+    }
+}
+
+impl SegmentCollector for InFileSegment {
+    type Fruit = Vec<(u64, DocAddress)>;
+
+    fn collect(&mut self, doc: DocId, _score: Score) {
+        let offset = self.offset.first(doc).unwrap_or(0);
+        self.found.push((offset, DocAddress::new(self.segment, doc)));
+    }
+
+    fn harvest(self) -> Vec<(u64, DocAddress)> {
+        self.found
     }
 }
 

@@ -71,7 +71,7 @@ pub fn schema() -> (Schema, Fields) {
         session_hash: b.add_u64_field("session_hash", FAST),
         agent_id: b.add_text_field("agent_id", STORED),
         uuid: b.add_text_field("uuid", STORED),
-        offset: b.add_u64_field("offset", STORED),
+        offset: b.add_u64_field("offset", STORED | FAST),
         piece: b.add_u64_field("piece", STORED),
         role: b.add_text_field("role", STRING | STORED),
         tool: b.add_text_field("tool", STRING),

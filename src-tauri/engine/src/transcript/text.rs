@@ -196,7 +196,13 @@ impl TextExtractor {
         {
             collect_strings(&input, &mut text);
         }
-        Piece { role: Role::Tool, tool: Some(name).filter(|n| !n.is_empty()), text, ..base.clone() }
+        Piece {
+            role: Role::Tool,
+            tool: Some(name).filter(|n| !n.is_empty()),
+            tool_use_id: id,
+            text,
+            ..base.clone()
+        }
     }
 }
 
@@ -300,6 +306,7 @@ mod tests {
             (Role::Tool, "grep -rn needle src\nFind it")
         );
         assert_eq!(out[0].tool.as_deref(), Some("Bash"));
+        assert_eq!(out[0].tool_use_id.as_deref(), Some("t1"), "a call names its id");
         assert_eq!(out[1].role, Role::Assistant);
         assert_eq!(out[1].time_ms, Some(1_793_527_200_000));
         assert_eq!((out[2].tool.as_deref(), out[2].is_error), (Some("Bash"), true));
