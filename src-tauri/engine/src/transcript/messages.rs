@@ -950,7 +950,7 @@ pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Res
 const TURN_START_BYTES: u64 = 8 * 1024 * 1024;
 
 /// About `limit` messages from the turn that holds the line at byte offset `at` on: the page
-/// starts at that turn's prompt (looked for at most [`TURN_START_BYTES`] back) and ends before
+/// starts at that turn's prompt (looked for at most `TURN_START_BYTES` back) and ends before
 /// a later prompt. Deep in a huge file this reads only the page, not everything after it.
 pub fn read_page_around(path: &Path, at: u64, limit: usize) -> std::io::Result<MessagePage> {
     let mut file = crate::files::open_regular(path)?;
