@@ -383,6 +383,41 @@ fn a_damaged_index_is_rebuilt_not_believed() {
     update(&index, &catalog);
     assert_eq!(search(&index, &catalog, "zetaword").total_sessions, 1);
 
+    // The state beside the commit (which files it holds, how far each was read): one or two
+    // files, never a pile. Without it the commit still answers (its fingerprint says the files
+    // are as indexed), but the next change reads every file again: nothing is trusted.
+    let states = || -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("state-"))
+            .collect();
+        v.sort();
+        v
+    };
+    session_saying(&folder, "55", "zetaword");
+    catalog.invalidate(&[]);
+    update(&index, &catalog);
+    let now = states();
+    assert!((1..=2).contains(&now.len()), "{now:?}");
+    for p in &now {
+        std::fs::remove_file(p).unwrap();
+    }
+    drop(index);
+    let index = SearchIndex::open(&data).unwrap();
+    assert_eq!(update(&index, &catalog).files_unchanged, 2);
+    assert_eq!(search(&index, &catalog, "zetaword").total_sessions, 2);
+    append(
+        &folder.join(format!("{}.jsonl", sid("55"))),
+        &[user(&sid("55"), "/w/app", "u9", "omegaword")],
+    );
+    catalog.invalidate(&[]);
+    let r = update(&index, &catalog);
+    assert_eq!(r.files_indexed, 2, "read again from the start: {r:?}");
+    assert_eq!(search(&index, &catalog, "zetaword").total_sessions, 2);
+    assert_eq!(search(&index, &catalog, "omegaword").total_sessions, 1);
+    assert_eq!(update(&index, &catalog).files_unchanged, 2);
+
     // An index folder of another format is removed.
     std::fs::create_dir_all(data.join("search-v0/junk")).unwrap();
     drop(index);

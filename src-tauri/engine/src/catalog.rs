@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use rayon::prelude::*;
@@ -142,6 +142,8 @@ pub struct Scan {
     pub attribution: AttributionIndex,
     pub custom_names: HashMap<String, HashMap<String, String>>,
     pub warnings: Vec<Warning>,
+    /// Every listed session's summary, newest first, made once for this pass when first asked.
+    listed: OnceLock<Arc<[SessionSummary]>>,
 }
 
 impl Scan {
@@ -342,6 +344,7 @@ impl Catalog {
             attribution: previous.attribution.clone(),
             custom_names: previous.custom_names.clone(),
             warnings,
+            listed: OnceLock::new(),
         }
     }
 
@@ -368,7 +371,7 @@ impl Catalog {
         let (custom_names, metadata_warnings) =
             MetadataStore::new(&self.state_dir).custom_names_with_warnings();
         warnings.extend(metadata_warnings);
-        Ok(Scan { transcripts, attribution, custom_names, warnings })
+        Ok(Scan { transcripts, attribution, custom_names, warnings, listed: OnceLock::new() })
     }
 
     /// Every transcript with its facts: a `stat` per file validates it against the index; only
@@ -464,32 +467,16 @@ impl Catalog {
     /// Every session, grouped by real working directory, newest group first.
     pub fn all_sessions(&self, opts: ListOptions) -> Result<Listing> {
         let scan = self.scan()?;
-        // Summaries are built on every core (boxed, so that sorting moves pointers, not
-        // summaries).
-        let mut sessions: Vec<(Box<SessionSummary>, bool, String)> = scan
-            .transcripts
-            .par_iter()
-            .filter(|t| t.is_session())
-            .filter_map(|t| {
-                let attr = scan.attribution.get(&t.session_id);
-                if t.docker && attr.agent_name.is_none() {
-                    return None; // docker sessions are listed only under the agent that owns them
-                }
-                let summary = self.summarize(t, &attr, &scan);
-                let is_temp = paths::is_temp_directory(&summary.working_directory);
-                if is_temp && !opts.include_temp {
-                    return None;
-                }
-                let activity = t.activity();
-                Some((Box::new(summary), is_temp, activity))
-            })
-            .collect();
-        sessions.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.session_id.cmp(&b.0.session_id)));
+        let listed = self.listed(&scan);
+        let sessions = listed
+            .iter()
+            .map(|s| (s, paths::is_temp_directory(&s.working_directory)))
+            .filter(|(_, is_temp)| opts.include_temp || !is_temp);
 
         // Group by real working directory (docker sessions by owning agent).
         let mut order: Vec<String> = Vec::new();
         let mut groups: HashMap<String, DirectoryGroup> = HashMap::new();
-        for (i, (s, is_temp, _)) in sessions.into_iter().enumerate() {
+        for (i, (s, is_temp)) in sessions.enumerate() {
             let key = if s.encoded_path.starts_with("docker:") {
                 s.encoded_path.clone()
             } else {
@@ -499,7 +486,7 @@ impl Catalog {
             let group = groups.entry(key.clone()).or_insert_with(|| {
                 order.push(key.clone());
                 DirectoryGroup {
-                    agent_name: self.group_agent(&s),
+                    agent_name: self.group_agent(s),
                     working_directory: s.working_directory.clone(),
                     encoded_path: s.encoded_path.clone(),
                     session_count: 0,
@@ -509,7 +496,7 @@ impl Catalog {
             });
             group.session_count += 1;
             if within_limit {
-                group.sessions.push(*s);
+                group.sessions.push(s.clone());
             }
         }
         let groups = order
@@ -518,6 +505,46 @@ impl Catalog {
             .filter(|g| !g.sessions.is_empty() || opts.limit.is_none())
             .collect();
         Ok(Listing { groups, warnings: scan.warnings.clone() })
+    }
+
+    /// Every session [`Catalog::all_sessions`] lists (temporary folders included), newest first,
+    /// as of a pass made now (or a moment ago).
+    pub fn listed_sessions(&self) -> Result<Arc<[SessionSummary]>> {
+        Ok(self.listed(&*self.scan()?))
+    }
+
+    /// The same as of the last pass, however old (a pass is made if there is none): for answers
+    /// that lag a file event by a moment anyway, like search, whose index lags as much.
+    pub fn last_listed_sessions(&self) -> Result<Arc<[SessionSummary]>> {
+        let last =
+            self.caches.lock().map_err(|_| poisoned())?.last.as_ref().map(|(_, s)| s.clone());
+        match last {
+            Some(scan) => Ok(self.listed(&scan)),
+            None => self.listed_sessions(),
+        }
+    }
+
+    /// The pass's summaries, made on every core the first time they are asked for.
+    fn listed(&self, scan: &Scan) -> Arc<[SessionSummary]> {
+        let made = scan.listed.get_or_init(|| {
+            // Boxed, so that sorting moves pointers, not summaries.
+            let mut sessions: Vec<(Box<SessionSummary>, String)> = scan
+                .transcripts
+                .par_iter()
+                .filter(|t| t.is_session())
+                .filter_map(|t| {
+                    let attr = scan.attribution.get(&t.session_id);
+                    if t.docker && attr.agent_name.is_none() {
+                        return None; // docker sessions are listed only under the agent that owns them
+                    }
+                    Some((Box::new(self.summarize(t, &attr, scan)), t.activity()))
+                })
+                .collect();
+            sessions
+                .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.session_id.cmp(&b.0.session_id)));
+            sessions.into_iter().map(|(s, _)| *s).collect()
+        });
+        Arc::clone(made)
     }
 
     /// The agent a group belongs to: the one whose working directory it is.

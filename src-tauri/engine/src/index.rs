@@ -594,7 +594,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// A fast 64-bit checksum of a payload, eight bytes a step (detects torn and damaged shards; not
 /// a defence against a deliberate forger, who could as well edit the transcripts).
-fn checksum(bytes: &[u8]) -> u64 {
+pub(crate) fn checksum(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let chunks = bytes.chunks_exact(8);
     let tail = chunks.remainder();

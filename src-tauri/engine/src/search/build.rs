@@ -6,16 +6,17 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use tantivy::{IndexWriter, TantivyDocument, Term};
 
 use super::schema::{EXCERPT_BYTES, Fields, KIND_MESSAGE, KIND_SESSION, session_hash, session_key};
+use super::state::{self, Committed, FileState, Payload, STATE_VERSION};
 use super::{IndexProgress, IndexReport, SearchIndex, UpdateOptions, index_error};
-use crate::catalog::{Catalog, ListOptions};
+use crate::catalog::Catalog;
 use crate::error::Result;
 use crate::files::FileIdentity;
 use crate::jsonl::{LISTING_MAX_LINE_BYTES, LineReader};
@@ -23,37 +24,12 @@ use crate::model::{Role, SessionSummary, Warning};
 use crate::transcript::subagents::{FlatAgents, subagent_files};
 use crate::transcript::text::{Piece, TextExtractor};
 
-/// The payload's format; another one means the index is rebuilt.
-pub(super) const PAYLOAD_VERSION: u32 = 1;
 /// How many bytes before the indexed end are compared to tell an append from a rewrite.
 const TAIL_BYTES: u64 = 1024;
 /// The work is committed at least this often, so progress survives a quit and is searchable.
 const COMMIT_EVERY: Duration = Duration::from_secs(10);
 /// Files read between two progress reports.
 const CHUNK_FILES: usize = 64;
-
-/// What the index knows of one transcript file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct FileState {
-    pub session_id: String,
-    pub size: u64,
-    pub mtime_ns: i64,
-    pub identity: Option<(u64, u64)>,
-    /// Bytes read (up to the end of the last complete line).
-    pub offset: u64,
-    /// SHA-256 of the `TAIL_BYTES` before `offset`.
-    pub tail: String,
-    pub extractor: TextExtractor,
-}
-
-/// The commit payload: every file and session the committed documents describe.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub(super) struct Payload {
-    pub version: u32,
-    pub files: BTreeMap<String, FileState>,
-    /// Session id → hash of what its names document holds.
-    pub sessions: BTreeMap<String, u64>,
-}
 
 /// A transcript file to keep indexed.
 struct Wanted {
@@ -71,17 +47,22 @@ enum Work {
 }
 
 impl SearchIndex {
-    /// The last committed payload; `None` when it is missing, unreadable or of another format
-    /// (the index is then emptied and built again).
-    fn payload(&self) -> Option<Payload> {
+    /// What the last commit recorded of its state; `None` without a commit of this format.
+    fn committed(&self) -> Option<Committed> {
         let metas = self.index.load_metas().ok()?;
-        let p: Payload = serde_json::from_str(metas.payload.as_deref()?).ok()?;
-        (p.version == PAYLOAD_VERSION).then_some(p)
+        let c: Committed = serde_json::from_str(metas.payload.as_deref()?).ok()?;
+        (c.version == STATE_VERSION).then_some(c)
+    }
+
+    /// The last commit's state; `None` when it is missing, unreadable or of another format (the
+    /// index is then emptied and built again).
+    fn payload(&self) -> Option<Arc<Payload>> {
+        self.state.get(self.dir(), &self.committed()?)
     }
 
     /// Sessions the last commit covers.
     pub fn indexed_sessions(&self) -> u64 {
-        self.payload().map_or(0, |p| p.sessions.len() as u64)
+        self.committed().map_or(0, |c| c.sessions)
     }
 
     /// Brings the index up to date with the sessions `catalog` lists (with `rebuild`, from
@@ -96,16 +77,15 @@ impl SearchIndex {
     ) -> Result<IndexReport> {
         let started = Instant::now();
         let mut report = IndexReport::default();
-        let listing = catalog.all_sessions(ListOptions { limit: None, include_temp: true })?;
-        let sessions: Vec<&SessionSummary> =
-            listing.groups.iter().flat_map(|g| g.sessions.iter()).collect();
+        let listed = catalog.listed_sessions()?;
+        let sessions: Vec<&SessionSummary> = listed.iter().collect();
         report.sessions = sessions.len() as u64;
         let wanted = wanted_files(&sessions);
         // Nothing changed (the common case after a file event elsewhere, or a search that updates
         // first): no writer, no commit.
         if !opts.rebuild
-            && let Some(p) = self.payload()
-            && is_current(&p, &wanted, &sessions)
+            && let Some(c) = self.committed()
+            && c.fingerprint == fingerprint_now(&wanted, &sessions)
         {
             report.files_unchanged = wanted.len() as u64;
             report.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -116,10 +96,10 @@ impl SearchIndex {
             return Ok(report);
         };
         let mut payload = match self.payload().filter(|_| !opts.rebuild) {
-            Some(p) => p,
+            Some(p) => Arc::unwrap_or_clone(p),
             None => {
                 writer.delete_all_documents().map_err(index_error)?;
-                Payload { version: PAYLOAD_VERSION, ..Payload::default() }
+                Payload::default()
             }
         };
         let live: BTreeSet<String> = wanted.iter().map(|w| w.path.display().to_string()).collect();
@@ -176,13 +156,14 @@ impl SearchIndex {
             }
             progress(IndexProgress { done: done_sessions.len() as u64, total: total as u64 });
             if last_commit.elapsed() >= COMMIT_EVERY {
-                Self::commit(&mut writer, &payload)?;
+                self.commit(&mut writer, &payload)?;
                 last_commit = Instant::now();
             }
         }
         report.sessions_renamed = self.names_documents(&writer, &sessions, &mut payload);
-        Self::commit(&mut writer, &payload)?;
+        let committed = self.commit(&mut writer, &payload)?;
         drop(writer);
+        self.state.put(&committed, payload);
         self.reload()?;
         report.messages_added = added.into_inner();
         report.bytes_read = bytes.into_inner();
@@ -190,13 +171,20 @@ impl SearchIndex {
         Ok(report)
     }
 
-    fn commit(writer: &mut IndexWriter, payload: &Payload) -> Result<()> {
-        let text = serde_json::to_string(payload)
-            .map_err(|e| index_error(format!("cannot encode the index state: {e}")))?;
+    /// Commits the documents with their state: the state file first, then the commit that
+    /// names it (atomic), then state files no reader needs any more.
+    fn commit(&self, writer: &mut IndexWriter, payload: &Payload) -> Result<Committed> {
+        let previous = self.committed().map(|c| c.state);
         let mut prepared = writer.prepare_commit().map_err(index_error)?;
+        let committed = state::write(self.dir(), prepared.opstamp(), payload)?;
+        let text = serde_json::to_string(&committed)
+            .map_err(|e| index_error(format!("cannot encode the commit: {e}")))?;
         prepared.set_payload(&text);
         prepared.commit().map_err(index_error)?;
-        Ok(())
+        let mut keep = vec![committed.state.as_str()];
+        keep.extend(previous.as_deref());
+        state::remove_others(self.dir(), &keep);
+        Ok(committed)
     }
 
     /// Reads one file (from the start, or from where it was left) into documents.
@@ -388,14 +376,27 @@ fn wanted_files(sessions: &[&SessionSummary]) -> Vec<Wanted> {
         .collect()
 }
 
-/// Whether the committed index describes exactly these files and sessions as they are now.
-fn is_current(payload: &Payload, wanted: &[Wanted], sessions: &[&SessionSummary]) -> bool {
-    payload.files.len() == wanted.len()
-        && payload.sessions.len() == sessions.len()
-        && sessions
-            .iter()
-            .all(|s| payload.sessions.get(&s.session_id) == Some(&session_hash(&names_text(s))))
-        && wanted.iter().all(|w| decide(payload, w).is_none())
+/// The fingerprint of these files and sessions as they are now (a `stat` per file, on every
+/// core); equal to the committed one exactly when the index holds them as they are.
+fn fingerprint_now(wanted: &[Wanted], sessions: &[&SessionSummary]) -> u64 {
+    let files: Vec<u64> = wanted
+        .par_iter()
+        .map(|w| {
+            let key = w.path.display().to_string();
+            match std::fs::metadata(&w.path) {
+                Ok(m) => {
+                    state::file_print(&key, &w.session_id, m.len(), mtime_ns(&m), identity(&m))
+                }
+                // A file that cannot be stat'ed matches no state.
+                Err(_) => state::file_print(&key, "\u{0}missing", 0, 0, None),
+            }
+        })
+        .collect();
+    let names = sessions
+        .par_iter()
+        .map(|s| state::names_print(&s.session_id, session_hash(&names_text(s))));
+    let names: Vec<u64> = names.collect();
+    state::combine(files.into_iter().chain(names))
 }
 
 /// Whether and how `w` must be read; `None` when the index has it as it is.

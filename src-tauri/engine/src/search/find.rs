@@ -7,6 +7,7 @@ use std::ops::Bound;
 use std::path::Path;
 use std::time::Instant;
 
+use rayon::prelude::*;
 use serde::Serialize;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
@@ -23,7 +24,7 @@ use super::build::role_text;
 use super::query::{ParsedQuery, TextPart, parse};
 use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, KIND_SESSION, session_hash};
 use super::{SearchHit, SearchIndex, SearchResults, SessionHits, SnippetPart, index_error};
-use crate::catalog::{Catalog, ListOptions};
+use crate::catalog::Catalog;
 use crate::error::Result;
 use crate::model::{Role, SessionSummary};
 use crate::transcript::text::{Piece, TextExtractor};
@@ -59,9 +60,8 @@ impl SearchIndex {
         let started = Instant::now();
         let parsed = parse(query)?;
         self.reload()?;
-        let listing = catalog.all_sessions(ListOptions { limit: None, include_temp: true })?;
-        let sessions: Vec<&SessionSummary> =
-            listing.groups.iter().flat_map(|g| g.sessions.iter()).collect();
+        let listed = catalog.last_listed_sessions()?;
+        let sessions: Vec<&SessionSummary> = listed.iter().collect();
         let mut results = SearchResults {
             query: query.to_owned(),
             total_sessions: 0,
@@ -95,13 +95,12 @@ impl SearchIndex {
         results.total_sessions = ranked.len() as u64;
         results.total_matches = ranked.iter().map(|(_, _, g)| g.matches).sum();
         let generator = self.snippets(&searcher, &parsed, &*q);
-        for (_, s, g) in ranked.into_iter().take(opts.limit) {
-            let hits = g
-                .top
-                .iter()
-                .filter_map(|(_, addr)| self.hit(&searcher, *addr, generator.as_ref()))
-                .collect();
-            results.sessions.push(SessionHits {
+        // Documents are read and snippets made for the sessions shown, on every core.
+        let shown: Vec<(Score, &SessionSummary, Group)> =
+            ranked.into_iter().take(opts.limit).collect();
+        results.sessions = shown
+            .into_par_iter()
+            .map(|(_, s, g)| SessionHits {
                 session_id: s.session_id.clone(),
                 working_directory: s.working_directory.clone(),
                 agent_name: s.agent_name.clone(),
@@ -109,9 +108,13 @@ impl SearchIndex {
                 auto_name: s.auto_name.clone(),
                 name_match: g.name_score > 0.0,
                 matches: g.matches,
-                hits,
-            });
-        }
+                hits: g
+                    .top
+                    .iter()
+                    .filter_map(|(_, addr)| self.hit(&searcher, *addr, generator.as_ref()))
+                    .collect(),
+            })
+            .collect();
         results.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         Ok(results)
     }
@@ -529,17 +532,20 @@ fn session_allowed(q: &ParsedQuery, s: &SessionSummary) -> bool {
 /// a quarter more for activity close to the newest session's (the newest matching session is
 /// the reference, so ranking needs no clock).
 fn rank(ranked: &mut [(Score, &SessionSummary, Group)]) {
-    let activity = |s: &SessionSummary| {
-        s.last_message_at
-            .as_deref()
-            .or(Some(s.mtime.as_str()))
-            .and_then(crate::time::millis)
-            .unwrap_or(0)
-    };
-    let newest = ranked.iter().map(|(_, s, _)| activity(s)).max().unwrap_or(0);
-    for (score, s, g) in ranked.iter_mut() {
+    let activity: Vec<i64> = ranked
+        .iter()
+        .map(|(_, s, _)| {
+            s.last_message_at
+                .as_deref()
+                .or(Some(s.mtime.as_str()))
+                .and_then(crate::time::millis)
+                .unwrap_or(0)
+        })
+        .collect();
+    let newest = activity.iter().copied().max().unwrap_or(0);
+    for ((score, _, g), at) in ranked.iter_mut().zip(activity) {
         #[allow(clippy::cast_precision_loss)]
-        let days = (newest - activity(s)).max(0) as f32 / 86_400_000.0;
+        let days = (newest - at).max(0) as f32 / 86_400_000.0;
         #[allow(clippy::cast_precision_loss)]
         let many = (1.0 + g.matches as f32).ln() * 0.15;
         *score = (g.best.max(g.name_score) + many) * (1.0 + 0.25 * (-days / 30.0).exp());
@@ -588,7 +594,29 @@ struct BySessionSegment {
     hash: Column<u64>,
     kind: Column<u64>,
     keep: usize,
-    groups: HashMap<u64, Group>,
+    /// Groups in the order met, and where each session's is; a session's documents are added
+    /// together, so most matches land in the group of the match before (`last`).
+    groups: Vec<(u64, Group)>,
+    at: HashMap<u64, usize>,
+    last: Option<(u64, usize)>,
+}
+
+impl BySessionSegment {
+    /// Where the group of `hash` is (made when first met).
+    fn slot(&mut self, hash: u64) -> usize {
+        if let Some((h, i)) = self.last
+            && h == hash
+        {
+            return i;
+        }
+        let next = self.groups.len();
+        let i = *self.at.entry(hash).or_insert(next);
+        if i == next {
+            self.groups.push((hash, Group::default()));
+        }
+        self.last = Some((hash, i));
+        i
+    }
 }
 
 impl Collector for BySession {
@@ -605,7 +633,9 @@ impl Collector for BySession {
             hash: reader.fast_fields().u64("session_hash")?,
             kind: reader.fast_fields().u64("kind")?,
             keep: self.hits,
-            groups: HashMap::new(),
+            groups: Vec::new(),
+            at: HashMap::new(),
+            last: None,
         })
     }
 
@@ -613,10 +643,7 @@ impl Collector for BySession {
         true
     }
 
-    fn merge_fruits(
-        &self,
-        fruits: Vec<HashMap<u64, Group>>,
-    ) -> tantivy::Result<HashMap<u64, Group>> {
+    fn merge_fruits(&self, fruits: Vec<Vec<(u64, Group)>>) -> tantivy::Result<HashMap<u64, Group>> {
         let mut all: HashMap<u64, Group> = HashMap::new();
         for fruit in fruits {
             for (h, g) in fruit {
@@ -628,19 +655,22 @@ impl Collector for BySession {
 }
 
 impl SegmentCollector for BySessionSegment {
-    type Fruit = HashMap<u64, Group>;
+    type Fruit = Vec<(u64, Group)>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
         let Some(hash) = self.hash.first(doc) else { return };
-        let group = self.groups.entry(hash).or_default();
-        if self.kind.first(doc) == Some(KIND_SESSION) {
+        let names = self.kind.first(doc) == Some(KIND_SESSION);
+        let (segment, keep) = (self.segment, self.keep);
+        let slot = self.slot(hash);
+        let Some((_, group)) = self.groups.get_mut(slot) else { return };
+        if names {
             group.name_score = group.name_score.max(score);
         } else {
-            group.add(score, DocAddress::new(self.segment, doc), self.keep);
+            group.add(score, DocAddress::new(segment, doc), keep);
         }
     }
 
-    fn harvest(self) -> HashMap<u64, Group> {
+    fn harvest(self) -> Vec<(u64, Group)> {
         self.groups
     }
 }

@@ -8,6 +8,7 @@ use tantivy::directory::MmapDirectory;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyError};
 
 use super::schema::{self, Fields};
+use super::state;
 use super::{INDEX_DIR, index_error, tokenizer};
 use crate::error::{Error, Result};
 
@@ -20,6 +21,8 @@ pub struct SearchIndex {
     pub(super) index: Index,
     pub(super) reader: IndexReader,
     pub(super) fields: Fields,
+    /// The last commit's state, decoded once.
+    pub(super) state: state::Cache,
 }
 
 impl SearchIndex {
@@ -45,14 +48,21 @@ impl SearchIndex {
         std::fs::create_dir_all(dir).map_err(|e| Error::io_at("create", dir, e))?;
         let (schema, fields) = schema::schema();
         let directory = MmapDirectory::open(dir).map_err(index_error)?;
-        let index = Index::open_or_create(directory, schema).map_err(index_error)?;
+        let mut index = Index::open_or_create(directory, schema).map_err(index_error)?;
+        // Segments are searched side by side (a query's wall time, not its CPU time, is what a
+        // person waits for).
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        if threads > 1 {
+            index.set_multithread_executor(threads).map_err(index_error)?;
+        }
         index.tokenizers().register(tokenizer::WORDS, tokenizer::analyzer());
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
             .map_err(index_error)?;
-        let me = Self { dir: dir.to_path_buf(), index, reader, fields };
+        let me =
+            Self { dir: dir.to_path_buf(), index, reader, fields, state: state::Cache::default() };
         // Reading the metadata proves the committed files are there and readable.
         me.index.load_metas().map_err(index_error)?;
         me.reader.searcher().segment_readers();

@@ -2,14 +2,14 @@
 //! (`<data dir>/search-v2/`), never in the Claude home.
 //!
 //! The index is a cache. Missing, unreadable, from another format, or left by a crashed writer, it
-//! is rebuilt: a commit is atomic (tantivy writes `meta.json` last), and the commit's payload says
-//! exactly which files and sessions the committed documents describe, so a reader never sees a
-//! half-indexed file as a whole one. One process writes at a time (tantivy's writer lock is a file
+//! is rebuilt: a commit is atomic (tantivy writes `meta.json` last), and the state it names
+//! (`state`: written first, checksummed) says exactly which files and sessions the committed
+//! documents describe, so a reader never sees a half-indexed file as a whole one. One process writes at a time (tantivy's writer lock is a file
 //! lock, so it holds across processes); another waits briefly, then answers from the last commit.
 //!
 //! `build` brings the index up to date (`background` does it on a thread of its own); `find`
-//! answers queries; `query` parses them; `schema`
-//! and `tokenizer` define what is stored and how words are cut.
+//! answers queries; `query` parses them; `schema`, `state` and `tokenizer` define what is stored,
+//! what the index knows of the files, and how words are cut.
 
 mod background;
 mod build;
@@ -17,6 +17,7 @@ mod find;
 mod index;
 pub mod query;
 mod schema;
+mod state;
 pub mod tokenizer;
 
 use std::time::Duration;
