@@ -10,6 +10,11 @@
 # incremental update after 1 MB is appended, and queries of one to three words, a phrase, a prefix
 # and filters: each as the engine's own time (`tookMs`, in the process) and as a whole
 # `corral-cli search --json` process, warm, 20 runs each (p50 / p95).
+#
+# The generator's vocabulary is a hundred words, each in nearly every session: the worst case for
+# a query, and not what people type. So that ordinary queries are measured too, the script plants
+# four words once (a prompt appended to chosen sessions): `plantone` in one session, `plantrare`
+# in 0.1% of them, `plantsome` in 1%, `plantmany` in 10%.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +30,36 @@ if [[ ! -d $dir/claude ]]; then
   "$cli" generate --out "$dir" --sessions "$sessions" --size "$size" --with-fleet --json >/dev/null
 fi
 args=(--claude-home "$dir/claude" --fleet "$dir/fleet/herdctl.yaml" --data-dir "$dir/data")
+if [[ ! -f $dir/planted ]]; then
+  python3 - "$dir/claude/projects" <<'PY'
+import json, pathlib, sys, uuid
+root = pathlib.Path(sys.argv[1])
+mains = sorted(p for p in root.glob("*/*.jsonl") if not p.name.startswith("agent-"))
+def plant(path, word):
+    first = None
+    with path.open("rb") as f:
+        for l in f:
+            if b'"type":"user"' in l:
+                try:
+                    first = json.loads(l)
+                    break
+                except ValueError:
+                    continue
+    if not isinstance(first, dict):
+        return
+    line = {"type": "user", "sessionId": first.get("sessionId"), "cwd": first.get("cwd"),
+            "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, str(path) + word)),
+            "timestamp": first.get("timestamp"),
+            "message": {"role": "user", "content": f"please look at the {word} report again"}}
+    with path.open("a") as f:
+        f.write(json.dumps(line) + "\n")
+n = len(mains)
+for word, every in (("plantone", n), ("plantrare", 1000), ("plantsome", 100), ("plantmany", 10)):
+    for p in mains[::max(1, min(every, n))][: max(1, n // every)]:
+        plant(p, word)
+PY
+  touch "$dir/planted"
+fi
 bytes=$(du -sb "$dir/claude/projects" | cut -f1)
 echo "corpus: $sessions sessions, $((bytes / 1024 / 1024)) MB of transcripts ($(nproc) cores)"
 
@@ -32,7 +67,7 @@ echo "corpus: $sessions sessions, $((bytes / 1024 / 1024)) MB of transcripts ($(
 "$cli" "${args[@]}" sessions --json >/dev/null
 /usr/bin/time -f '%e s wall, %M KB peak' -o "$dir/build.time" \
   "$cli" "${args[@]}" --json index --rebuild >"$dir/build.json" 2>/dev/null
-index_bytes=$(du -sb "$dir/data/search-v1" | cut -f1)
+index_bytes=$(du -sb "$dir"/data/search-v* | cut -f1)
 echo "full build: $(cat "$dir/build.time"); index $((index_bytes / 1024 / 1024)) MB =" \
   "$(awk -v a="$index_bytes" -v b="$bytes" 'BEGIN { printf "%.1f", 100 * a / b }')% of the transcripts"
 
@@ -50,7 +85,9 @@ cp "$dir/victim.bak" "$victim"
 words=$(grep -o '"text":"[^"]*"' "$victim" | sed -n 1,200p | tr -c 'A-Za-z\n' ' ' | tr 'A-Z' 'a-z' |
   tr ' ' '\n' | awk 'length($0) > 4' | sort | uniq -c | sort -rn | awk 'NR <= 6 {print $2}' | tr '\n' ' ')
 read -r w1 w2 w3 w4 _ <<<"$words"
-queries=("$w1" "$w1 $w2" "$w1 $w2 $w3" "\"$w1 $w2\"" "${w4:0:4}*" "$w1 role:user" "$w2 tool:bash" "$w1 after:2026-01-01")
+queries=(plantone plantrare plantsome plantmany "plantsome report" "\"the plantsome report\"" "plant*"
+  "plantmany role:user" "plantmany after:2026-01-01"
+  "$w1" "$w1 $w2" "$w1 $w2 $w3" "\"$w1 $w2\"" "${w4:0:4}*" "$w1 role:user" "$w2 tool:bash" "$w1 after:2026-01-01")
 
 pct() { sort -n | awk -v p="$1" '{ a[NR] = $1 } END { i = int((NR - 1) * p / 100) + 1; print a[i] }'; }
 printf '%-28s %14s %14s %10s\n' query "engine p50/p95" "process p50/p95" sessions

@@ -427,6 +427,10 @@ def step_content_search(driver):
     nums = huge_numbers(driver)
     assert DEEP_MESSAGE in nums and max(nums) < HUGE_MESSAGES, \
         f"the page around the hit is shown, not the newest ({min(nums)}..{max(nums)})"
+    # The viewer's find bar opens with the search's words, counting from the hit.
+    wait_until("the find bar with the search's words", lambda: "1 of 1" in text_of(one(driver, "find-count")) or None,
+               timeout=60)
+    assert one(driver, "find-input").get_attribute("value") == DEEP_WORD
     shot(driver, "09c-search-hit-open")
 
     # 6c. Find in the open transcript: the whole file's matches counted, the next one opened.

@@ -22,6 +22,8 @@ export type TranscriptAnchor = {
   toolUseId: string | null;
   /** The matched words, as the snippet marked them. */
   terms: string[];
+  /** The search that found it: the viewer's find bar opens with it, at this hit. */
+  query?: string;
 };
 
 export type WizardStart = {

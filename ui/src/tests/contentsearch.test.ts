@@ -71,7 +71,7 @@ describe('content search', () => {
     expect(hit.querySelector('mark')?.textContent).toBe('zeppelin');
     await fireEvent.click(hit);
     expect(app.openId).toBe(target.sessionId);
-    expect(app.openAnchor).toMatchObject({ offset: 4000, uuid: 'u40', terms: ['zeppelin'] });
+    expect(app.openAnchor).toMatchObject({ offset: 4000, uuid: 'u40', terms: ['zeppelin'], query: 'zeppelin' });
   });
 
   it('says what is wrong with a malformed query, and what the index covers so far', async () => {
@@ -118,16 +118,18 @@ describe('a transcript opened at a hit', () => {
 });
 
 describe('find in the transcript', () => {
+  const threeMatches = {
+    total: 3,
+    matches: [
+      { offset: 100, uuid: 'u1', toolUseId: null },
+      { offset: 900, uuid: 'u9', toolUseId: null },
+      { offset: 4000, uuid: 'u40', toolUseId: 'toolu_1' },
+    ],
+    terms: ['zeppelin'],
+  };
+
   it('counts every match in the file and steps through them', async () => {
-    vi.mocked(api.findInTranscript).mockResolvedValue({
-      total: 3,
-      matches: [
-        { offset: 100, uuid: 'u1', toolUseId: null },
-        { offset: 900, uuid: 'u9', toolUseId: null },
-        { offset: 4000, uuid: 'u40', toolUseId: 'toolu_1' },
-      ],
-      terms: ['zeppelin'],
-    });
+    vi.mocked(api.findInTranscript).mockResolvedValue(threeMatches);
     const shown: (number | null)[] = [];
     const onclose = vi.fn();
     render(FindBar, {
@@ -145,5 +147,24 @@ describe('find in the transcript', () => {
     expect(screen.getByTestId('find-count').textContent).toContain('3 of 3');
     await fireEvent.keyDown(input, { key: 'Escape' });
     expect(onclose).toHaveBeenCalled();
+  });
+
+  it('opened from a search hit, starts with its words at the hit, and Enter goes on from there', async () => {
+    vi.mocked(api.findInTranscript).mockResolvedValue(threeMatches);
+    const shown: (number | null)[] = [];
+    render(FindBar, {
+      props: {
+        sessionId: 's1',
+        initial: 'zeppelin',
+        from: 900,
+        onanchor: (a) => shown.push(a?.offset ?? null),
+        onclose: vi.fn(),
+      },
+    });
+    expect((screen.getByTestId('find-input') as HTMLInputElement).value).toBe('zeppelin');
+    await vi.waitFor(() => expect(screen.getByTestId('find-count').textContent).toContain('2 of 3'));
+    expect(shown).toEqual([]);
+    await fireEvent.keyDown(screen.getByTestId('find-input'), { key: 'Enter' });
+    expect(shown).toEqual([4000]);
   });
 });

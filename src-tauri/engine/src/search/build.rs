@@ -13,7 +13,9 @@ use std::time::{Duration, Instant, UNIX_EPOCH};
 use rayon::prelude::*;
 use tantivy::{IndexWriter, TantivyDocument, Term};
 
-use super::schema::{EXCERPT_BYTES, Fields, KIND_MESSAGE, KIND_SESSION, session_hash, session_key};
+use super::schema::{
+    EXCERPT_BYTES, Fields, KIND_MESSAGE, KIND_SESSION, group_key, session_hash, session_key,
+};
 use super::state::{self, Committed, FileState, Payload, STATE_VERSION};
 use super::{IndexProgress, IndexReport, SearchIndex, UpdateOptions, index_error};
 use crate::catalog::Catalog;
@@ -30,6 +32,8 @@ const TAIL_BYTES: u64 = 1024;
 const COMMIT_EVERY: Duration = Duration::from_secs(10);
 /// Files read between two progress reports.
 const CHUNK_FILES: usize = 64;
+/// An update that read this much waits for the merges it started.
+const SETTLE_AFTER_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A transcript file to keep indexed.
 struct Wanted {
@@ -162,8 +166,15 @@ impl SearchIndex {
         }
         report.sessions_renamed = self.names_documents(&writer, &sessions, &mut payload);
         let committed = self.commit(&mut writer, &payload)?;
-        drop(writer);
         self.state.put(&committed, payload);
+        if bytes.load(Ordering::Relaxed) >= SETTLE_AFTER_BYTES {
+            // After a build, the segments it left are merged before it returns: queries then
+            // visit fewer of them, and the index is its settled size (a quit in the middle of a
+            // merge loses nothing: merges commit on their own).
+            writer.wait_merging_threads().map_err(index_error)?;
+        } else {
+            drop(writer);
+        }
         self.reload()?;
         report.messages_added = added.into_inner();
         report.bytes_read = bytes.into_inner();
@@ -245,7 +256,7 @@ impl SearchIndex {
         d.add_u64(f.kind, KIND_MESSAGE);
         d.add_text(f.key, key);
         d.add_text(f.session_id, &w.session_id);
-        d.add_u64(f.session_hash, session_hash(&w.session_id));
+        d.add_u64(f.session_hash, group_key(&w.session_id, false));
         if let Some(agent) = &w.agent_id {
             d.add_text(f.agent_id, agent);
         }
@@ -300,7 +311,7 @@ impl SearchIndex {
             d.add_u64(f.kind, KIND_SESSION);
             d.add_text(f.key, &key);
             d.add_text(f.session_id, &s.session_id);
-            d.add_u64(f.session_hash, session_hash(&s.session_id));
+            d.add_u64(f.session_hash, group_key(&s.session_id, true));
             d.add_text(f.names, &names);
             d.add_text(f.dir, &s.working_directory);
             if writer.add_document(d).is_ok() {

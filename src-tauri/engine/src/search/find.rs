@@ -22,7 +22,7 @@ use ts_rs::TS;
 
 use super::build::role_text;
 use super::query::{ParsedQuery, TextPart, parse};
-use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, KIND_SESSION, session_hash};
+use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, NAMES_BIT, group_key};
 use super::{SearchHit, SearchIndex, SearchResults, SessionHits, SnippetPart, index_error};
 use crate::catalog::Catalog;
 use crate::error::Result;
@@ -73,8 +73,11 @@ impl SearchIndex {
         if parsed.is_empty() {
             return Ok(results);
         }
-        let allowed: Vec<&SessionSummary> =
-            sessions.iter().copied().filter(|s| session_allowed(&parsed, s)).collect();
+        let allowed: Vec<&SessionSummary> = if parsed.filters.on_sessions() {
+            sessions.iter().copied().filter(|s| session_allowed(&parsed, s)).collect()
+        } else {
+            sessions
+        };
         if allowed.is_empty() {
             return Ok(results);
         }
@@ -83,11 +86,10 @@ impl SearchIndex {
         let groups = searcher
             .search(&*q, &BySession { hits: opts.hits_per_session.max(1) })
             .map_err(index_error)?;
-        let by_hash: HashMap<u64, &SessionSummary> =
-            allowed.iter().map(|s| (session_hash(&s.session_id), *s)).collect();
-        let mut ranked: Vec<(Score, &SessionSummary, Group)> = groups
-            .into_iter()
-            .filter_map(|(h, g)| by_hash.get(&h).map(|s| (*s, g)))
+        let mut groups = groups;
+        let mut ranked: Vec<(Score, &SessionSummary, Group)> = allowed
+            .iter()
+            .filter_map(|s| groups.remove(&group_key(&s.session_id, false)).map(|g| (*s, g)))
             .filter(|(_, g)| g.matches > 0 || !parsed.filters.on_messages())
             .map(|(s, g)| (0.0, s, g))
             .collect();
@@ -591,8 +593,7 @@ struct BySession {
 
 struct BySessionSegment {
     segment: SegmentOrdinal,
-    hash: Column<u64>,
-    kind: Column<u64>,
+    key: Column<u64>,
     keep: usize,
     /// Groups in the order met, and where each session's is; a session's documents are added
     /// together, so most matches land in the group of the match before (`last`).
@@ -630,8 +631,7 @@ impl Collector for BySession {
     ) -> tantivy::Result<BySessionSegment> {
         Ok(BySessionSegment {
             segment,
-            hash: reader.fast_fields().u64("session_hash")?,
-            kind: reader.fast_fields().u64("kind")?,
+            key: reader.fast_fields().u64("session_hash")?,
             keep: self.hits,
             groups: Vec::new(),
             at: HashMap::new(),
@@ -658,8 +658,8 @@ impl SegmentCollector for BySessionSegment {
     type Fruit = Vec<(u64, Group)>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        let Some(hash) = self.hash.first(doc) else { return };
-        let names = self.kind.first(doc) == Some(KIND_SESSION);
+        let Some(key) = self.key.first(doc) else { return };
+        let (hash, names) = (key & !NAMES_BIT, key & NAMES_BIT != 0);
         let (segment, keep) = (self.segment, self.keep);
         let slot = self.slot(hash);
         let Some((_, group)) = self.groups.get_mut(slot) else { return };

@@ -1,5 +1,5 @@
 //! Full-text search of every conversation: a tantivy index in Corral's data dir
-//! (`<data dir>/search-v2/`), never in the Claude home.
+//! (`<data dir>/search-v3/`), never in the Claude home.
 //!
 //! The index is a cache. Missing, unreadable, from another format, or left by a crashed writer, it
 //! is rebuilt: a commit is atomic (tantivy writes `meta.json` last), and the state it names
@@ -35,7 +35,7 @@ pub use query::{QueryError, parse};
 
 /// The index folder inside the data dir; the suffix changes with the index format, and folders
 /// of other formats are removed.
-pub const INDEX_DIR: &str = "search-v2";
+pub const INDEX_DIR: &str = "search-v3";
 
 /// How an update runs.
 #[derive(Debug, Clone, Copy, Default)]

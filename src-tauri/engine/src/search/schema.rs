@@ -23,7 +23,8 @@ pub struct Fields {
     /// [`session_key`] for names.
     pub key: Field,
     pub session_id: Field,
-    /// A 64-bit hash of the session id (fast, for grouping hits by session).
+    /// [`group_key`]: the session's hash and whether this is its names document, in one fast
+    /// value (grouping reads one column per match).
     pub session_hash: Field,
     /// Set for a subagent's message.
     pub agent_id: Field,
@@ -85,6 +86,16 @@ pub fn schema() -> (Schema, Fields) {
         dir: b.add_text_field("dir", words),
     };
     (b.build(), fields)
+}
+
+/// The top bit of a [`group_key`]: set on a session's names document.
+pub const NAMES_BIT: u64 = 1 << 63;
+
+/// The grouping value of a document: the session's hash without its top bit, which says whether
+/// the document holds the session's names.
+pub fn group_key(session_id: &str, names: bool) -> u64 {
+    let h = session_hash(session_id) & !NAMES_BIT;
+    if names { h | NAMES_BIT } else { h }
 }
 
 /// A stable 64-bit hash of a session id (FNV-1a: the same on every run and platform).

@@ -5,6 +5,7 @@
 //! CONTRACT (owned by the transcript developer).
 
 use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -76,22 +77,36 @@ fn info(agent_id: &str, path: &Path, with_meta: bool) -> SubagentInfo {
 /// `agent-*.jsonl` regular files directly in `dir` (or symbolic links to one: a linked
 /// placement across devices), sorted by name.
 fn agent_files(dir: &Path) -> Vec<(String, PathBuf)> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut out: Vec<(String, PathBuf)> = entries
-        .flatten()
-        .filter(|e| match e.file_type() {
-            Ok(t) if t.is_symlink() => std::fs::metadata(e.path()).is_ok_and(|m| m.is_file()),
-            Ok(t) => t.is_file(),
-            Err(_) => false,
-        })
-        .filter_map(|e| {
-            let name = e.file_name();
-            let id = agent_id_of(name.to_str()?)?.to_owned();
-            Some((id, e.path()))
-        })
-        .collect();
-    out.sort();
-    out
+    folder_entries(dir).map(|(files, _)| files).unwrap_or_default()
+}
+
+/// `(agent id, path)` of agent transcripts, sorted.
+type AgentFiles = Vec<(String, PathBuf)>;
+
+/// One read of `dir`: its agent files (as [`agent_files`]) and the names of the entries that may
+/// be folders (folders, and links, which may point at one); `None` when it cannot be read.
+fn folder_entries(dir: &Path) -> Option<(AgentFiles, HashSet<OsString>)> {
+    let entries = std::fs::read_dir(dir).ok()?;
+    let mut files = Vec::new();
+    let mut folders = HashSet::new();
+    for e in entries.flatten() {
+        let Ok(t) = e.file_type() else { continue };
+        let is_file = if t.is_symlink() {
+            folders.insert(e.file_name());
+            std::fs::metadata(e.path()).is_ok_and(|m| m.is_file())
+        } else if t.is_dir() {
+            folders.insert(e.file_name());
+            false
+        } else {
+            t.is_file()
+        };
+        let name = e.file_name();
+        if is_file && let Some(id) = name.to_str().and_then(agent_id_of) {
+            files.push((id.to_owned(), e.path()));
+        }
+    }
+    files.sort();
+    Some((files, folders))
 }
 
 #[derive(Deserialize)]
@@ -119,19 +134,31 @@ fn head_session_id(path: &Path) -> Option<String> {
 }
 
 /// The flat `agent-*.jsonl` files of one folder (2.0.x layout), by the session id their first
-/// lines carry: each file's head is read once for the whole folder.
+/// lines carry: each file's head is read once for the whole folder. The same read says which
+/// sessions have a folder of their own (`<sid>/`), so those without one cost no further look.
 #[derive(Debug, Default)]
-pub struct FlatAgents(HashMap<String, Vec<(String, PathBuf)>>);
+pub struct FlatAgents {
+    by_session: HashMap<String, Vec<(String, PathBuf)>>,
+    /// Entries of the folder that may be folders; `None` when unknown (every session is looked
+    /// at).
+    folders: Option<HashSet<OsString>>,
+}
 
 impl FlatAgents {
     pub fn of_folder(dir: &Path) -> Self {
+        let Some((files, folders)) = folder_entries(dir) else { return Self::default() };
         let mut by_session: HashMap<String, Vec<(String, PathBuf)>> = HashMap::new();
-        for (id, path) in agent_files(dir) {
+        for (id, path) in files {
             if let Some(sid) = head_session_id(&path) {
                 by_session.entry(sid).or_default().push((id, path));
             }
         }
-        Self(by_session)
+        Self { by_session, folders: Some(folders) }
+    }
+
+    /// Whether `<folder>/<session_id>/` may exist.
+    fn may_have_folder(&self, session_id: &str) -> bool {
+        self.folders.as_ref().is_none_or(|f| f.contains(OsStr::new(session_id)))
     }
 }
 
@@ -156,7 +183,7 @@ pub fn subagent_files(transcript: &Path, session_id: &str, flat: &FlatAgents) ->
             out.push(SubagentFile { agent_id: id, path, nested });
         }
     };
-    if crate::paths::validate_session_id(session_id).is_ok() {
+    if crate::paths::validate_session_id(session_id).is_ok() && flat.may_have_folder(session_id) {
         let nested = dir.join(session_id).join("subagents");
         for (id, path) in agent_files(&nested) {
             push(id, path, true, &mut out);
@@ -175,7 +202,7 @@ pub fn subagent_files(transcript: &Path, session_id: &str, flat: &FlatAgents) ->
             }
         }
     }
-    for (id, path) in flat.0.get(session_id).into_iter().flatten() {
+    for (id, path) in flat.by_session.get(session_id).into_iter().flatten() {
         push(id.clone(), path.clone(), false, &mut out);
     }
     out
