@@ -65,10 +65,23 @@ echo "corpus: $sessions sessions, $((bytes / 1024 / 1024)) MB of transcripts ($(
 
 # The listing index is built first, so the build below measures the search index alone.
 "$cli" "${args[@]}" sessions --json >/dev/null
-/usr/bin/time -f '%e s wall, %M KB peak' -o "$dir/build.time" \
-  "$cli" "${args[@]}" --json index --rebuild >"$dir/build.json" 2>/dev/null
+# Peak memory is sampled from /proc: anonymous memory (what the build allocates) apart from
+# mapped index files (page cache the kernel can drop, which a plain peak RSS counts too).
+start=$(date +%s%N)
+"$cli" "${args[@]}" --json index --rebuild >"$dir/build.json" 2>/dev/null &
+pid=$!
+anon=0 mapped=0
+while kill -0 "$pid" 2>/dev/null; do
+  read -r a f < <(awk '/^RssAnon/ {a=$2} /^RssFile/ {f=$2} END {print a+0, f+0}' "/proc/$pid/status" 2>/dev/null || echo "0 0")
+  ((a > anon)) && anon=$a
+  ((f > mapped)) && mapped=$f
+  sleep 0.1
+done
+wait "$pid"
+wall=$((($(date +%s%N) - start) / 1000000))
 index_bytes=$(du -sb "$dir"/data/search-v* | cut -f1)
-echo "full build: $(cat "$dir/build.time"); index $((index_bytes / 1024 / 1024)) MB =" \
+echo "full build: $((wall / 1000)).$((wall % 1000 / 100)) s wall, peak $((anon / 1024)) MB anonymous + $((mapped / 1024)) MB mapped files;" \
+  "index $((index_bytes / 1024 / 1024)) MB =" \
   "$(awk -v a="$index_bytes" -v b="$bytes" 'BEGIN { printf "%.1f", 100 * a / b }')% of the transcripts"
 
 # 1 MB appended to one transcript, then an update.

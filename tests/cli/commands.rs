@@ -17,7 +17,11 @@ pub fn cli_command(home: &Home, args: &[&str]) -> Command {
         // Never fall back to the real home.
         .env("HOME", home.root.join("no-home"))
         .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CORRAL_DATA_DIR");
+        .env_remove("CORRAL_DATA_DIR")
+        // Nor to the real desktop app's store, nor to a desktop session's own entry.
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("APPDATA")
+        .env_remove("CLAUDE_CODE_HOST_SESSION_ID");
     c
 }
 

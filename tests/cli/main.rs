@@ -23,5 +23,6 @@ mod support;
 mod world;
 
 mod commands;
+mod desktop;
 mod reliability;
 mod search;

@@ -20,6 +20,7 @@ mod attribution;
 mod companions;
 mod corpus;
 mod crash;
+mod desktop;
 mod discovery;
 mod fleet;
 mod home;

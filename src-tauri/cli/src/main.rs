@@ -4,6 +4,7 @@
 // Doc comments here are `--help` text, where `<DIR>` is a placeholder, not an HTML tag.
 #![allow(rustdoc::invalid_html_tags)]
 
+mod desktop;
 mod generate;
 mod import;
 mod search;
@@ -40,6 +41,10 @@ struct GlobalArgs {
     /// Corral's data dir (default: $CORRAL_DATA_DIR, else the platform data dir + /corral).
     #[arg(long, global = true, value_name = "DIR")]
     data_dir: Option<PathBuf>,
+    /// The Claude desktop app's session store (default: the platform's, e.g.
+    /// ~/Library/Application Support/Claude/claude-code-sessions).
+    #[arg(long, global = true, value_name = "DIR")]
+    desktop_store: Option<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long, global = true)]
     json: bool,
@@ -61,6 +66,9 @@ enum Command {
     Index(search::IndexArgs),
     #[command(flatten)]
     Import(import::ImportCommand),
+    /// The Claude desktop app's sidebars (one per account and org).
+    #[command(subcommand)]
+    Desktop(desktop::DesktopCommand),
     /// Write a deterministic synthetic Claude home (and fleet) for benchmarks and demos.
     Generate(generate::GenerateArgs),
 }
@@ -93,6 +101,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Search(a) => search::search(&catalog, &a, g.json),
         Command::Index(a) => search::index(&catalog, &a, g.json),
         Command::Import(c) => import::run(&catalog, &c, g.json),
+        Command::Desktop(c) => desktop::run(&catalog, g.desktop_store.as_deref(), &c, g.json),
         Command::Generate(_) => Ok(()),
     };
     // The process ends here: freeing the catalog (every transcript's facts, the listing

@@ -77,6 +77,10 @@ pub enum Error {
     #[error("the search index cannot be used: {0}")]
     SearchIndex(String),
 
+    /// The desktop app's store exists but its report cannot be trusted to be complete.
+    #[error("desktop app store: {0}")]
+    DesktopStore(String),
+
     #[error("{context}: {source}")]
     Io {
         context: String,
@@ -111,7 +115,7 @@ impl Error {
             | Self::UnknownAgent(_)
             | Self::RunNotFound(_) => ErrorKind::NotFound,
             Self::FleetConfig { .. } | Self::NoFleet => ErrorKind::Config,
-            Self::Unreadable { .. } => ErrorKind::Corrupt,
+            Self::Unreadable { .. } | Self::DesktopStore(_) => ErrorKind::Corrupt,
             Self::AdoptionRefused { .. } | Self::Refused(_) => ErrorKind::Refused,
             Self::Io { .. } | Self::SearchIndex(_) => ErrorKind::Io,
         }

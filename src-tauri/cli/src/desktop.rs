@@ -1,0 +1,145 @@
+//! `desktop report`: the Claude desktop app's sidebars, which one is current (and by which rule),
+//! and the conversations other sidebars hold that it does not.
+
+use std::path::{Path, PathBuf};
+
+use corral_engine::desktop::{self, MissingStatus, Report, Signals, Store};
+use corral_engine::{Catalog, Error};
+
+use crate::{print_json, say, warn_human};
+
+#[derive(Debug, clap::Subcommand)]
+pub enum DesktopCommand {
+    /// Compare the current sidebar with every other one: what is missing here, and why the rest
+    /// was left out. Exits 1 when the store cannot be trusted to be complete.
+    Report(ReportArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// Compare against this account's sidebar (with --org) instead of the one the rules name.
+    #[arg(long, requires = "org", value_parser = uuid_arg, value_name = "UUID")]
+    account: Option<String>,
+    /// The org of --account.
+    #[arg(long, requires = "account", value_parser = uuid_arg, value_name = "UUID")]
+    org: Option<String>,
+}
+
+/// An account or org: a folder name of the store, uuid-shaped (never a path).
+fn uuid_arg(s: &str) -> Result<String, String> {
+    if desktop::is_uuid(s) {
+        Ok(s.to_owned())
+    } else {
+        Err("an account or org is a uuid (8-4-4-4-12 hex digits)".to_owned())
+    }
+}
+
+pub fn run(
+    catalog: &Catalog,
+    store_root: Option<&Path>,
+    c: &DesktopCommand,
+    json: bool,
+) -> Result<(), Error> {
+    let DesktopCommand::Report(a) = c;
+    let Some(root) = desktop::store_from_env(store_root) else {
+        return Err(Error::InvalidInput(
+            "this platform has no default desktop store; give --desktop-store DIR".to_owned(),
+        ));
+    };
+    let store = Store::read(&root);
+    let folders = transcript_folders(catalog)?;
+    let host = std::env::var("CLAUDE_CODE_HOST_SESSION_ID").ok();
+    let cwd: Option<PathBuf> = std::env::current_dir().ok();
+    let signals = Signals {
+        host_session_id: host.as_deref(),
+        cwd: cwd.as_deref(),
+        transcript_folders: &folders,
+    };
+    let given = a.account.as_deref().zip(a.org.as_deref());
+    let r = desktop::report(&store, given, signals);
+    if json {
+        print_json(&r)?;
+    } else {
+        print_report(&r);
+    }
+    match &r.finding {
+        Some(f) => Err(Error::DesktopStore(f.clone())),
+        None => Ok(()),
+    }
+}
+
+/// The transcript store's folder names, newest session first (the third rule reads them).
+fn transcript_folders(catalog: &Catalog) -> Result<Vec<String>, Error> {
+    let mut seen = std::collections::HashSet::new();
+    Ok(catalog
+        .listed_sessions()?
+        .iter()
+        .filter(|s| seen.insert(s.encoded_path.clone()))
+        .map(|s| s.encoded_path.clone())
+        .collect())
+}
+
+fn print_report(r: &Report) {
+    if !r.exists {
+        say!("No Claude desktop app store at {} (no desktop app here).", r.store);
+        return;
+    }
+    say!("Desktop app store: {}", r.store);
+    match &r.current {
+        Some(c) => say!(
+            "Current sidebar: account {} org {} (rule: {})",
+            c.account,
+            c.org.as_deref().unwrap_or("unknown: compared account-wide"),
+            serde_json::to_value(c.rule)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        ),
+        None => say!("Current sidebar: not known"),
+    }
+    say!();
+    for s in &r.sidebars {
+        say!(
+            "{} {}/{}  {} entries, {} live{}{}",
+            if s.current { "*" } else { " " },
+            s.account,
+            s.org,
+            s.entries,
+            s.live,
+            s.newest_activity.as_deref().map(|t| format!(", newest {t}")).unwrap_or_default(),
+            if s.target { "" } else { "  (not uuid-shaped: never a target)" }
+        );
+    }
+    say!();
+    say!("{} missing here:", r.missing.len());
+    for m in &r.missing {
+        let status = match m.status {
+            MissingStatus::Restorable => "restorable",
+            MissingStatus::Ambiguous => "ambiguous",
+            MissingStatus::SharedFolder => "shared folder",
+            MissingStatus::ReplaceOlder => "name taken here",
+        };
+        say!(
+            "  {}  {}  [{status}]  {}",
+            m.cli_session_id,
+            m.title.as_deref().unwrap_or("(no title)"),
+            m.cwd.as_deref().unwrap_or("")
+        );
+        say!("      from {}/{}/{}", m.source.account, m.source.org, m.source.file);
+        for also in &m.also_in {
+            say!("      also in {}/{}", also.account, also.org);
+        }
+        if !m.note.is_empty() {
+            say!("      {}", m.note);
+        }
+    }
+    say!(
+        "Left out: {} archived everywhere else, {} already here, {} naming no transcript.",
+        r.left_out.archived,
+        r.left_out.already_here,
+        r.left_out.no_transcript_id
+    );
+    for w in &r.warnings {
+        warn_human(&format!("warning: {}: {}", w.path, w.message));
+    }
+}

@@ -1,0 +1,107 @@
+//! The Claude desktop app's sidebars: its second store beside the transcripts,
+//! `claude-code-sessions/<account uuid>/<org uuid>/local_<uuid>.json`, one folder per sidebar,
+//! each entry pointing at a transcript by `cliSessionId`. After an account or org switch the new
+//! sidebar is empty while every conversation is still on disk; this module reads the store
+//! (`store`), tells which sidebar is the current one and by which rule (`current`), and reports
+//! the conversations other sidebars hold that the current one does not (`report`).
+//!
+//! Corral only reads here. Every field of an entry is optional (the app's schema is not ours), a
+//! folder name is as untrusted as a file's content, and a store that exists but yields nothing is
+//! a finding, never "nothing missing".
+
+mod current;
+mod report;
+mod store;
+
+use std::path::{Path, PathBuf};
+
+pub use current::{Current, CurrentRule, Signals};
+pub use report::{LeftOut, Missing, MissingStatus, Report, SidebarRef, SidebarRow, report};
+pub use store::{Entry, FolderName, Sidebar, Store};
+
+/// Where the desktop app keeps the store on this platform (`None` when the platform's folders
+/// are unknown): macOS `~/Library/Application Support/Claude/claude-code-sessions`, Windows
+/// `%APPDATA%\Claude\claude-code-sessions`, elsewhere `$XDG_CONFIG_HOME/Claude/…` (else
+/// `~/.config/Claude/…`). `env` and `home` are passed in so tests never look at the real ones.
+pub fn default_store(home: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let user_data = if cfg!(target_os = "macos") {
+        home?.join("Library").join("Application Support")
+    } else if cfg!(windows) {
+        PathBuf::from(env("APPDATA").filter(|v| !v.is_empty())?)
+    } else {
+        match env("XDG_CONFIG_HOME").filter(|v| Path::new(v).is_absolute()) {
+            Some(x) => PathBuf::from(x),
+            None => home?.join(".config"),
+        }
+    };
+    Some(user_data.join("Claude").join("claude-code-sessions"))
+}
+
+/// The store to read: `explicit` (a setting or `--desktop-store`), else [`default_store`] for
+/// this process's home and environment.
+pub fn store_from_env(explicit: Option<&Path>) -> Option<PathBuf> {
+    match explicit {
+        Some(p) => Some(crate::paths::absolute(p)),
+        None => default_store(dirs::home_dir().as_deref(), &|k| std::env::var(k).ok()),
+    }
+}
+
+/// The scratch-workspaces folder beside a store (`<app data>/scratch-workspaces`): sessions the
+/// app starts there run in `<it>/<account>/<org>/…`.
+pub fn scratch_prefix(store_root: &Path) -> Option<PathBuf> {
+    Some(store_root.parent()?.join("scratch-workspaces"))
+}
+
+/// Whether `s` is shaped like a uuid (`8-4-4-4-12` hex digits): only such folder names are
+/// accounts and orgs Corral would ever write into.
+pub fn is_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uuid_shapes() {
+        assert!(is_uuid("0f8fad5b-d9cb-469f-a165-70867728950e"));
+        assert!(is_uuid("0F8FAD5B-D9CB-469F-A165-70867728950E"));
+        assert!(!is_uuid("0f8fad5b-d9cb-469f-a165-70867728950"));
+        assert!(!is_uuid("0f8fad5b_d9cb-469f-a165-70867728950e"));
+        assert!(!is_uuid("../../d9cb-469f-a165-70867728950e1234"));
+        assert!(!is_uuid(""));
+    }
+
+    #[test]
+    fn the_default_store_follows_the_platform() {
+        let env = |k: &str| match k {
+            "XDG_CONFIG_HOME" => Some("/x/config".to_owned()),
+            "APPDATA" => Some("C:\\Users\\a\\AppData\\Roaming".to_owned()),
+            _ => None,
+        };
+        let got = default_store(Some(Path::new("/home/a")), &env);
+        let got = got.as_deref().map(Path::to_path_buf);
+        if cfg!(target_os = "macos") {
+            assert_eq!(
+                got,
+                Some(PathBuf::from(
+                    "/home/a/Library/Application Support/Claude/claude-code-sessions"
+                ))
+            );
+        } else if cfg!(windows) {
+            assert!(got.is_some_and(|p| p.ends_with("Claude\\claude-code-sessions")));
+        } else {
+            assert_eq!(got, Some(PathBuf::from("/x/config/Claude/claude-code-sessions")));
+            let relative = |k: &str| (k == "XDG_CONFIG_HOME").then(|| "rel".to_owned());
+            assert_eq!(
+                default_store(Some(Path::new("/home/a")), &relative),
+                Some(PathBuf::from("/home/a/.config/Claude/claude-code-sessions"))
+            );
+        }
+    }
+}

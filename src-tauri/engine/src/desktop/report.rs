@@ -1,0 +1,310 @@
+//! The missing-sessions report: the current sidebar compared with every other one. A
+//! conversation of another sidebar is reported only when nothing live here carries its
+//! `cliSessionId`; archived copies elsewhere are never reported (a live copy beats a newer
+//! archived one), and an archived entry here does not count as "already here". One row per
+//! conversation, from its newest live copy, with the other sidebars that hold it; what was left
+//! out is counted, so "0 missing" is never silent about the rules.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use ts_rs::TS;
+
+use super::{Current, CurrentRule, Entry, Sidebar, Signals, Store};
+use crate::model::Warning;
+
+/// One sidebar, for the list of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SidebarRow {
+    pub account: String,
+    pub org: String,
+    /// Both folder names are uuid-shaped (only then can it be a target).
+    pub target: bool,
+    #[ts(type = "number")]
+    pub entries: u64,
+    #[ts(type = "number")]
+    pub live: u64,
+    pub newest_activity: Option<String>,
+    pub current: bool,
+}
+
+/// A sidebar, and the file of an entry in it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SidebarRef {
+    pub account: String,
+    pub org: String,
+    pub file: String,
+}
+
+/// What a missing conversation needs to come back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum MissingStatus {
+    /// Its newest live copy can be copied here as it is.
+    Restorable,
+    /// Copies tie for newest and differ: the person chooses.
+    Ambiguous,
+    /// An entry here already claims its folder (`--allow-shared-folder`).
+    SharedFolder,
+    /// This sidebar has an entry of the same file name for another conversation
+    /// (`--replace-older`, which replaces it only when the source is strictly newer).
+    ReplaceOlder,
+}
+
+/// One conversation the current sidebar does not show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Missing {
+    pub cli_session_id: String,
+    pub title: Option<String>,
+    pub cwd: Option<String>,
+    pub status: MissingStatus,
+    /// The copy a restore takes.
+    pub source: SidebarRef,
+    pub last_activity: Option<String>,
+    /// Other sidebars holding it.
+    pub also_in: Vec<SidebarRef>,
+    pub note: String,
+}
+
+/// What the report left out, and why.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LeftOut {
+    /// Conversations whose every copy elsewhere is archived.
+    #[ts(type = "number")]
+    pub archived: u64,
+    /// Conversations a live entry here already carries.
+    #[ts(type = "number")]
+    pub already_here: u64,
+    /// Entries elsewhere naming no transcript (no `cliSessionId`): nothing to compare.
+    #[ts(type = "number")]
+    pub no_transcript_id: u64,
+}
+
+/// The report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub store: String,
+    /// The store folder is there ("no desktop app here" otherwise).
+    pub exists: bool,
+    pub current: Option<Current>,
+    pub sidebars: Vec<SidebarRow>,
+    pub missing: Vec<Missing>,
+    pub left_out: LeftOut,
+    /// Set when the report cannot be trusted to be complete: a store that exists but yields
+    /// nothing, or no current sidebar to compare with.
+    pub finding: Option<String>,
+    pub warnings: Vec<Warning>,
+}
+
+/// The report for `store`: against the sidebar `given` (`(account, org)`), else the one the
+/// rules name from `signals`.
+pub fn report(store: &Store, given: Option<(&str, &str)>, signals: Signals<'_>) -> Report {
+    let current = match given {
+        Some((account, org)) => Some(Current {
+            account: account.to_owned(),
+            org: Some(org.to_owned()),
+            rule: CurrentRule::Given,
+        }),
+        None => Current::find(store, signals),
+    };
+    let is_current =
+        |s: &Sidebar| current.as_ref().is_some_and(|c| c.is(&s.account.name, &s.org.name));
+    let sidebars = store.sidebars.iter().map(|s| row(s, is_current(s))).collect();
+    let mut out = Report {
+        store: store.root.display().to_string(),
+        exists: store.exists,
+        current: current.clone(),
+        sidebars,
+        missing: Vec::new(),
+        left_out: LeftOut::default(),
+        finding: None,
+        warnings: store.warnings.clone(),
+    };
+    if !store.exists {
+        return out;
+    }
+    if store.entry_count() == 0 {
+        out.finding = Some(format!(
+            "could not read the store: {} sidebar folders and no entry in any of them (has its \
+             layout changed?)",
+            store.sidebars.len()
+        ));
+        return out;
+    }
+    if current.is_none() {
+        out.finding = Some(
+            "which sidebar is the current one could not be told: give the account and org"
+                .to_owned(),
+        );
+        return out;
+    }
+    let here: Vec<&Sidebar> = store.sidebars.iter().filter(|s| is_current(s)).collect();
+    let here_live: BTreeSet<&str> =
+        here.iter().flat_map(|s| s.live()).filter_map(|e| e.cli_session_id.as_deref()).collect();
+    let here_cwds: BTreeSet<&str> =
+        here.iter().flat_map(|s| s.live()).filter_map(|e| e.cwd.as_deref()).collect();
+    let here_files: BTreeMap<&str, &Entry> =
+        here.iter().flat_map(|s| s.entries.iter()).map(|e| (e.file.as_str(), e)).collect();
+
+    let mut copies: BTreeMap<&str, Vec<(&Sidebar, &Entry)>> = BTreeMap::new();
+    for s in store.sidebars.iter().filter(|s| !is_current(s)) {
+        for e in &s.entries {
+            match e.cli_session_id.as_deref() {
+                Some(id) => copies.entry(id).or_default().push((s, e)),
+                None => out.left_out.no_transcript_id += 1,
+            }
+        }
+    }
+    for (id, all) in copies {
+        if here_live.contains(id) {
+            out.left_out.already_here += 1;
+            continue;
+        }
+        let Some(m) = missing(id, &all, &here_files, &here_cwds) else {
+            out.left_out.archived += 1;
+            continue;
+        };
+        out.missing.push(m);
+    }
+    out.missing.sort_by(|a, b| {
+        b.last_activity.cmp(&a.last_activity).then_with(|| a.cli_session_id.cmp(&b.cli_session_id))
+    });
+    out
+}
+
+fn row(s: &Sidebar, current: bool) -> SidebarRow {
+    SidebarRow {
+        account: s.account.name.clone(),
+        org: s.org.name.clone(),
+        target: s.account.uuid && s.org.uuid,
+        entries: s.entries.len() as u64,
+        live: s.live().count() as u64,
+        newest_activity: s.entries.iter().filter_map(|e| e.last_activity_at).max().and_then(iso),
+        current,
+    }
+}
+
+fn iso(ms: i64) -> Option<String> {
+    chrono::DateTime::from_timestamp_millis(ms).map(crate::time::iso)
+}
+
+fn at(s: &Sidebar, e: &Entry) -> SidebarRef {
+    SidebarRef { account: s.account.name.clone(), org: s.org.name.clone(), file: e.file.clone() }
+}
+
+/// The row of conversation `id` from its copies in other sidebars; `None` when every copy is
+/// archived.
+fn missing(
+    id: &str,
+    all: &[(&Sidebar, &Entry)],
+    here_files: &BTreeMap<&str, &Entry>,
+    here_cwds: &BTreeSet<&str>,
+) -> Option<Missing> {
+    let mut notes = Vec::new();
+    let (live, archived): (Vec<_>, Vec<_>) = all.iter().copied().partition(|(_, e)| !e.is_archived);
+    if live.is_empty() {
+        return None;
+    }
+    if !archived.is_empty() {
+        let names: Vec<String> = archived.iter().map(|(s, e)| describe(&at(s, e))).collect();
+        notes.push(format!("archived, not taken: {}", names.join(", ")));
+    }
+    // Copies under one file name with the same bytes are one copy: taking either writes the
+    // same file.
+    let mut unique: Vec<(&Sidebar, &Entry)> = Vec::new();
+    for (s, e) in live {
+        match unique.iter().find(|(_, u)| u.file == e.file && u.sha256 == e.sha256) {
+            Some((us, _)) => notes.push(format!(
+                "identical bytes, counted as one copy: {} and {}",
+                describe(&SidebarRef { file: e.file.clone(), ..at(us, e) }),
+                describe(&at(s, e))
+            )),
+            None => unique.push((s, e)),
+        }
+    }
+    unique.sort_by_key(|c| std::cmp::Reverse(c.1.last_activity_at));
+    let (src_sidebar, src) = *unique.first()?;
+    let tied: Vec<&(&Sidebar, &Entry)> =
+        unique.iter().filter(|(_, e)| e.last_activity_at == src.last_activity_at).collect();
+    let status = if tied.len() > 1 {
+        let differ = differing_fields(&tied.iter().map(|(_, e)| *e).collect::<Vec<_>>());
+        let copies: Vec<String> = tied.iter().map(|(s, e)| describe(&at(s, e))).collect();
+        notes.insert(
+            0,
+            format!("differ in: {}; equally new: {}", differ.join(", "), copies.join(", ")),
+        );
+        MissingStatus::Ambiguous
+    } else if let Some(h) = here_files.get(src.file.as_str()) {
+        if h.cli_session_id.as_deref() == Some(id) && h.is_archived {
+            notes.insert(0, format!("replaces the archived entry here ({})", h.file));
+            MissingStatus::Restorable
+        } else {
+            let newer = match (src.last_activity_at, h.last_activity_at) {
+                (Some(a), Some(b)) => a > b,
+                (Some(_), None) => true,
+                _ => false,
+            };
+            notes.insert(
+                0,
+                format!(
+                    "this sidebar has {} for another conversation; --replace-older replaces it{}",
+                    h.file,
+                    if newer { "" } else { " only when the source is newer, and it is not" }
+                ),
+            );
+            MissingStatus::ReplaceOlder
+        }
+    } else if src.cwd.as_deref().is_some_and(|c| here_cwds.contains(c)) {
+        notes.insert(
+            0,
+            "a session here already uses this folder; --allow-shared-folder adds a second entry"
+                .to_owned(),
+        );
+        MissingStatus::SharedFolder
+    } else {
+        MissingStatus::Restorable
+    };
+    let source = at(src_sidebar, src);
+    let mut also_in: Vec<SidebarRef> =
+        all.iter().map(|(s, e)| at(s, e)).filter(|r| *r != source).collect();
+    also_in.sort();
+    also_in.dedup();
+    Some(Missing {
+        cli_session_id: id.to_owned(),
+        title: src.title.clone(),
+        cwd: src.cwd.clone(),
+        status,
+        source,
+        last_activity: src.last_activity_at.and_then(iso),
+        also_in,
+        note: notes.join("; "),
+    })
+}
+
+fn describe(r: &SidebarRef) -> String {
+    format!("{}/{}/{}", r.account, r.org, r.file)
+}
+
+/// The fields in which tied copies differ: the entry fields first, `file name` when the names
+/// differ, and `spelling of the file` when nothing differs but the bytes (key order, spaces).
+fn differing_fields(copies: &[&Entry]) -> Vec<String> {
+    let Some((first, rest)) = copies.split_first() else { return Vec::new() };
+    let keys: BTreeSet<&String> = copies.iter().flat_map(|e| e.fields.keys()).collect();
+    let mut out: Vec<String> = keys
+        .into_iter()
+        .filter(|k| rest.iter().any(|e| e.fields.get(*k) != first.fields.get(*k)))
+        .cloned()
+        .collect();
+    if rest.iter().any(|e| e.file != first.file) {
+        out.push("file name".to_owned());
+    }
+    if out.is_empty() {
+        out.push("spelling of the file".to_owned());
+    }
+    out
+}

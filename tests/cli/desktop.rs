@@ -1,0 +1,97 @@
+//! `corral-cli desktop report` as a process: the JSON contract, the exit code of a store that
+//! yields nothing, uuid-shaped flags, and hostile folder names escaped on a terminal.
+
+use std::path::Path;
+use std::process::Output;
+
+use crate::commands::cli_command as cli;
+use crate::home::Home;
+
+const A: &str = "a0000000-0000-4000-8000-00000000000a";
+const A1: &str = "a1000000-0000-4000-8000-0000000000a1";
+const A2: &str = "a2000000-0000-4000-8000-0000000000a2";
+
+fn entry(store: &Path, account: &str, org: &str, n: u32, extra: &str) {
+    let dir = store.join(account).join(org);
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = format!(
+        r#"{{"sessionId":"local_{n:08}-1111-4000-8000-000000000000","cliSessionId":"c{n:07}-0000-4000-8000-000000000000","cwd":"/w/{n}","title":"Talk {n}","isArchived":false,"lastActivityAt":1780000000000{extra}}}"#
+    );
+    std::fs::write(dir.join(format!("local_{n:08}-1111-4000-8000-000000000000.json")), json)
+        .unwrap();
+}
+
+fn report(home: &Home, store: &Path, args: &[&str]) -> Output {
+    let mut all = vec!["--desktop-store", store.to_str().unwrap(), "desktop", "report"];
+    all.extend_from_slice(args);
+    cli(home, &all).output().unwrap()
+}
+
+#[test]
+fn the_report_keeps_its_contract() {
+    let home = Home::new();
+    let store = home.root.join("Claude").join("claude-code-sessions");
+    entry(&store, A, A1, 1, "");
+    entry(&store, A, A1, 2, r#","isArchived":true"#);
+    std::fs::create_dir_all(store.join(A).join(A2)).unwrap();
+    let out = report(&home, &store, &["--account", A, "--org", A2, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["store", "current", "sidebars", "missing", "leftOut", "warnings"] {
+        assert!(v.get(key).is_some(), "{key}: {v}");
+    }
+    assert_eq!(v["current"]["account"], A);
+    assert_eq!(v["current"]["org"], A2);
+    assert_eq!(v["current"]["rule"], "given");
+    let sidebars = v["sidebars"].as_array().unwrap();
+    assert_eq!(sidebars.len(), 2, "a sidebar with no entries is listed: {v}");
+    for key in ["account", "org", "entries", "live", "newestActivity"] {
+        assert!(sidebars[0].get(key).is_some(), "{key}: {v}");
+    }
+    let m = &v["missing"][0];
+    for key in ["cliSessionId", "title", "cwd", "status", "source", "alsoIn", "note"] {
+        assert!(m.get(key).is_some(), "{key}: {m}");
+    }
+    assert_eq!(m["status"], "restorable");
+    assert_eq!(m["source"]["account"], A);
+    assert_eq!(m["source"]["org"], A1);
+    assert_eq!(m["source"]["file"], "local_00000001-1111-4000-8000-000000000000.json");
+    assert_eq!(v["missing"].as_array().unwrap().len(), 1);
+    assert_eq!(v["leftOut"]["archived"], 1);
+    assert_eq!(v["leftOut"]["alreadyHere"], 0);
+}
+
+#[test]
+fn an_empty_store_exits_1_and_flags_must_be_uuids() {
+    let home = Home::new();
+    let store = home.root.join("store");
+    std::fs::create_dir_all(store.join(A).join(A1)).unwrap();
+    let out = report(&home, &store, &["--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["finding"].as_str().unwrap().contains("could not read the store"), "{v}");
+
+    let out = report(&home, &store, &["--account", "../x", "--org", A1]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = report(&home, &store, &["--account", A]);
+    assert_eq!(out.status.code(), Some(2), "--account needs --org");
+
+    // No store at all: no desktop app here, exit 0.
+    let out = report(&home, &home.root.join("absent"), &[]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no desktop app here"));
+}
+
+#[test]
+fn hostile_folder_names_are_escaped_on_a_terminal() {
+    let home = Home::new();
+    let store = home.root.join("store");
+    entry(&store, "evil\u{1b}]0;pwned\u{7}", A1, 1, r#","title":"x\u001b[2Jy""#);
+    entry(&store, A, A2, 2, "");
+    let out = report(&home, &store, &["--account", A, "--org", A2]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text:?}");
+    assert!(text.contains("\\x1b]0;pwned"), "{text}");
+    assert!(text.contains("never a target"), "{text}");
+}
