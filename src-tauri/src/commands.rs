@@ -15,6 +15,7 @@ use corral_engine::placement::PlacementMode;
 use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
 use corral_engine::catalog::PageAt;
+use corral_engine::desktop;
 use corral_engine::model::{AgentSummary, MessagePage, SessionSummary};
 use corral_engine::search::{IndexStatus, SearchOptions, SearchResults, TranscriptMatches};
 use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, SessionDetails};
@@ -329,6 +330,23 @@ pub async fn apply_import(
 pub async fn cancel_import(state: State<'_, AppState>) -> Reply<()> {
     state.import_cancel().store(true, Ordering::SeqCst);
     Ok(())
+}
+
+/// The desktop app's sidebars and what the current one is missing: against `account` and
+/// `org` when given, else the sidebar the rules name.
+#[tauri::command]
+pub async fn desktop_report(
+    state: State<'_, AppState>,
+    account: Option<String>,
+    org: Option<String>,
+) -> Reply<desktop::Report> {
+    let store = state.desktop_store()?.ok_or_else(|| {
+        invalid("this platform has no default desktop app store; choose its folder in Settings")
+    })?;
+    with_catalog(&state, move |c| {
+        c.desktop_report(&store, (account.as_deref(), org.as_deref()), None, None)
+    })
+    .await
 }
 
 #[tauri::command]

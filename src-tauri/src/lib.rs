@@ -50,6 +50,7 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::plan_import,
         commands::apply_import,
         commands::cancel_import,
+        commands::desktop_report,
         commands::list_runs,
         commands::plan_undo,
         commands::undo_run,

@@ -36,6 +36,11 @@ pub struct Settings {
     #[ts(optional)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub live_updates_note: Option<String>,
+    /// The Claude desktop app's session store read for its sidebars (absent when this platform
+    /// has no default and none was chosen).
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desktop_store: Option<String>,
 }
 
 /// What is saved on disk. Absent values mean "use the default".
@@ -45,6 +50,7 @@ pub struct SavedSettings {
     pub claude_home: Option<PathBuf>,
     pub fleet_file: Option<PathBuf>,
     pub data_dir: Option<PathBuf>,
+    pub desktop_store: Option<PathBuf>,
 }
 
 /// The process environment that matters, captured once at start (tests build it by hand).
@@ -57,6 +63,9 @@ pub struct LaunchEnv {
     pub platform_data_dir: Option<PathBuf>,
     /// `<config dir>/corral/settings.json`; `None` when the platform has no config dir.
     pub settings_file: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME` and `%APPDATA%`, where the desktop app keeps its store.
+    pub xdg_config_home: Option<PathBuf>,
+    pub appdata: Option<PathBuf>,
 }
 
 impl LaunchEnv {
@@ -69,7 +78,22 @@ impl LaunchEnv {
             home_dir: dirs::home_dir(),
             platform_data_dir: dirs::data_dir(),
             settings_file: dirs::config_dir().map(|d| d.join("corral").join("settings.json")),
+            xdg_config_home: var("XDG_CONFIG_HOME"),
+            appdata: var("APPDATA"),
         }
+    }
+
+    /// The desktop app's store when none was chosen (the platform's place for it).
+    pub fn default_desktop_store(&self) -> Option<PathBuf> {
+        let var = |name: &str| {
+            let v = match name {
+                "XDG_CONFIG_HOME" => self.xdg_config_home.as_ref(),
+                "APPDATA" => self.appdata.as_ref(),
+                _ => None,
+            };
+            v.map(|p| p.display().to_string())
+        };
+        corral_engine::desktop::default_store(self.home_dir.as_deref(), &var)
     }
 
     /// The Claude home when nothing was chosen: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
@@ -97,6 +121,7 @@ pub struct Effective {
     pub claude_home: PathBuf,
     pub fleet_file: Option<PathBuf>,
     pub data_dir: PathBuf,
+    pub desktop_store: Option<PathBuf>,
 }
 
 impl Effective {
@@ -111,7 +136,8 @@ impl Effective {
             (None, None) => env.default_data_dir()?,
         };
         let fleet_file = env.corral_fleet.clone().or_else(|| saved.fleet_file.clone());
-        Ok(Self { claude_home, fleet_file, data_dir })
+        let desktop_store = saved.desktop_store.clone().or_else(|| env.default_desktop_store());
+        Ok(Self { claude_home, fleet_file, data_dir, desktop_store })
     }
 }
 
@@ -127,6 +153,10 @@ pub struct SettingsPatch {
     #[serde(default, deserialize_with = "present")]
     #[ts(optional, type = "string | null")]
     pub fleet_file: Option<Option<PathBuf>>,
+    /// The desktop app's store; `null` = back to the platform's.
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    pub desktop_store: Option<Option<PathBuf>>,
 }
 
 /// A field that is present: `null` is `Some(None)`, so "absent" and `null` stay apart.
@@ -142,7 +172,11 @@ impl SettingsPatch {
     pub fn from_args(args: &serde_json::Value) -> Result<Self> {
         let patch: Self = serde_json::from_value(args.clone())
             .map_err(|e| Error::InvalidInput(format!("set_settings: {e}")))?;
-        for (key, value) in [("claudeHome", &patch.claude_home), ("fleetFile", &patch.fleet_file)] {
+        for (key, value) in [
+            ("claudeHome", &patch.claude_home),
+            ("fleetFile", &patch.fleet_file),
+            ("desktopStore", &patch.desktop_store),
+        ] {
             if let Some(Some(path)) = value {
                 checked_path(key, &path.to_string_lossy())?;
             }
@@ -161,6 +195,11 @@ impl SettingsPatch {
         if let Some(fleet) = &self.fleet_file {
             next.fleet_file = fleet.clone();
         }
+        match &self.desktop_store {
+            None => {}
+            Some(Some(dir)) => next.desktop_store = Some(dir.clone()),
+            Some(None) => next.desktop_store = env.default_desktop_store(),
+        }
         Ok(next)
     }
 
@@ -171,6 +210,9 @@ impl SettingsPatch {
         }
         if let Some(fleet) = &self.fleet_file {
             saved.fleet_file = fleet.clone();
+        }
+        if let Some(store) = &self.desktop_store {
+            saved.desktop_store = store.clone();
         }
     }
 }

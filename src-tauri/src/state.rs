@@ -87,6 +87,7 @@ impl AppState {
                     claude_home: PathBuf::new(),
                     fleet_file: None,
                     data_dir: PathBuf::new(),
+                    desktop_store: None,
                 },
                 catalog: Err(e.payload()),
                 fleet_error: None,
@@ -144,6 +145,11 @@ impl AppState {
                 corral_engine::watch::POLL_INTERVAL.as_secs()
             )
         })
+    }
+
+    /// The desktop app's store in force (`None`: this platform has none and none was chosen).
+    pub fn desktop_store(&self) -> Result<Option<PathBuf>, ErrorPayload> {
+        Ok(self.0.opened.read().map_err(|_| poisoned())?.effective.desktop_store.clone())
     }
 
     pub fn opener(&self) -> Opener {
@@ -334,6 +340,7 @@ fn describe(opened: &Opened, env: &LaunchEnv) -> Settings {
         data_dir: e.data_dir.display().to_string(),
         home_dir: env.home_dir.as_ref().map(|h| h.display().to_string()),
         live_updates_note: None,
+        desktop_store: e.desktop_store.as_ref().map(|d| d.display().to_string()),
     }
 }
 

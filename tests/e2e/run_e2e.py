@@ -581,6 +581,31 @@ def step_occupied_move(driver, busy):
     wait_until("the wizard to close", lambda: not by_testid(driver, "wizard"))
 
 
+def step_desktop_app(driver, home):
+    # 11. The desktop app's sidebars: a store under the throwaway home, read when the view opens.
+    store = home / ".config" / "Claude" / "claude-code-sessions"
+    acct_a, org_a = "a0000000-0000-4000-8000-00000000000a", "a2000000-0000-4000-8000-0000000000a2"
+    acct_b, org_b = "b0000000-0000-4000-8000-00000000000b", "b1000000-0000-4000-8000-0000000000b1"
+    def entry(acct, org, n, cli_id, title, active, archived=False):
+        d = store / acct / org
+        d.mkdir(parents=True, exist_ok=True)
+        name = f"local_{n:08d}-1111-4000-8000-000000000000"
+        (d / f"{name}.json").write_text(json.dumps({
+            "sessionId": name, "cliSessionId": cli_id, "cwd": "/home/dev/alpha", "title": title,
+            "isArchived": archived, "lastActivityAt": active}))
+    entry(acct_a, org_a, 1, "c0000001-0000-4000-8000-000000000000", "Here already", 1_790_000_000_000)
+    entry(acct_b, org_b, 2, ALPHA_NATIVE, "Lost after the switch", 1_780_000_000_000)
+    entry(acct_b, org_b, 3, "c0000003-0000-4000-8000-000000000000", "Archived long ago", 1_700_000_000_000, True)
+    click(driver, one(driver, "nav-desktop"))
+    rows = wait_until("the missing conversation", lambda: by_testid(driver, "desktop-missing-row"))
+    assert len(rows) == 1 and "Lost after the switch" in text_of(rows[0]), [text_of(r) for r in rows]
+    assert rows[0].get_attribute("data-status") == "restorable"
+    assert "the account active last" in text_of(one(driver, "desktop-current"))
+    assert len(by_testid(driver, "desktop-sidebar")) == 2
+    assert "1 conversation archived" in text_of(one(driver, "desktop-left-out"))
+    shot(driver, "29b-desktop-app")
+
+
 def step_views(driver, theme, src=None):
     """Every view, for the light/dark screenshot set."""
     prefix = "30" if theme == "light" else "40"
@@ -664,12 +689,13 @@ def main():
         step_fleet_and_release(driver, state_dir)
         step_import_and_undo(driver, fx, src)
         step_occupied_move(driver, busy)
+        step_desktop_app(driver, home)
         step_views(driver, "light")
         step_views(driver, "dark", src)
         ok = True
         log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
             "50,000-message session, search deep inside it opened at the hit, find in the transcript, Fleet counts, release, import + undo (byte-identical), "
-            "occupied move refused, light and dark views")
+            "occupied move refused, the desktop app's sidebars, light and dark views")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
         log(f"FAIL: {type(e).__name__}: {e}")
         if driver is not None:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of every view, light and dark, from the demo backend (no Tauri needed).
 # Usage: scripts/screenshots.sh [OUT_DIR]   (needs `chromium`; Debian: apt-get install chromium)
+#        SHOTS=desktop scripts/screenshots.sh   only the shots whose name contains "desktop"
 # The demo backend exists only in dev and `--mode demo` builds, so this builds one of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,8 @@ shots=(
   "no-fleet|/?demo=nofleet#view=fleet"
   "import|/#view=import"
   "history|/#view=history"
+  "desktop|/#view=desktop"
+  "desktop-none|/?demo=empty#view=desktop"
   "drop-overlay|/#view=fleet&overlay=1&agent=team.alpha"
   "wizard-1-where|/#view=fleet&wizard=1"
   "wizard-2-what|/#view=fleet&wizard=2&agent=team.alpha&paths=/home/ada/backup/projects/-home-ada-src-old,/home/ada/Downloads/notes.txt"
@@ -34,6 +37,7 @@ shots=(
 for s in "${shots[@]}"; do
   name=${s%%|*}
   url=$base${s#*|}
+  [[ -n ${SHOTS:-} && $name != *"$SHOTS"* ]] && continue
   for scheme in light dark; do
     extra=()
     [ $scheme = dark ] && extra=(--force-dark-mode --blink-settings=preferredColorScheme=0)

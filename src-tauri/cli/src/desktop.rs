@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use corral_engine::desktop::{self, MissingStatus, Report, Signals, Store};
+use corral_engine::desktop::{self, MissingStatus, Report};
 use corral_engine::{Catalog, Error};
 
 use crate::{print_json, say, warn_human};
@@ -46,17 +46,10 @@ pub fn run(
             "this platform has no default desktop store; give --desktop-store DIR".to_owned(),
         ));
     };
-    let store = Store::read(&root);
-    let folders = transcript_folders(catalog)?;
     let host = std::env::var("CLAUDE_CODE_HOST_SESSION_ID").ok();
     let cwd: Option<PathBuf> = std::env::current_dir().ok();
-    let signals = Signals {
-        host_session_id: host.as_deref(),
-        cwd: cwd.as_deref(),
-        transcript_folders: &folders,
-    };
-    let given = a.account.as_deref().zip(a.org.as_deref());
-    let r = desktop::report(&store, given, signals);
+    let given = (a.account.as_deref(), a.org.as_deref());
+    let r = catalog.desktop_report(&root, given, host.as_deref(), cwd.as_deref())?;
     if json {
         print_json(&r)?;
     } else {
@@ -66,17 +59,6 @@ pub fn run(
         Some(f) => Err(Error::DesktopStore(f.clone())),
         None => Ok(()),
     }
-}
-
-/// The transcript store's folder names, newest session first (the third rule reads them).
-fn transcript_folders(catalog: &Catalog) -> Result<Vec<String>, Error> {
-    let mut seen = std::collections::HashSet::new();
-    Ok(catalog
-        .listed_sessions()?
-        .iter()
-        .filter(|s| seen.insert(s.encoded_path.clone()))
-        .map(|s| s.encoded_path.clone())
-        .collect())
 }
 
 fn print_report(r: &Report) {

@@ -113,6 +113,8 @@ fn a_broken_fleet_keeps_all_chats_working_and_reports_through_list_agents() {
         home_dir: Some(tmp.path().join("home")),
         platform_data_dir: None,
         settings_file: None,
+        xdg_config_home: None,
+        appdata: None,
     };
     let h = harness_with(tmp, env);
     assert_eq!(h.err_kind("list_agents", json!({})), "config");
@@ -424,4 +426,35 @@ fn search_finds_words_once_the_background_index_is_built_and_opens_at_the_hit() 
     assert_eq!(h.err_kind("transcript_page", hostile), "invalid-input");
     let bad_agent = json!({"sessionId": CART, "agentId": "../../x", "at": {"kind": "after", "offset": 0}, "limit": 5});
     assert_eq!(h.err_kind("transcript_page", bad_agent), "invalid-input");
+}
+
+#[test]
+fn desktop_report_reads_the_store_in_settings_and_checks_its_arguments() {
+    let h = harness(false);
+    // Nothing at the default place (under the test's own home): no desktop app here.
+    let r = h.ok("desktop_report", json!({"account": null, "org": null}));
+    assert_eq!(r["exists"], false, "{r}");
+    let store = h.tmp.path().join("store");
+    let (a, a1, a2) = (
+        "a0000000-0000-4000-8000-00000000000a",
+        "a1000000-0000-4000-8000-0000000000a1",
+        "a2000000-0000-4000-8000-0000000000a2",
+    );
+    std::fs::create_dir_all(store.join(a).join(a2)).unwrap();
+    std::fs::create_dir_all(store.join(a).join(a1)).unwrap();
+    std::fs::write(
+        store.join(a).join(a1).join("local_1.json"),
+        r#"{"cliSessionId":"c1","title":"Talk","lastActivityAt":1780000000000}"#,
+    )
+    .unwrap();
+    let s = h.ok("set_settings", json!({"desktopStore": store.display().to_string()}));
+    assert_eq!(s["desktopStore"], store.display().to_string());
+    let r = h.ok("desktop_report", json!({"account": a, "org": a2}));
+    assert_eq!(r["current"]["rule"], "given");
+    assert_eq!(r["missing"][0]["cliSessionId"], "c1");
+    assert_eq!(r["sidebars"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        h.err_kind("desktop_report", json!({"account": "../x", "org": a2})),
+        "invalid-input"
+    );
 }

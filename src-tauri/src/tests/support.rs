@@ -105,6 +105,8 @@ pub fn harness(with_fleet: bool) -> Harness {
         home_dir: Some(tmp.path().join("home")),
         platform_data_dir: Some(tmp.path().join("share")),
         settings_file: Some(tmp.path().join("config/corral/settings.json")),
+        xdg_config_home: None,
+        appdata: None,
     };
     harness_with(tmp, env)
 }

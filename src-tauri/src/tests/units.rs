@@ -23,6 +23,7 @@ fn the_launch_environment_overrides_saved_settings() {
         claude_home: Some("/saved/claude".into()),
         fleet_file: Some("/saved/herdctl.yaml".into()),
         data_dir: Some("/saved/data".into()),
+        desktop_store: Some("/saved/store".into()),
     };
     let env = LaunchEnv {
         claude_config_dir: Some("/env/claude".into()),
@@ -34,6 +35,7 @@ fn the_launch_environment_overrides_saved_settings() {
     assert_eq!(e.claude_home, PathBuf::from("/env/claude"));
     assert_eq!(e.fleet_file, Some(PathBuf::from("/env/herdctl.yaml")));
     assert_eq!(e.data_dir, PathBuf::from("/saved/data"));
+    assert_eq!(e.desktop_store, Some(PathBuf::from("/saved/store")));
     // Without environment: saved values; without those: defaults.
     let bare = LaunchEnv {
         home_dir: Some("/home/u".into()),
@@ -46,6 +48,23 @@ fn the_launch_environment_overrides_saved_settings() {
     assert_eq!(e.claude_home, PathBuf::from("/home/u/.claude"));
     assert_eq!(e.fleet_file, None);
     assert_eq!(e.data_dir, PathBuf::from("/home/u/.local/share/corral"));
+    // The desktop app's store: the platform's place for it, under the home (or
+    // $XDG_CONFIG_HOME on Linux; %APPDATA%, absent here, on Windows); a patch sets it,
+    // `null` puts the default back.
+    let store = e
+        .desktop_store
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("/home/u/Claude/claude-code-sessions"));
+    assert!(
+        store.starts_with("/home/u") && store.ends_with("Claude/claude-code-sessions"),
+        "{store:?}"
+    );
+    let p = SettingsPatch::from_args(&json!({"desktopStore": "/picked/store"})).unwrap();
+    let next = p.apply(&bare, &e).unwrap();
+    assert_eq!(next.desktop_store, Some(PathBuf::from("/picked/store")));
+    let back = SettingsPatch::from_args(&json!({"desktopStore": null})).unwrap();
+    assert_eq!(back.apply(&bare, &next).unwrap().desktop_store, e.desktop_store);
+    assert!(SettingsPatch::from_args(&json!({"desktopStore": "relative"})).is_err());
 }
 
 #[test]

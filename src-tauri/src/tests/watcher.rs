@@ -114,6 +114,8 @@ fn a_projects_folder_created_after_start_is_picked_up() {
         home_dir: Some(tmp.path().join("home")),
         platform_data_dir: None,
         settings_file: None,
+        xdg_config_home: None,
+        appdata: None,
     };
     let h = harness_with(tmp, env);
     assert_eq!(h.ok("get_settings", json!({}))["claudeHomeExists"], json!(false));

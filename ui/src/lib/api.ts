@@ -84,6 +84,9 @@ export const release = (agent: string, sessionId: string) => call('release', { a
 export const planImport = (target: ImportTarget, sources: string[], mode: PlacementMode) =>
   call('plan_import', { target, sources, mode });
 export const cancelImport = () => call('cancel_import', {});
+/** The desktop app's sidebars, compared with the current one (or with `account`/`org`). */
+export const desktopReport = (account: string | null = null, org: string | null = null) =>
+  call('desktop_report', { account, org });
 export const listRuns = () => call('list_runs', {});
 export const planUndo = (runId: string) => call('plan_undo', { runId });
 export const undoRun = (runId: string) => call('undo_run', { runId });

@@ -10,6 +10,7 @@ import type {
   AdoptableSession,
   AdoptResult,
   AgentSummary,
+  DesktopReport,
   ImportPlan,
   ImportReport,
   ImportTarget,
@@ -64,6 +65,7 @@ export interface Commands {
   /** `onProgress` is a Tauri `Channel<ImportProgress>`. */
   apply_import: { args: { plan: ImportPlan; onProgress: unknown }; result: ImportReport };
   cancel_import: { args: NoArgs; result: null };
+  desktop_report: { args: { account: string | null; org: string | null }; result: DesktopReport };
   list_runs: { args: NoArgs; result: RunSummary[] };
   plan_undo: { args: { runId: string }; result: UndoPlan };
   undo_run: { args: { runId: string }; result: UndoReport };

@@ -3,6 +3,7 @@
 // URL switches: ?demo=scale (10,000 sessions in 1,000 folders), ?demo=empty (no Claude home),
 // ?demo=nofleet (no fleet open).
 import type {
+  DesktopReport,
   AdoptableSession,
   AgentSummary,
   DirectoryGroup,
@@ -55,6 +56,7 @@ const settings: Settings = {
   stateDir: `${HOME}/fleet/.herdctl`,
   dataDir: `${HOME}/.local/share/corral`,
   homeDir: HOME,
+  desktopStore: mode === 'empty' ? undefined : `${HOME}/.config/Claude/claude-code-sessions`,
 };
 
 const agentDefs = [
@@ -213,6 +215,84 @@ function agentSummaries(): AgentSummary[] {
       lastActivityAt: last,
     };
   });
+}
+
+/** The desktop app's sidebars as the demo has them: an org switch left the current one nearly
+ * empty; the other org and an older account still hold the conversations. */
+function desktopReport(): DesktopReport {
+  const store = settings.desktopStore ?? `${HOME}/.config/Claude/claude-code-sessions`;
+  if (mode === 'empty') {
+    return {
+      store,
+      exists: false,
+      current: null,
+      sidebars: [],
+      missing: [],
+      leftOut: { archived: 0, alreadyHere: 0, noTranscriptId: 0 },
+      finding: null,
+      warnings: [],
+    };
+  }
+  const [acct, team, home, old] = [
+    '6f1c2a9e-4b7d-4e21-9c3a-0d5e8f7a1b2c',
+    '2b9d4e6f-8a1c-4d3e-b5f7-9e0a2c4d6f8a',
+    'c3e5a7b9-1d2f-4a6c-8e0b-2d4f6a8c0e1b',
+    '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d',
+  ];
+  const listed = sessions.filter((s) => !s.agentName).slice(0, 9);
+  const ref = (account: string, org: string, i: number) => ({
+    account,
+    org,
+    file: `local_${String(i).padStart(8, '0')}-5d4c-4b3a-8f9e-1a2b3c4d5e6f.json`,
+  });
+  const status = ['restorable', 'restorable', 'ambiguous', 'restorable', 'shared-folder', 'replace-older'] as const;
+  const notes = [
+    '',
+    'archived, not taken: ' + `${old}/${home}/local_…`,
+    'differ in: title, worktreePath; equally new: two copies',
+    '',
+    'a session here already uses this folder; --allow-shared-folder adds a second entry',
+    'this sidebar has local_00000005-….json for another conversation; --replace-older replaces it',
+  ];
+  return {
+    store,
+    exists: true,
+    current: { account: acct, org: home, rule: 'host-session' },
+    sidebars: [
+      { account: acct, org: home, target: true, entries: 3, live: 2, newestActivity: iso(3_600_000), current: true },
+      {
+        account: acct,
+        org: team,
+        target: true,
+        entries: 41,
+        live: 37,
+        newestActivity: iso(86_400_000),
+        current: false,
+      },
+      {
+        account: old,
+        org: home,
+        target: true,
+        entries: 12,
+        live: 9,
+        newestActivity: iso(40 * 86_400_000),
+        current: false,
+      },
+    ],
+    missing: listed.slice(0, 6).map((s, i) => ({
+      cliSessionId: s.sessionId,
+      title: s.autoName ?? s.preview,
+      cwd: s.workingDirectory,
+      status: status[i],
+      source: ref(i === 1 ? old : acct, i === 1 ? home : team, i),
+      lastActivity: s.lastMessageAt,
+      alsoIn: i === 1 ? [ref(acct, team, i)] : [],
+      note: notes[i],
+    })),
+    leftOut: { archived: 4, alreadyHere: 2, noTranscriptId: 0 },
+    finding: null,
+    warnings: [],
+  };
 }
 
 function findSession(id: string): DemoSession {
@@ -797,6 +877,7 @@ const handlers: Handlers = {
     cancelRequested = true;
     return null;
   },
+  desktop_report: () => desktopReport(),
   list_runs: (a) => {
     return runs.map((r) => ({ ...r }));
   },

@@ -4,7 +4,7 @@ import { setHomeDir } from './format';
 import { newestFirst } from './search';
 import type { AgentSummary, AppError, DirectoryGroup, IndexStatus, SessionSummary, Settings, Warning } from './types';
 
-export type View = 'fleet' | 'chats' | 'import' | 'history';
+export type View = 'fleet' | 'chats' | 'import' | 'history' | 'desktop';
 export type Toast = {
   id: number;
   text: string;

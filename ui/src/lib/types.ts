@@ -27,6 +27,16 @@ export type { SnippetPart } from './bindings/SnippetPart';
 export type { TranscriptMatch } from './bindings/TranscriptMatch';
 export type { TranscriptMatches } from './bindings/TranscriptMatches';
 
+// ---- the desktop app's sidebars ----
+export type { DesktopCurrent } from './bindings/DesktopCurrent';
+export type { DesktopCurrentRule } from './bindings/DesktopCurrentRule';
+export type { DesktopEntryRef } from './bindings/DesktopEntryRef';
+export type { DesktopLeftOut } from './bindings/DesktopLeftOut';
+export type { DesktopMissing } from './bindings/DesktopMissing';
+export type { DesktopMissingStatus } from './bindings/DesktopMissingStatus';
+export type { DesktopReport } from './bindings/DesktopReport';
+export type { DesktopSidebar } from './bindings/DesktopSidebar';
+
 // ---- shell-only types (generated from the shell crate) ----
 export type { FilesDropped } from './bindings/FilesDropped';
 export type { SessionDetails } from './bindings/SessionDetails';

@@ -98,6 +98,7 @@ export function apiMock(): ApiFunctions {
     transcriptPage: fn<'transcriptPage'>(),
     search: fn<'search'>(),
     findInTranscript: fn<'findInTranscript'>(),
+    desktopReport: fn<'desktopReport'>(),
     searchStatus: fn<'searchStatus'>(async () => ({
       building: false,
       done: 0,

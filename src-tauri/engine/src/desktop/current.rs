@@ -27,6 +27,7 @@ pub struct Signals<'a> {
 /// The rule that named the current sidebar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "kebab-case")]
+#[ts(rename = "DesktopCurrentRule")]
 pub enum CurrentRule {
     /// Given by the person (`--account`/`--org`, or chosen in the app).
     Given,
@@ -44,6 +45,7 @@ pub enum CurrentRule {
 /// comparison is account-wide, and an org switch inside the account cannot be seen).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "DesktopCurrent")]
 pub struct Current {
     pub account: String,
     pub org: Option<String>,

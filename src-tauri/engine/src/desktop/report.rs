@@ -16,6 +16,7 @@ use crate::model::Warning;
 /// One sidebar, for the list of them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "DesktopSidebar")]
 pub struct SidebarRow {
     pub account: String,
     pub org: String,
@@ -32,6 +33,7 @@ pub struct SidebarRow {
 /// A sidebar, and the file of an entry in it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "DesktopEntryRef")]
 pub struct SidebarRef {
     pub account: String,
     pub org: String,
@@ -41,6 +43,7 @@ pub struct SidebarRef {
 /// What a missing conversation needs to come back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "kebab-case")]
+#[ts(rename = "DesktopMissingStatus")]
 pub enum MissingStatus {
     /// Its newest live copy can be copied here as it is.
     Restorable,
@@ -56,6 +59,7 @@ pub enum MissingStatus {
 /// One conversation the current sidebar does not show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "DesktopMissing")]
 pub struct Missing {
     pub cli_session_id: String,
     pub title: Option<String>,
@@ -72,6 +76,7 @@ pub struct Missing {
 /// What the report left out, and why.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "DesktopLeftOut")]
 pub struct LeftOut {
     /// Conversations whose every copy elsewhere is archived.
     #[ts(type = "number")]
@@ -87,6 +92,7 @@ pub struct LeftOut {
 /// The report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "DesktopReport")]
 pub struct Report {
     pub store: String,
     /// The store folder is there ("no desktop app here" otherwise).

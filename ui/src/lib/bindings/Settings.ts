@@ -19,4 +19,9 @@ homeDir?: string,
 /**
  * Set when live updates are degraded (files polled because the system refused watches).
  */
-liveUpdatesNote?: string, };
+liveUpdatesNote?: string, 
+/**
+ * The Claude desktop app's session store read for its sidebars (absent when this platform
+ * has no default and none was chosen).
+ */
+desktopStore?: string, };

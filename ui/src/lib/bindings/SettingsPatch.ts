@@ -5,4 +5,8 @@
  * For each field: absent = unchanged; for `claudeHome`, `null` = back to the default; for
  * `fleetFile`, `null` = close the fleet. Unknown fields are refused.
  */
-export type SettingsPatch = { claudeHome?: string | null, fleetFile?: string | null, };
+export type SettingsPatch = { claudeHome?: string | null, fleetFile?: string | null, 
+/**
+ * The desktop app's store; `null` = back to the platform's.
+ */
+desktopStore?: string | null, };
