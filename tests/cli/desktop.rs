@@ -95,3 +95,28 @@ fn hostile_folder_names_are_escaped_on_a_terminal() {
     assert!(text.contains("\\x1b]0;pwned"), "{text}");
     assert!(text.contains("never a target"), "{text}");
 }
+
+#[test]
+fn restore_dry_run_shows_the_plan_and_writes_nothing() {
+    let home = Home::new();
+    let store = home.root.join("store");
+    entry(&store, A, A1, 1, "");
+    entry(&store, A, A1, 2, r#","isArchived":true"#);
+    std::fs::create_dir_all(store.join(A).join(A2)).unwrap();
+    let mut args = vec!["--desktop-store", store.to_str().unwrap(), "--json", "desktop", "restore"];
+    args.extend_from_slice(&["--account", A, "--org", A2, "--all", "--dry-run"]);
+    let out = cli(&home, &args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["runId"], serde_json::Value::Null);
+    assert_eq!(v["restored"][0]["cliSessionId"], "c0000001-0000-4000-8000-000000000000");
+    assert_eq!(v["restored"][0]["replaced"], false);
+    assert!(v["restored"][0]["file"].as_str().unwrap().contains(A2));
+    assert_eq!(v["refused"].as_array().unwrap().len(), 0);
+    // Without --dry-run: refused (not built yet), and nothing is written either way.
+    args.pop();
+    let out = cli(&home, &args).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--dry-run"));
+    assert_eq!(std::fs::read_dir(store.join(A).join(A2)).unwrap().count(), 0);
+}

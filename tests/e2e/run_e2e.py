@@ -591,7 +591,7 @@ def step_desktop_app(driver, home):
         d.mkdir(parents=True, exist_ok=True)
         name = f"local_{n:08d}-1111-4000-8000-000000000000"
         (d / f"{name}.json").write_text(json.dumps({
-            "sessionId": name, "cliSessionId": cli_id, "cwd": "/home/dev/alpha", "title": title,
+            "sessionId": name, "cliSessionId": cli_id, "cwd": f"/home/dev/work-{n}", "title": title,
             "isArchived": archived, "lastActivityAt": active}))
     entry(acct_a, org_a, 1, "c0000001-0000-4000-8000-000000000000", "Here already", 1_790_000_000_000)
     entry(acct_b, org_b, 2, ALPHA_NATIVE, "Lost after the switch", 1_780_000_000_000)

@@ -318,3 +318,90 @@ fn the_default_store_is_never_the_real_one_in_tests() {
     let got = default_store(Some(home.path()), &env).unwrap();
     assert!(got.starts_with(home.path()) || cfg!(windows), "{got:?}");
 }
+
+#[test]
+fn a_restore_plan_takes_each_rule_and_writes_nothing() {
+    use corral_engine::desktop::{RestoreAction, RestoreRequest, plan_restore};
+    let f = Fixture::new();
+    f.entry(A, A2, &local(1), &cli(1), r#","cwd":"/w/shared""#);
+    f.entry(A, A1, &local(2), &cli(2), ""); // restorable
+    f.entry(A, A1, &local(3), &cli(3), r#","cwd":"/w/shared""#); // shared folder
+    f.entry(A, A2, &local(4), &cli(40), r#","lastActivityAt":1770000000000"#);
+    f.entry(A, A1, &local(4), &cli(4), r#","lastActivityAt":1780000000000"#); // name taken, older here
+    f.entry(A, A2, &local(5), &cli(5), r#","isArchived":true"#);
+    f.entry(A, A1, &local(5), &cli(5), ""); // replaces the archived entry here
+    f.entry(A, A1, &local(6), &cli(6), r#","title":"one""#);
+    f.entry(B, B1, &local(6), &cli(6), r#","title":"two""#); // ambiguous
+    f.entry(B, B1, &local(7), &cli(7), r#","isArchived":true"#); // archived everywhere
+    let before = snapshot(&f.root);
+    let store = f.store();
+
+    let all = RestoreRequest { all: true, ..RestoreRequest::default() };
+    let plan = plan_restore(&store, A, A2, &all).unwrap();
+    let taken: Vec<(String, RestoreAction)> =
+        plan.items.iter().map(|i| (i.cli_session_id.clone(), i.action)).collect();
+    assert_eq!(
+        taken,
+        vec![(cli(2), RestoreAction::Create), (cli(5), RestoreAction::ReplaceArchived)],
+        "{plan:?}"
+    );
+    let refused: Vec<&str> = plan.refused.iter().map(|r| r.cli_session_id.as_str()).collect();
+    assert_eq!(refused.len(), 3, "{plan:?}");
+    for id in [cli(3), cli(4), cli(6)] {
+        assert!(refused.contains(&id.as_str()), "{id} refused: {plan:?}");
+    }
+    assert!(plan.items[0].target_path.ends_with(&format!("{A}/{A2}/{}", local(2))));
+    assert!(Path::new(&plan.items[0].source_path).ends_with(format!("{A}/{A1}/{}", local(2))));
+    assert!(Path::new(&plan.items[0].source_path).is_file());
+
+    // The opt-ins, one by one.
+    let both = RestoreRequest { allow_shared_folder: true, replace_older: true, ..all.clone() };
+    let plan = plan_restore(&store, A, A2, &both).unwrap();
+    let actions: Vec<(String, RestoreAction)> =
+        plan.items.iter().map(|i| (i.cli_session_id.clone(), i.action)).collect();
+    assert!(actions.contains(&(cli(3), RestoreAction::Create)), "{actions:?}");
+    assert!(actions.contains(&(cli(4), RestoreAction::ReplaceOlder)), "{actions:?}");
+    assert_eq!(plan.refused.len(), 1, "only the ambiguous one: {plan:?}");
+
+    // By id: a prefix naming one, one naming several, what is here, what is archived, nothing.
+    let ids = |ids: &[&str]| RestoreRequest {
+        ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+        ..RestoreRequest::default()
+    };
+    let plan =
+        plan_restore(&store, A, A2, &ids(&[&cli(2)[..8], "c000000", &cli(1), &cli(7), "zzz"]))
+            .unwrap();
+    assert_eq!(plan.items.len(), 1);
+    assert_eq!(plan.items[0].cli_session_id, cli(2));
+    let reasons: Vec<&str> = plan.refused.iter().map(|r| r.reason.as_str()).collect();
+    assert!(reasons[0].contains("matches"), "{reasons:?}");
+    assert!(reasons[1].contains("already in this sidebar"), "{reasons:?}");
+    assert!(reasons[2].contains("archived in every other sidebar"), "{reasons:?}");
+    assert!(reasons[3].contains("no sidebar holds"), "{reasons:?}");
+
+    // The target is given, uuid-shaped and already there; nothing was written by any plan.
+    assert!(plan_restore(&store, "../x", A2, &all).is_err());
+    let missing = "a3000000-0000-4000-8000-0000000000a3";
+    let e = plan_restore(&store, A, missing, &all).unwrap_err();
+    assert!(e.to_string().contains("no sidebar folder"), "{e}");
+    assert!(!f.root.join(A).join(missing).exists());
+    assert_eq!(snapshot(&f.root), before);
+}
+
+/// Every file under `root` with its bytes.
+fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -13,6 +13,34 @@ pub enum DesktopCommand {
     /// Compare the current sidebar with every other one: what is missing here, and why the rest
     /// was left out. Exits 1 when the store cannot be trusted to be complete.
     Report(ReportArgs),
+    /// Copy entries of other sidebars, unchanged, into the sidebar --account/--org. Only the
+    /// plan exists so far: --dry-run shows what would be restored and what is refused, and why.
+    Restore(RestoreArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RestoreArgs {
+    /// The target sidebar's account (a uuid; its folder must exist).
+    #[arg(long, value_parser = uuid_arg, value_name = "UUID")]
+    account: String,
+    /// The target sidebar's org.
+    #[arg(long, value_parser = uuid_arg, value_name = "UUID")]
+    org: String,
+    /// Every conversation the report lists as missing.
+    #[arg(long, conflicts_with = "ids")]
+    all: bool,
+    /// Conversations by cliSessionId (or a prefix naming exactly one).
+    #[arg(value_name = "CLI_SESSION_ID", required_unless_present = "all")]
+    ids: Vec<String>,
+    /// Allow a second entry for a folder an entry here already uses.
+    #[arg(long)]
+    allow_shared_folder: bool,
+    /// Replace this sidebar's entry of the same file name when the source is strictly newer.
+    #[arg(long)]
+    replace_older: bool,
+    /// Show the plan; write nothing.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -40,16 +68,72 @@ pub fn run(
     c: &DesktopCommand,
     json: bool,
 ) -> Result<(), Error> {
-    let DesktopCommand::Report(a) = c;
     let Some(root) = desktop::store_from_env(store_root) else {
         return Err(Error::InvalidInput(
             "this platform has no default desktop store; give --desktop-store DIR".to_owned(),
         ));
     };
+    match c {
+        DesktopCommand::Report(a) => report(catalog, &root, a, json),
+        DesktopCommand::Restore(a) => restore(&root, a, json),
+    }
+}
+
+fn restore(root: &Path, a: &RestoreArgs, json: bool) -> Result<(), Error> {
+    let req = desktop::RestoreRequest {
+        all: a.all,
+        ids: a.ids.clone(),
+        allow_shared_folder: a.allow_shared_folder,
+        replace_older: a.replace_older,
+    };
+    let plan = desktop::plan_restore(&desktop::Store::read(root), &a.account, &a.org, &req)?;
+    if !a.dry_run {
+        return Err(Error::Refused(
+            "restoring is not built yet (its backup, journal and undo come first); --dry-run \
+             shows what it would do"
+                .to_owned(),
+        ));
+    }
+    if json {
+        let restored: Vec<serde_json::Value> = plan
+            .items
+            .iter()
+            .map(|i| {
+                serde_json::json!({
+                    "cliSessionId": i.cli_session_id,
+                    "file": i.target_path,
+                    "replaced": i.action != desktop::RestoreAction::Create,
+                })
+            })
+            .collect();
+        return print_json(&serde_json::json!({
+            "runId": null,
+            "dryRun": true,
+            "restored": restored,
+            "refused": plan.refused,
+        }));
+    }
+    say!("Would restore into {}/{} ({}):", plan.account, plan.org, plan.target_dir);
+    for i in &plan.items {
+        let how = match i.action {
+            desktop::RestoreAction::Create => "new entry",
+            desktop::RestoreAction::ReplaceArchived => "replaces the archived entry",
+            desktop::RestoreAction::ReplaceOlder => "replaces an older entry",
+        };
+        say!("  {}  {}  ({how})", i.cli_session_id, i.title.as_deref().unwrap_or("(no title)"));
+    }
+    for r in &plan.refused {
+        say!("  refused {}: {}", r.cli_session_id, r.reason);
+    }
+    say!("Dry run: nothing was written.");
+    Ok(())
+}
+
+fn report(catalog: &Catalog, root: &Path, a: &ReportArgs, json: bool) -> Result<(), Error> {
     let host = std::env::var("CLAUDE_CODE_HOST_SESSION_ID").ok();
     let cwd: Option<PathBuf> = std::env::current_dir().ok();
     let given = (a.account.as_deref(), a.org.as_deref());
-    let r = catalog.desktop_report(&root, given, host.as_deref(), cwd.as_deref())?;
+    let r = catalog.desktop_report(root, given, host.as_deref(), cwd.as_deref())?;
     if json {
         print_json(&r)?;
     } else {

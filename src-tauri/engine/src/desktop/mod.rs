@@ -2,21 +2,26 @@
 //! `claude-code-sessions/<account uuid>/<org uuid>/local_<uuid>.json`, one folder per sidebar,
 //! each entry pointing at a transcript by `cliSessionId`. After an account or org switch the new
 //! sidebar is empty while every conversation is still on disk; this module reads the store
-//! (`store`), tells which sidebar is the current one and by which rule (`current`), and reports
-//! the conversations other sidebars hold that the current one does not (`report`).
+//! (`store`), tells which sidebar is the current one and by which rule (`current`), reports
+//! the conversations other sidebars hold that the current one does not (`report`), and plans
+//! bringing them back (`restore`: a dry run so far).
 //!
-//! Corral only reads here. Every field of an entry is optional (the app's schema is not ours), a
+//! Corral only reads here (so far). Every field of an entry is optional (the app's schema is not ours), a
 //! folder name is as untrusted as a file's content, and a store that exists but yields nothing is
 //! a finding, never "nothing missing".
 
 mod current;
 mod report;
+mod restore;
 mod store;
 
 use std::path::{Path, PathBuf};
 
 pub use current::{Current, CurrentRule, Signals};
-pub use report::{LeftOut, Missing, MissingStatus, Report, SidebarRef, SidebarRow, report};
+pub use report::{
+    LeftOut, Missing, MissingStatus, NameHere, Report, SidebarRef, SidebarRow, report,
+};
+pub use restore::{Refusal, RestoreAction, RestoreItem, RestorePlan, RestoreRequest, plan_restore};
 pub use store::{Entry, FolderName, Sidebar, Store};
 
 /// Where the desktop app keeps the store on this platform (`None` when the platform's folders

@@ -71,6 +71,25 @@ pub struct Missing {
     /// Other sidebars holding it.
     pub also_in: Vec<SidebarRef>,
     pub note: String,
+    /// What this sidebar holds under the source's file name (what a restore would replace).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub name_here: Option<NameHere>,
+    /// The source entry's file as found (folder names need not be UTF-8).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub source_path: std::path::PathBuf,
+}
+
+/// This sidebar's entry under the file name a restore would write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameHere {
+    /// An archived entry of the same conversation (replaced without asking).
+    ArchivedSame,
+    /// Another conversation's entry, older than the source (replaced only when asked).
+    OlderOther,
+    /// Another conversation's entry, as new as the source or newer (never replaced).
+    NewerOther,
 }
 
 /// What the report left out, and why.
@@ -237,6 +256,7 @@ fn missing(
     let (src_sidebar, src) = *unique.first()?;
     let tied: Vec<&(&Sidebar, &Entry)> =
         unique.iter().filter(|(_, e)| e.last_activity_at == src.last_activity_at).collect();
+    let mut name_here = None;
     let status = if tied.len() > 1 {
         let differ = differing_fields(&tied.iter().map(|(_, e)| *e).collect::<Vec<_>>());
         let copies: Vec<String> = tied.iter().map(|(s, e)| describe(&at(s, e))).collect();
@@ -248,6 +268,7 @@ fn missing(
     } else if let Some(h) = here_files.get(src.file.as_str()) {
         if h.cli_session_id.as_deref() == Some(id) && h.is_archived {
             notes.insert(0, format!("replaces the archived entry here ({})", h.file));
+            name_here = Some(NameHere::ArchivedSame);
             MissingStatus::Restorable
         } else {
             let newer = match (src.last_activity_at, h.last_activity_at) {
@@ -255,6 +276,7 @@ fn missing(
                 (Some(_), None) => true,
                 _ => false,
             };
+            name_here = Some(if newer { NameHere::OlderOther } else { NameHere::NewerOther });
             notes.insert(
                 0,
                 format!(
@@ -289,6 +311,8 @@ fn missing(
         last_activity: src.last_activity_at.and_then(iso),
         also_in,
         note: notes.join("; "),
+        name_here,
+        source_path: src.path.clone(),
     })
 }
 
