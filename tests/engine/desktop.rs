@@ -333,7 +333,7 @@ fn a_restore_plan_takes_each_rule_and_writes_nothing() {
     f.entry(A, A1, &local(6), &cli(6), r#","title":"one""#);
     f.entry(B, B1, &local(6), &cli(6), r#","title":"two""#); // ambiguous
     f.entry(B, B1, &local(7), &cli(7), r#","isArchived":true"#); // archived everywhere
-    let before = snapshot(&f.root);
+    let before = crate::support::hash_tree(&f.root);
     let store = f.store();
 
     let all = RestoreRequest { all: true, ..RestoreRequest::default() };
@@ -385,23 +385,5 @@ fn a_restore_plan_takes_each_rule_and_writes_nothing() {
     let e = plan_restore(&store, A, missing, &all).unwrap_err();
     assert!(e.to_string().contains("no sidebar folder"), "{e}");
     assert!(!f.root.join(A).join(missing).exists());
-    assert_eq!(snapshot(&f.root), before);
-}
-
-/// Every file under `root` with its bytes.
-fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((p.clone(), std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
+    assert_eq!(crate::support::hash_tree(&f.root), before);
 }
