@@ -231,6 +231,7 @@ fn move_skips_occupied_sessions_and_copy_only_warns() {
         name: "claude".into(),
         cmd: vec!["claude".into(), "--resume".into(), sid(1)],
         cwd: Some("/home/u/scratch".into()),
+        exe: None,
     }]));
     let occ = OccupancySnapshot::capture(&table);
     let cat = w.catalog();

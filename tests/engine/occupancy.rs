@@ -18,6 +18,7 @@ fn proc(pid: u32, cmd: &[&str], cwd: Option<&str>) -> ProcessInfo {
         name: cmd.first().map(|c| c.rsplit('/').next().unwrap().to_owned()).unwrap_or_default(),
         cmd: cmd.iter().map(|s| (*s).to_owned()).collect(),
         cwd: cwd.map(PathBuf::from),
+        exe: None,
     }
 }
 
@@ -92,7 +93,13 @@ fn unknown_is_occupied() {
 #[test]
 fn a_rewritten_process_title_counts_as_folder_wide() {
     // Node may overwrite argv with the process title: name "claude", command line "claude".
-    let p = ProcessInfo { pid: 5, name: "claude".into(), cmd: vec![], cwd: Some("/w".into()) };
+    let p = ProcessInfo {
+        pid: 5,
+        name: "claude".into(),
+        cmd: vec![],
+        cwd: Some("/w".into()),
+        exe: None,
+    };
     let s = snap(vec![p]);
     assert!(s.check(S1, Some("/w"), None).is_some());
 }
@@ -136,6 +143,18 @@ fn a_fake_proc_tree_is_read_like_proc() {
     let s = OccupancySnapshot::capture(&ProcTree { root: tmp.path().join("absent") });
     assert!(s.unknown.is_some());
     assert!(s.check(S2, Some("/x"), None).is_some());
+
+    // The desktop app, known by its executable (`exe`, a link in /proc, a file in fake trees).
+    use corral_engine::desktop::{AppState, app_state};
+    assert_eq!(app_state(&ProcTree { root: root.clone() }), AppState::Closed);
+    fake_proc(&root, 104, &["Claude"], None);
+    std::fs::write(root.join("104/exe"), "/Applications/Claude.app/Contents/MacOS/Claude\n")
+        .unwrap();
+    let AppState::Running { processes } = app_state(&ProcTree { root: root.clone() }) else {
+        panic!("the app runs")
+    };
+    assert_eq!(processes.iter().map(|p| p.pid).collect::<Vec<_>>(), vec![104]);
+    assert!(app_state(&ProcTree { root: tmp.path().join("absent") }).blocks_writes());
 }
 
 #[test]
@@ -155,13 +174,13 @@ proptest::proptest! {
         name in "[a-zA-Z.]{0,8}",
         cwd in proptest::option::of("/[a-z/]{0,10}"),
     ) {
-        let p = ProcessInfo { pid: 1, name, cmd: cmd.clone(), cwd: cwd.clone().map(PathBuf::from) };
+        let p = ProcessInfo { pid: 1, name, cmd: cmd.clone(), cwd: cwd.clone().map(PathBuf::from), exe: None };
         let s = OccupancySnapshot::capture(&FixedProcesses(Ok(vec![p])));
         let _ = s.check(S1, cwd.as_deref(), None);
         let mut with_resume = vec!["claude".to_owned()];
         with_resume.extend(cmd.into_iter().filter(|a| !a.starts_with('-') && !a.contains("--")));
         with_resume.extend(["--resume".to_owned(), S1.to_owned()]);
-        let p = ProcessInfo { pid: 2, name: "claude".into(), cmd: with_resume, cwd: None };
+        let p = ProcessInfo { pid: 2, name: "claude".into(), cmd: with_resume, cwd: None, exe: None };
         let s = OccupancySnapshot::capture(&FixedProcesses(Ok(vec![p])));
         proptest::prop_assert!(s.check(S1, None, None).is_some());
     }

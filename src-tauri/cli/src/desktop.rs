@@ -87,6 +87,7 @@ fn restore(root: &Path, a: &RestoreArgs, json: bool) -> Result<(), Error> {
         replace_older: a.replace_older,
     };
     let plan = desktop::plan_restore(&desktop::Store::read(root), &a.account, &a.org, &req)?;
+    let app = desktop::app_state(&corral_engine::occupancy::SystemProcesses);
     if !a.dry_run {
         return Err(Error::Refused(
             "restoring is not built yet (its backup, journal and undo come first); --dry-run \
@@ -111,6 +112,7 @@ fn restore(root: &Path, a: &RestoreArgs, json: bool) -> Result<(), Error> {
             "dryRun": true,
             "restored": restored,
             "refused": plan.refused,
+            "app": app,
         }));
     }
     say!("Would restore into {}/{} ({}):", plan.account, plan.org, plan.target_dir);
@@ -124,6 +126,16 @@ fn restore(root: &Path, a: &RestoreArgs, json: bool) -> Result<(), Error> {
     }
     for r in &plan.refused {
         say!("  refused {}: {}", r.cli_session_id, r.reason);
+    }
+    match &app {
+        desktop::AppState::Closed => {}
+        desktop::AppState::Running { processes } => say!(
+            "The desktop app is running ({} processes): quit it before restoring.",
+            processes.len()
+        ),
+        desktop::AppState::Unknown { reason } => {
+            say!("Whether the desktop app runs is not known ({reason}): a restore would refuse.");
+        }
     }
     say!("Dry run: nothing was written.");
     Ok(())

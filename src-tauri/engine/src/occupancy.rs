@@ -34,6 +34,9 @@ pub struct ProcessInfo {
     pub cmd: Vec<String>,
     /// The working directory; `None` when it cannot be read.
     pub cwd: Option<PathBuf>,
+    /// The executable's path; `None` when it cannot be read.
+    #[serde(default)]
+    pub exe: Option<PathBuf>,
 }
 
 /// Why the process table could not be read (every session then counts as possibly in use).
@@ -65,7 +68,10 @@ impl ProcessSource for SystemProcesses {
         sys.refresh_processes_specifics(
             ProcessesToUpdate::All,
             true,
-            ProcessRefreshKind::nothing().with_cmd(UpdateKind::Always).with_cwd(UpdateKind::Always),
+            ProcessRefreshKind::nothing()
+                .with_cmd(UpdateKind::Always)
+                .with_cwd(UpdateKind::Always)
+                .with_exe(UpdateKind::Always),
         );
         let own = sysinfo::get_current_pid().map_err(|e| {
             TableUnreadable(format!("cannot identify this process in the process table: {e}"))
@@ -84,6 +90,7 @@ impl ProcessSource for SystemProcesses {
                 name: p.name().to_string_lossy().into_owned(),
                 cmd: p.cmd().iter().map(|a| a.to_string_lossy().into_owned()).collect(),
                 cwd: p.cwd().map(Path::to_path_buf),
+                exe: p.exe().map(Path::to_path_buf),
             })
             .collect())
     }
@@ -128,17 +135,21 @@ impl ProcessSource for ProcTree {
             let name = std::fs::read_to_string(dir.join("comm"))
                 .map(|s| s.trim_end().to_owned())
                 .unwrap_or_default();
-            let cwd_path = dir.join("cwd");
-            let cwd = match std::fs::read_link(&cwd_path) {
-                Ok(p) => Some(p),
-                Err(_) => std::fs::read_to_string(&cwd_path)
-                    .ok()
-                    .map(|s| PathBuf::from(s.trim_end_matches(['\n', '\r'])))
-                    .filter(|p| !p.as_os_str().is_empty()),
-            };
-            out.push(ProcessInfo { pid, name, cmd, cwd });
+            let (cwd, exe) = (link_or_text(&dir.join("cwd")), link_or_text(&dir.join("exe")));
+            out.push(ProcessInfo { pid, name, cmd, cwd, exe });
         }
         Ok(out)
+    }
+}
+
+/// A `/proc` link (`cwd`, `exe`), or for fake trees a file holding the path.
+fn link_or_text(path: &Path) -> Option<PathBuf> {
+    match std::fs::read_link(path) {
+        Ok(p) => Some(p),
+        Err(_) => std::fs::read_to_string(path)
+            .ok()
+            .map(|s| PathBuf::from(s.trim_end_matches(['\n', '\r'])))
+            .filter(|p| !p.as_os_str().is_empty()),
     }
 }
 

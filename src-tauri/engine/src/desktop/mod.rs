@@ -10,6 +10,7 @@
 //! folder name is as untrusted as a file's content, and a store that exists but yields nothing is
 //! a finding, never "nothing missing".
 
+mod app;
 mod current;
 mod report;
 mod restore;
@@ -17,6 +18,7 @@ mod store;
 
 use std::path::{Path, PathBuf};
 
+pub use app::{AppProcess, AppState, app_state, is_app};
 pub use current::{Current, CurrentRule, Signals};
 pub use report::{
     LeftOut, Missing, MissingStatus, NameHere, Report, SidebarRef, SidebarRow, report,
