@@ -120,3 +120,31 @@ fn restore_dry_run_shows_the_plan_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--dry-run"));
     assert_eq!(std::fs::read_dir(store.join(A).join(A2)).unwrap().count(), 0);
 }
+
+#[test]
+fn questions_lists_a_question_the_app_rejected() {
+    let home = Home::new();
+    let folder = home.claude().join("projects").join("-w-quit");
+    std::fs::create_dir_all(&folder).unwrap();
+    let id = "00000099-0000-4000-8000-000000000099";
+    let lines = [
+        format!(
+            r#"{{"type":"user","uuid":"q-u","sessionId":"{id}","cwd":"/w/quit","timestamp":"2026-09-16T20:00:00.000Z","message":{{"role":"user","content":"set it up"}}}}"#
+        ),
+        format!(
+            r#"{{"type":"assistant","uuid":"q-a","sessionId":"{id}","cwd":"/w/quit","timestamp":"2026-09-16T20:00:01.000Z","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"toolu_q","name":"AskUserQuestion","input":{{"questions":[{{"question":"Which port?","header":"Port","options":[]}}]}}}}]}}}}"#
+        ),
+        format!(
+            r#"{{"type":"user","uuid":"q-r","sessionId":"{id}","cwd":"/w/quit","timestamp":"2026-09-16T22:52:10.000Z","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_q","is_error":true,"content":"The user doesn't want to proceed with this tool use. STOP what you are doing and wait for the user to tell you how to proceed."}}]}}}}"#
+        ),
+    ];
+    std::fs::write(folder.join(format!("{id}.jsonl")), lines.join("\n") + "\n").unwrap();
+    let out = cli(&home, &["--json", "desktop", "questions"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let q = &v[0];
+    assert_eq!(q["sessionId"], id);
+    assert_eq!(q["question"], "Which port?");
+    assert_eq!(q["likelyQuit"], true, "nothing from the owner since: {v}");
+    assert_eq!(v.as_array().unwrap().len(), 1, "{v}");
+}

@@ -514,3 +514,111 @@ fn a_match_past_the_stored_excerpt_still_gets_its_snippet() {
     assert_eq!(marked, ["lambdaword"], "{hit:?}");
     assert!(hit.snippet.len() < 1000, "a snippet, not the whole message");
 }
+
+/// A session that asked a question (`AskUserQuestion`) at `asked` and got the desktop app's
+/// rejection at `rejected`, then optionally a prompt from its owner.
+fn asked_and_rejected(
+    folder: &Path,
+    short: &str,
+    question: &str,
+    rejected: &str,
+    then: Option<&str>,
+) {
+    let id = sid(short);
+    let call = format!("toolu_{short}");
+    let mut lines = vec![
+        r#"{"type":"permission-mode","permissionMode":"default"}"#.to_owned(),
+        user(&id, "/w/app", &format!("{short}-u1"), "set up the service"),
+        serde_json::json!({
+            "type": "assistant", "uuid": format!("{short}-a1"), "sessionId": id, "cwd": "/w/app",
+            "timestamp": "2026-09-16T20:00:00.000Z",
+            "message": {"role": "assistant", "content": [
+                {"type": "text", "text": "One thing first."},
+                {"type": "tool_use", "id": call, "name": "AskUserQuestion", "input": {"questions": [
+                    {"question": question, "header": "Choice", "multiSelect": false,
+                     "options": [{"label": "A", "description": "a"}, {"label": "B", "description": "b"}]}
+                ]}}
+            ]}
+        })
+        .to_string(),
+        serde_json::json!({
+            "type": "user", "uuid": format!("{short}-r"), "sessionId": id, "cwd": "/w/app",
+            "timestamp": rejected,
+            "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call, "is_error": true,
+                "content": "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."}]}
+        })
+        .to_string(),
+    ];
+    if let Some(text) = then {
+        lines.push(user(&id, "/w/app", &format!("{short}-u2"), text));
+    }
+    std::fs::write(folder.join(format!("{id}.jsonl")), lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn questions_rejected_by_a_quit_are_found_with_their_text() {
+    let (_tmp, catalog, folder) = bare_home();
+    // Two sessions rejected in the same second (a quit); one of them was talked to afterwards.
+    asked_and_rejected(
+        &folder,
+        "71",
+        "Which database should the service use?",
+        "2026-09-16T22:52:10.120Z",
+        None,
+    );
+    asked_and_rejected(
+        &folder,
+        "72",
+        "Deploy to staging first?",
+        "2026-09-16T22:52:10.870Z",
+        Some("go on"),
+    );
+    // A rejection of its own, answered by the owner: not likely a quit.
+    asked_and_rejected(
+        &folder,
+        "73",
+        "Keep the old API?",
+        "2026-09-15T08:00:00.000Z",
+        Some("no, I meant yes"),
+    );
+    // A rejected command is not a question.
+    let bash = sid("74");
+    std::fs::write(
+        folder.join(format!("{bash}.jsonl")),
+        [
+            user(&bash, "/w/app", "74-u", "clean up"),
+            assistant(&bash, "/w/app", "74-a", "Removing.", Some(("toolu_74", "rm -rf build"))),
+            tool_result(
+                &bash,
+                "/w/app",
+                "74-r",
+                "toolu_74",
+                "The user doesn't want to proceed with this tool use.",
+                true,
+            ),
+        ]
+        .join("\n")
+            + "\n",
+    )
+    .unwrap();
+    let index = SearchIndex::open(&catalog.data_dir().join("idx")).unwrap();
+    update(&index, &catalog);
+    let found = corral_engine::lost_questions::lost_questions(&index, &catalog).unwrap();
+    let got: Vec<(String, String, u64, bool)> = found
+        .iter()
+        .map(|q| (q.session_id.clone(), q.question.clone(), q.same_second, q.likely_quit))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (sid("72"), "Deploy to staging first?".to_owned(), 2, true),
+            (sid("71"), "Which database should the service use?".to_owned(), 2, true),
+            (sid("73"), "Keep the old API?".to_owned(), 1, false),
+        ],
+        "newest rejection first"
+    );
+    assert!(
+        found[0].owner_spoke_after && !found[1].owner_spoke_after && found[2].owner_spoke_after
+    );
+    assert_eq!(found[1].asked_at.as_deref(), Some("2026-09-16T20:00:00.000Z"));
+}

@@ -16,6 +16,10 @@ pub enum DesktopCommand {
     /// Copy entries of other sidebars, unchanged, into the sidebar --account/--org. Only the
     /// plan exists so far: --dry-run shows what would be restored and what is refused, and why.
     Restore(RestoreArgs),
+    /// Questions the desktop app rejected when it quit: every open AskUserQuestion gets a
+    /// rejection the owner never gave. Lists each with its question (updates the search index
+    /// first), so each session can be told the rejection was the app closing.
+    Questions,
 }
 
 #[derive(Debug, clap::Args)]
@@ -76,7 +80,36 @@ pub fn run(
     match c {
         DesktopCommand::Report(a) => report(catalog, &root, a, json),
         DesktopCommand::Restore(a) => restore(&root, a, json),
+        DesktopCommand::Questions => questions(catalog, json),
     }
+}
+
+fn questions(catalog: &Catalog, json: bool) -> Result<(), Error> {
+    let index = corral_engine::search::SearchIndex::open(catalog.data_dir())?;
+    crate::search::update(&index, catalog, false)?;
+    let found = corral_engine::lost_questions::lost_questions(&index, catalog)?;
+    if json {
+        return print_json(&found);
+    }
+    if found.is_empty() {
+        say!("No rejected questions.");
+        return Ok(());
+    }
+    for q in &found {
+        let name =
+            q.custom_name.as_deref().or(q.auto_name.as_deref()).unwrap_or("Untitled session");
+        say!(
+            "{}  {name}  ({})  rejected {}{}",
+            q.session_id,
+            q.working_directory,
+            q.rejected_at.as_deref().unwrap_or("?"),
+            if q.likely_quit { "  [likely the app quitting]" } else { "" }
+        );
+        for line in q.question.lines() {
+            say!("    {line}");
+        }
+    }
+    Ok(())
 }
 
 fn restore(root: &Path, a: &RestoreArgs, json: bool) -> Result<(), Error> {

@@ -78,7 +78,11 @@ pub fn index(catalog: &Catalog, a: &IndexArgs, json: bool) -> Result<(), Error> 
 
 /// Updates the index. A build from nothing (or of many sessions) tells stderr how far it has
 /// come, at most twice a second; a small incremental update says nothing.
-fn update(index: &SearchIndex, catalog: &Catalog, rebuild: bool) -> Result<IndexReport, Error> {
+pub(crate) fn update(
+    index: &SearchIndex,
+    catalog: &Catalog,
+    rebuild: bool,
+) -> Result<IndexReport, Error> {
     let from_nothing = rebuild || index.indexed_sessions() == 0;
     let mut last: Option<Instant> = None;
     let opts = UpdateOptions { wait: WAIT_FOR_WRITER, rebuild };
