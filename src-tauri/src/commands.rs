@@ -16,6 +16,7 @@ use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
 use corral_engine::catalog::PageAt;
 use corral_engine::desktop;
+use corral_engine::lost_questions::LostQuestion;
 use corral_engine::model::{AgentSummary, MessagePage, SessionSummary};
 use corral_engine::search::{IndexStatus, SearchOptions, SearchResults, TranscriptMatches};
 use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, SessionDetails};
@@ -347,6 +348,14 @@ pub async fn desktop_report(
         c.desktop_report(&store, (account.as_deref(), org.as_deref()), None, None)
     })
     .await
+}
+
+/// Questions the desktop app rejected when it quit, from the search index (as far as it is
+/// built), newest first.
+#[tauri::command]
+pub async fn lost_questions(state: State<'_, AppState>) -> Reply<Vec<LostQuestion>> {
+    let index = state.search_index()?;
+    with_catalog(&state, move |c| corral_engine::lost_questions::lost_questions(&index, c)).await
 }
 
 #[tauri::command]

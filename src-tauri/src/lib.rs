@@ -51,6 +51,7 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::apply_import,
         commands::cancel_import,
         commands::desktop_report,
+        commands::lost_questions,
         commands::list_runs,
         commands::plan_undo,
         commands::undo_run,

@@ -87,6 +87,8 @@ export const cancelImport = () => call('cancel_import', {});
 /** The desktop app's sidebars, compared with the current one (or with `account`/`org`). */
 export const desktopReport = (account: string | null = null, org: string | null = null) =>
   call('desktop_report', { account, org });
+/** Questions the desktop app rejected when it quit (from the search index). */
+export const lostQuestions = () => call('lost_questions', {});
 export const listRuns = () => call('list_runs', {});
 export const planUndo = (runId: string) => call('plan_undo', { runId });
 export const undoRun = (runId: string) => call('undo_run', { runId });

@@ -12,6 +12,7 @@ import type {
   AgentSummary,
   DesktopReport,
   ImportPlan,
+  LostQuestion,
   ImportReport,
   ImportTarget,
   IndexStatus,
@@ -66,6 +67,7 @@ export interface Commands {
   apply_import: { args: { plan: ImportPlan; onProgress: unknown }; result: ImportReport };
   cancel_import: { args: NoArgs; result: null };
   desktop_report: { args: { account: string | null; org: string | null }; result: DesktopReport };
+  lost_questions: { args: NoArgs; result: LostQuestion[] };
   list_runs: { args: NoArgs; result: RunSummary[] };
   plan_undo: { args: { runId: string }; result: UndoPlan };
   undo_run: { args: { runId: string }; result: UndoReport };

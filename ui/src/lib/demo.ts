@@ -878,6 +878,22 @@ const handlers: Handlers = {
     return null;
   },
   desktop_report: () => desktopReport(),
+  lost_questions: () =>
+    sessions
+      .filter((s) => !s.agentName)
+      .slice(0, 2)
+      .map((s, i) => ({
+        sessionId: s.sessionId,
+        workingDirectory: s.workingDirectory,
+        customName: s.customName,
+        autoName: s.autoName,
+        question: i === 0 ? 'Which database should the service use?' : 'Deploy to staging first?',
+        askedAt: iso(5 * 3_600_000 + i * 60_000),
+        rejectedAt: iso(3 * 3_600_000),
+        sameSecond: 2,
+        ownerSpokeAfter: i === 1,
+        likelyQuit: true,
+      })),
   list_runs: (a) => {
     return runs.map((r) => ({ ...r }));
   },

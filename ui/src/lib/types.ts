@@ -36,6 +36,7 @@ export type { DesktopMissing } from './bindings/DesktopMissing';
 export type { DesktopMissingStatus } from './bindings/DesktopMissingStatus';
 export type { DesktopReport } from './bindings/DesktopReport';
 export type { DesktopSidebar } from './bindings/DesktopSidebar';
+export type { LostQuestion } from './bindings/LostQuestion';
 
 // ---- shell-only types (generated from the shell crate) ----
 export type { FilesDropped } from './bindings/FilesDropped';

@@ -81,6 +81,30 @@ describe('the desktop app view', () => {
     expect(screen.getByText(/1 file could not be read/)).toBeTruthy();
   });
 
+  it('lists the questions the app rejected when it quit, with their text', async () => {
+    vi.mocked(api.desktopReport).mockResolvedValue(report());
+    vi.mocked(api.lostQuestions).mockResolvedValue([
+      {
+        sessionId: 's1',
+        workingDirectory: '/w/app',
+        customName: null,
+        autoName: 'Set up the service',
+        question: 'Which database should the service use?',
+        askedAt: '2026-09-16T20:00:00.000Z',
+        rejectedAt: '2026-09-16T22:52:10.000Z',
+        sameSecond: 3,
+        ownerSpokeAfter: false,
+        likelyQuit: true,
+      },
+    ]);
+    render(DesktopView);
+    const row = await vi.waitFor(() => screen.getByTestId('lost-question'));
+    expect(row.textContent).toContain('Which database should the service use?');
+    expect(row.textContent).toContain('Likely the app quitting');
+    expect(row.textContent).toContain('Set up the service');
+    expect(row.textContent).toContain('with 2 other sessions in the same second');
+  });
+
   it('says where it looked when there is no desktop app, and what a finding means', async () => {
     vi.mocked(api.desktopReport).mockResolvedValue(report({ exists: false, sidebars: [], missing: [] }));
     const { unmount } = render(DesktopView);

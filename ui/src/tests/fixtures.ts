@@ -99,6 +99,7 @@ export function apiMock(): ApiFunctions {
     search: fn<'search'>(),
     findInTranscript: fn<'findInTranscript'>(),
     desktopReport: fn<'desktopReport'>(),
+    lostQuestions: fn<'lostQuestions'>(async () => []),
     searchStatus: fn<'searchStatus'>(async () => ({
       building: false,
       done: 0,
