@@ -221,6 +221,11 @@ fn an_org_switch_is_a_sidebar_switch_and_already_here_means_this_pair() {
     assert_eq!(r.missing[0].source.org, A1);
     let here: Vec<bool> = r.sidebars.iter().map(|s| s.current).collect();
     assert_eq!(here, vec![false, true]);
+    // Which sidebars hold each conversation (the listing's badge).
+    let p: Vec<(String, String, bool)> =
+        r.placements.iter().map(|p| (p.cli_session_id.clone(), p.org.clone(), p.current)).collect();
+    assert_eq!(p[0], (cli(1), A1.to_owned(), false));
+    assert_eq!(p.len(), 3);
 
     // BUG-264: held by another account too, still missing from this pair.
     f.entry(B, B1, &local(9), &cli(1), "");

@@ -229,6 +229,7 @@ function desktopReport(): DesktopReport {
       sidebars: [],
       missing: [],
       leftOut: { archived: 0, alreadyHere: 0, noTranscriptId: 0 },
+      placements: [],
       finding: null,
       warnings: [],
     };
@@ -290,6 +291,13 @@ function desktopReport(): DesktopReport {
       note: notes[i],
     })),
     leftOut: { archived: 4, alreadyHere: 2, noTranscriptId: 0 },
+    placements: listed.map((s, i) => ({
+      cliSessionId: s.sessionId,
+      account: i === 1 ? old : acct,
+      org: i < 6 ? (i === 1 ? home : team) : home,
+      archived: i === 7,
+      current: i >= 6,
+    })),
     finding: null,
     warnings: [],
   };

@@ -2,7 +2,17 @@
 import * as api from './api';
 import { setHomeDir } from './format';
 import { newestFirst } from './search';
-import type { AgentSummary, AppError, DirectoryGroup, IndexStatus, SessionSummary, Settings, Warning } from './types';
+import type {
+  AgentSummary,
+  AppError,
+  DesktopPlacement,
+  DesktopReport,
+  DirectoryGroup,
+  IndexStatus,
+  SessionSummary,
+  Settings,
+  Warning,
+} from './types';
 
 export type View = 'fleet' | 'chats' | 'import' | 'history' | 'desktop';
 export type Toast = {
@@ -62,6 +72,8 @@ class AppState {
   openSummary = $state.raw<SessionSummary | null>(null);
   /** Where the open transcript opens: a search hit (its page loads, not the newest). */
   openAnchor = $state.raw<TranscriptAnchor | null>(null);
+  /** cliSessionId → the desktop app's sidebar entries for it (the "Desktop" badge). */
+  desktopPlacements = $state.raw<Map<string, DesktopPlacement[]>>(new Map());
   /** The background search indexer's status (null until the shell reports it). */
   indexStatus = $state.raw<IndexStatus | null>(null);
 
@@ -90,6 +102,24 @@ class AppState {
   async init(): Promise<void> {
     await this.loadSettings();
     await Promise.all([this.loadAgents(), this.loadListing()]);
+    // Which desktop-app sidebars hold each session (badges): after the first paint, not before.
+    void this.loadDesktop();
+  }
+
+  /** The desktop app's sidebars, for the listing's badges; a store that cannot be read shows none. */
+  async loadDesktop(): Promise<void> {
+    if (!this.settings?.desktopStore) return;
+    try {
+      this.setDesktop(await api.desktopReport());
+    } catch {
+      this.desktopPlacements = new Map();
+    }
+  }
+
+  setDesktop(r: DesktopReport): void {
+    const m = new Map<string, DesktopPlacement[]>();
+    for (const p of r.placements) m.set(p.cliSessionId, [...(m.get(p.cliSessionId) ?? []), p]);
+    this.desktopPlacements = m;
   }
 
   async loadSettings(): Promise<void> {

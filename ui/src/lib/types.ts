@@ -34,6 +34,7 @@ export type { DesktopEntryRef } from './bindings/DesktopEntryRef';
 export type { DesktopLeftOut } from './bindings/DesktopLeftOut';
 export type { DesktopMissing } from './bindings/DesktopMissing';
 export type { DesktopMissingStatus } from './bindings/DesktopMissingStatus';
+export type { DesktopPlacement } from './bindings/DesktopPlacement';
 export type { DesktopReport } from './bindings/DesktopReport';
 export type { DesktopSidebar } from './bindings/DesktopSidebar';
 export type { LostQuestion } from './bindings/LostQuestion';

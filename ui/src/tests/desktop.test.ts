@@ -5,6 +5,9 @@ import type { DesktopReport } from '../lib/types';
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
 const { default: DesktopView } = await import('../lib/components/DesktopView.svelte');
+const { default: SessionRow } = await import('../lib/components/SessionRow.svelte');
+const { app } = await import('../lib/state.svelte');
+const { session } = await import('./fixtures');
 
 const A = 'a0000000-0000-4000-8000-00000000000a';
 const A1 = 'a1000000-0000-4000-8000-0000000000a1';
@@ -52,6 +55,7 @@ function report(o: Partial<DesktopReport> = {}): DesktopReport {
       },
     ],
     leftOut: { archived: 4, alreadyHere: 1, noTranscriptId: 0 },
+    placements: [],
     finding: null,
     warnings: [{ path: '/h/store/x/local_bad.json', message: 'not read: it is not valid JSON' }],
     ...o,
@@ -128,5 +132,27 @@ describe('the desktop app view', () => {
     vi.mocked(api.desktopReport).mockResolvedValue(report());
     screen.getByText('Try again').click();
     await vi.waitFor(() => expect(screen.getAllByTestId('desktop-sidebar')).toHaveLength(3));
+  });
+});
+
+describe('the listing', () => {
+  it('badges a session the desktop app lists, the current sidebar first, archived said', async () => {
+    const s = session({ sessionId: 'c1' });
+    app.setDesktop(
+      report({
+        placements: [
+          { cliSessionId: 'c1', account: A, org: A1, archived: false, current: false },
+          { cliSessionId: 'c1', account: A, org: A2, archived: true, current: true },
+        ],
+      }),
+    );
+    const { unmount } = render(SessionRow, { session: s, onopen: () => {} });
+    const badge = screen.getByTestId('desktop-badge');
+    expect(badge.textContent?.trim()).toBe('▭ Desktop · archived');
+    expect(badge.getAttribute('title')).toContain(`${A}/${A1}`);
+    unmount();
+    app.setDesktop(report({ placements: [] }));
+    render(SessionRow, { session: s, onopen: () => {} });
+    expect(screen.queryByTestId('desktop-badge')).toBeNull();
   });
 });

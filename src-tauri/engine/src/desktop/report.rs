@@ -108,6 +108,19 @@ pub struct LeftOut {
     pub no_transcript_id: u64,
 }
 
+/// A sidebar entry of a conversation (for the listing's "Desktop" badge).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "DesktopPlacement")]
+pub struct Placement {
+    pub cli_session_id: String,
+    pub account: String,
+    pub org: String,
+    pub archived: bool,
+    /// In the current sidebar.
+    pub current: bool,
+}
+
 /// The report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -120,6 +133,8 @@ pub struct Report {
     pub sidebars: Vec<SidebarRow>,
     pub missing: Vec<Missing>,
     pub left_out: LeftOut,
+    /// Every entry naming a transcript: which sidebars hold each conversation.
+    pub placements: Vec<Placement>,
     /// Set when the report cannot be trusted to be complete: a store that exists but yields
     /// nothing, or no current sidebar to compare with.
     pub finding: Option<String>,
@@ -147,6 +162,20 @@ pub fn report(store: &Store, given: Option<(&str, &str)>, signals: Signals<'_>) 
         sidebars,
         missing: Vec::new(),
         left_out: LeftOut::default(),
+        placements: store
+            .sidebars
+            .iter()
+            .flat_map(|s| s.entries.iter().map(move |e| (s, e)))
+            .filter_map(|(s, e)| {
+                Some(Placement {
+                    cli_session_id: e.cli_session_id.clone()?,
+                    account: s.account.name.clone(),
+                    org: s.org.name.clone(),
+                    archived: e.is_archived,
+                    current: is_current(s),
+                })
+            })
+            .collect(),
         finding: None,
         warnings: store.warnings.clone(),
     };

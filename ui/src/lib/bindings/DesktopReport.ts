@@ -2,6 +2,7 @@
 import type { DesktopCurrent } from "./DesktopCurrent";
 import type { DesktopLeftOut } from "./DesktopLeftOut";
 import type { DesktopMissing } from "./DesktopMissing";
+import type { DesktopPlacement } from "./DesktopPlacement";
 import type { DesktopSidebar } from "./DesktopSidebar";
 import type { Warning } from "./Warning";
 
@@ -13,6 +14,10 @@ export type DesktopReport = { store: string,
  * The store folder is there ("no desktop app here" otherwise).
  */
 exists: boolean, current: DesktopCurrent | null, sidebars: Array<DesktopSidebar>, missing: Array<DesktopMissing>, leftOut: DesktopLeftOut, 
+/**
+ * Every entry naming a transcript: which sidebars hold each conversation.
+ */
+placements: Array<DesktopPlacement>, 
 /**
  * Set when the report cannot be trusted to be complete: a store that exists but yields
  * nothing, or no current sidebar to compare with.
