@@ -83,10 +83,9 @@ impl SearchIndex {
         }
         let q = self.build_query(&parsed, parsed.filters.on_sessions().then_some(&allowed), None);
         let searcher = self.reader.searcher();
-        let groups = searcher
+        let mut groups = searcher
             .search(&*q, &BySession { hits: opts.hits_per_session.max(1) })
             .map_err(index_error)?;
-        let mut groups = groups;
         let mut ranked: Vec<(Score, &SessionSummary, Group)> = allowed
             .iter()
             .filter_map(|s| groups.remove(&group_key(&s.session_id, false)).map(|g| (*s, g)))

@@ -51,9 +51,8 @@ impl SearchIndex {
         let mut index = Index::open_or_create(directory, schema).map_err(index_error)?;
         // Segments are searched side by side (a query's wall time, not its CPU time, is what a
         // person waits for).
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-        if threads > 1 {
-            index.set_multithread_executor(threads).map_err(index_error)?;
+        if threads() > 1 {
+            index.set_multithread_executor(threads()).map_err(index_error)?;
         }
         index.tokenizers().register(tokenizer::WORDS, tokenizer::analyzer());
         let reader = index
@@ -77,9 +76,8 @@ impl SearchIndex {
     /// The writer, waiting up to `wait` for another process to release it; `None` if it did not.
     pub(super) fn writer(&self, wait: Duration) -> Result<Option<IndexWriter>> {
         let deadline = Instant::now() + wait;
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
         loop {
-            match self.index.writer_with_num_threads(threads, WRITER_HEAP_BYTES) {
+            match self.index.writer_with_num_threads(threads(), WRITER_HEAP_BYTES) {
                 Ok(w) => return Ok(Some(w)),
                 Err(TantivyError::LockFailure(..)) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(50));
@@ -94,6 +92,11 @@ impl SearchIndex {
     pub(super) fn reload(&self) -> Result<()> {
         self.reader.reload().map_err(index_error)
     }
+}
+
+/// Threads for indexing and for searching segments side by side: the cores, at most four.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
 }
 
 /// Removes `search-v*` folders of other index formats (a cache of an older Corral).

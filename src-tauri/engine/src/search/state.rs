@@ -124,12 +124,9 @@ pub(super) fn read(dir: &Path, committed: &Committed) -> Option<Payload> {
     if committed.version != STATE_VERSION || !is_state_name(&committed.state) {
         return None;
     }
-    let path = dir.join(&committed.state);
-    let file = crate::files::open_regular(&path).ok()?;
-    if file.metadata().ok()?.len() != committed.len {
-        return None;
-    }
-    let bytes = std::fs::read(&path).ok()?;
+    // Through the engine's one opener (a FIFO or device there is refused), no larger than the
+    // commit says.
+    let bytes = crate::files::read_bounded(&dir.join(&committed.state), committed.len).ok()?;
     if bytes.len() as u64 != committed.len || crate::index::checksum(&bytes) != committed.sum {
         return None;
     }
@@ -226,6 +223,17 @@ mod tests {
         assert!(read(tmp.path(), &escape).is_none());
         let c2 = write(tmp.path(), 43, &payload()).unwrap();
         assert!(read(tmp.path(), &Committed { version: 1, ..c2.clone() }).is_none());
+
+        #[cfg(unix)]
+        {
+            // A FIFO where the state should be: refused at once, never waited on.
+            let fifo = tmp.path().join("state-44.bin");
+            assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+            assert!(
+                read(tmp.path(), &Committed { state: "state-44.bin".into(), ..c2.clone() })
+                    .is_none()
+            );
+        }
 
         remove_others(tmp.path(), &["state-43.bin"]);
         assert!(!path.exists());
