@@ -559,14 +559,13 @@ impl Catalog {
     ) -> Result<crate::desktop::Report> {
         let given = match (account, org) {
             (None, None) => None,
-            (Some(a), Some(o)) if crate::desktop::is_uuid(a) && crate::desktop::is_uuid(o) => {
+            (Some(a), Some(o)) => {
+                crate::desktop::check_sidebar(a, o)?;
                 Some((a, o))
             }
             _ => {
                 return Err(Error::InvalidInput(
-                    "an account and an org are given together, each a folder name of the store: \
-                     a uuid (8-4-4-4-12 hex digits)"
-                        .to_owned(),
+                    "an account and an org are given together, or neither".to_owned(),
                 ));
             }
         };

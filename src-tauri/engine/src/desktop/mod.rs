@@ -70,6 +70,18 @@ pub fn is_uuid(s: &str) -> bool {
         })
 }
 
+/// A sidebar named by the person (`--account`/`--org`, or chosen in the app): both names
+/// uuid-shaped, as only such folders are ever targets.
+pub fn check_sidebar(account: &str, org: &str) -> crate::error::Result<()> {
+    if is_uuid(account) && is_uuid(org) {
+        return Ok(());
+    }
+    Err(crate::error::Error::InvalidInput(
+        "an account and an org are folder names of the store: uuids (8-4-4-4-12 hex digits)"
+            .to_owned(),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::{Missing, MissingStatus, NameHere, Signals, Store, is_uuid, report};
+use super::{Missing, MissingStatus, NameHere, Signals, Store, check_sidebar, report};
 use crate::error::{Error, Result};
 
 /// What to restore.
@@ -79,12 +79,7 @@ pub fn plan_restore(
     org: &str,
     req: &RestoreRequest,
 ) -> Result<RestorePlan> {
-    if !(is_uuid(account) && is_uuid(org)) {
-        return Err(Error::InvalidInput(
-            "an account and an org are folder names of the store: uuids (8-4-4-4-12 hex digits)"
-                .to_owned(),
-        ));
-    }
+    check_sidebar(account, org)?;
     let target = store.root.join(account).join(org);
     if !std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_dir()) {
         return Err(Error::InvalidInput(format!(
@@ -160,14 +155,14 @@ fn choose<'a>(
         .iter()
         .flat_map(|s| s.entries.iter())
         .filter_map(|e| e.cli_session_id.as_deref())
-        .filter(|c| *c == id || c.starts_with(id))
+        .filter(|c| c.starts_with(id))
         .collect();
-    let whole = if known.contains(id) { Some(id) } else { None };
-    let full = match (whole, known.len()) {
-        (Some(w), _) => w,
-        (None, 1) => known.iter().next().copied().unwrap_or(id),
-        (None, 0) => return Err("no sidebar holds this conversation".to_owned()),
-        (None, n) => return Err(format!("this id prefix matches {n} conversations")),
+    // A whole id names its conversation even when it is also a prefix of another one.
+    let full = match known.iter().next() {
+        _ if known.contains(id) => id,
+        Some(only) if known.len() == 1 => only,
+        None => return Err("no sidebar holds this conversation".to_owned()),
+        Some(_) => return Err(format!("this id prefix matches {} conversations", known.len())),
     };
     if let Some(m) = missing.iter().find(|m| m.cli_session_id == full) {
         return Ok(m);
