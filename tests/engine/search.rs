@@ -601,9 +601,53 @@ fn questions_rejected_by_a_quit_are_found_with_their_text() {
             + "\n",
     )
     .unwrap();
+    // Asked twice and rejected twice (the owner answered between; the second quit followed).
+    asked_and_rejected(
+        &folder,
+        "75",
+        "Use the cache?",
+        "2026-09-14T10:00:00.000Z",
+        Some("again please"),
+    );
+    let twice = sid("75");
+    append(
+        &folder.join(format!("{twice}.jsonl")),
+        &[
+            serde_json::json!({
+                "type": "assistant", "uuid": "75-a2", "sessionId": twice, "cwd": "/w/app",
+                "timestamp": "2026-09-14T11:00:00.000Z",
+                "message": {"role": "assistant", "content": [
+                    {"type": "tool_use", "id": "toolu_75b", "name": "AskUserQuestion",
+                     "input": {"questions": [{"question": "Use the cache after all?", "options": []}]}}
+                ]}
+            })
+            .to_string(),
+            serde_json::json!({
+                "type": "user", "uuid": "75-r2", "sessionId": twice, "cwd": "/w/app",
+                "timestamp": "2026-09-14T12:00:00.000Z",
+                "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_75b",
+                    "is_error": true, "content": "The user doesn't want to proceed with this tool use."}]}
+            })
+            .to_string(),
+        ],
+    );
     let index = SearchIndex::open(&catalog.data_dir().join("idx")).unwrap();
     update(&index, &catalog);
-    let found = corral_engine::lost_questions::lost_questions(&index, &catalog).unwrap();
+    let all = corral_engine::lost_questions::lost_questions(&index, &catalog).unwrap();
+    let (found, twice_found): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|q| q.session_id != twice);
+    let got: Vec<(String, bool, bool)> = twice_found
+        .iter()
+        .map(|q| (q.question.clone(), q.owner_spoke_after, q.likely_quit))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("Use the cache after all?".to_owned(), false, true),
+            ("Use the cache?".to_owned(), true, false),
+        ],
+        "each rejection of one transcript with its own question"
+    );
     let got: Vec<(String, String, u64, bool)> = found
         .iter()
         .map(|q| (q.session_id.clone(), q.question.clone(), q.same_second, q.likely_quit))

@@ -57,9 +57,14 @@ pub fn lost_questions(index: &SearchIndex, catalog: &Catalog) -> Result<Vec<Lost
     let mut out = Vec::new();
     for s in &found.sessions {
         let Ok(path) = catalog.transcript_path(&s.session_id, None) else { continue };
-        for hit in s.hits.iter().filter(|h| h.agent_id.is_none()) {
-            let Some(call) = hit.tool_use_id.as_deref() else { continue };
-            let around = read_around(&path, hit.offset, call);
+        let hits: Vec<(&crate::search::SearchHit, &str)> = s
+            .hits
+            .iter()
+            .filter(|h| h.agent_id.is_none())
+            .filter_map(|h| Some((h, h.tool_use_id.as_deref()?)))
+            .collect();
+        let marks: Vec<(u64, &str)> = hits.iter().map(|(h, call)| (h.offset, *call)).collect();
+        for ((hit, _), around) in hits.iter().zip(read_around(&path, &marks)) {
             out.push(LostQuestion {
                 session_id: s.session_id.clone(),
                 working_directory: s.working_directory.clone(),
@@ -102,24 +107,34 @@ struct Around {
     owner_after: bool,
 }
 
-/// Reads `path` once: the call `call` before `offset` (its question), and after `offset`
-/// whether the owner wrote a prompt.
-fn read_around(path: &Path, offset: u64, call: &str) -> Around {
-    let mut out = Around::default();
+/// Reads `path` once for all its rejections (`(offset, call)`): each call's question, found
+/// before its rejection, and whether the owner wrote a prompt after it. Stops once a prompt
+/// follows the last rejection.
+fn read_around(path: &Path, marks: &[(u64, &str)]) -> Vec<Around> {
+    let mut out: Vec<Around> = marks.iter().map(|_| Around::default()).collect();
+    let offsets = marks.iter().map(|(offset, _)| *offset);
+    let (Some(first), Some(last)) = (offsets.clone().min(), offsets.max()) else { return out };
     let Ok(file) = crate::files::open_regular(path) else { return out };
     let mut lines = LineReader::with_max_line(BufReader::new(file), 0, LISTING_MAX_LINE_BYTES);
-    let needle = memchr::memmem::Finder::new(call.as_bytes());
+    let needles: Vec<memchr::memmem::Finder<'_>> =
+        marks.iter().map(|(_, call)| memchr::memmem::Finder::new(call.as_bytes())).collect();
     while let Ok(Some(line)) = lines.next_line() {
-        if line.offset < offset {
-            if needle.find(line.bytes).is_some()
+        for ((a, (offset, call)), needle) in out.iter_mut().zip(marks).zip(&needles) {
+            if line.offset < *offset
+                && needle.find(line.bytes).is_some()
                 && let Some((q, at)) = question_in(line.bytes, call)
             {
-                out.question = q;
-                out.asked_at = at;
+                a.question = q;
+                a.asked_at = at;
             }
-        } else if line.offset > offset && is_owner_prompt(line.bytes) {
-            out.owner_after = true;
-            break;
+        }
+        if line.offset > first && is_owner_prompt(line.bytes) {
+            for (a, (offset, _)) in out.iter_mut().zip(marks) {
+                a.owner_after |= line.offset > *offset;
+            }
+            if line.offset > last {
+                break;
+            }
         }
     }
     out
