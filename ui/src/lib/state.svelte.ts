@@ -250,6 +250,17 @@ class AppState {
     this.openAnchor = s ? anchor : null;
   }
 
+  /** Opens the listed session `id` (at `anchor`), or says it is not listed; whether it opened. */
+  openListed(id: string, anchor: TranscriptAnchor | null = null): boolean {
+    const s = (this.groups ?? []).flatMap((g) => g.sessions).find((x) => x.sessionId === id);
+    if (!s) {
+      this.toast('This session is not in the list (is it in a temp folder that is hidden?)');
+      return false;
+    }
+    this.open(s, anchor);
+    return true;
+  }
+
   openWizard(start: WizardStart = {}): void {
     this.wizard = { step: 1, ...start };
   }
