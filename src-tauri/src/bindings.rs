@@ -33,6 +33,10 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::search::IndexStatus::export_all(&cfg)?;
     corral_engine::search::TranscriptMatches::export_all(&cfg)?;
     corral_engine::desktop::Report::export_all(&cfg)?;
+    corral_engine::desktop::RestoreRequest::export_all(&cfg)?;
+    corral_engine::desktop::RestorePreview::export_all(&cfg)?;
+    corral_engine::desktop::RestoreReport::export_all(&cfg)?;
+    corral_engine::desktop::RestoreProgress::export_all(&cfg)?;
     corral_engine::lost_questions::LostQuestion::export_all(&cfg)?;
     // Shell types.
     crate::settings::Settings::export_all(&cfg)?;

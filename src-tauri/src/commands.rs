@@ -341,11 +341,66 @@ pub async fn desktop_report(
     account: Option<String>,
     org: Option<String>,
 ) -> Reply<desktop::Report> {
-    let store = state.desktop_store()?.ok_or_else(|| {
-        invalid("this platform has no default desktop app store; choose its folder in Settings")
-    })?;
+    let store = desktop_store(&state)?;
     with_catalog(&state, move |c| {
-        c.desktop_report(&store, (account.as_deref(), org.as_deref()), None, None)
+        desktop::report_in(c, &store, (account.as_deref(), org.as_deref()), None, None)
+    })
+    .await
+}
+
+/// The desktop app's store in force, or why there is none.
+fn desktop_store(state: &AppState) -> Reply<PathBuf> {
+    state.desktop_store()?.ok_or_else(|| {
+        invalid("this platform has no default desktop app store; choose its folder in Settings")
+    })
+}
+
+/// Plans restoring `request` into the sidebar `account`/`org` (writes nothing), with whether
+/// the desktop app runs now.
+#[tauri::command]
+pub async fn desktop_plan_restore(
+    state: State<'_, AppState>,
+    account: String,
+    org: String,
+    request: desktop::RestoreRequest,
+) -> Reply<desktop::RestorePreview> {
+    if request.ids.len() > MAX_SOURCES {
+        return Err(invalid(format!("at most {MAX_SOURCES} conversations at once")));
+    }
+    let store = desktop_store(&state)?;
+    blocking(move || {
+        let plan = desktop::plan_restore(&desktop::Store::read(&store), &account, &org, &request)?;
+        Ok::<_, corral_engine::Error>(desktop::RestorePreview {
+            plan,
+            app: desktop::app_state(&SystemProcesses),
+        })
+    })
+    .await
+}
+
+/// Carries out a restore plan as an undoable run (the engine plans it again and refuses what
+/// changed), sending a `RestoreProgress` before each entry; `cancel_import` stops it between
+/// entries.
+#[tauri::command]
+pub async fn desktop_restore(
+    state: State<'_, AppState>,
+    plan: desktop::RestorePlan,
+    on_progress: Channel<desktop::RestoreProgress>,
+) -> Reply<desktop::RestoreReport> {
+    let store = desktop_store(&state)?;
+    let cancel = state.import_cancel();
+    cancel.store(false, Ordering::SeqCst);
+    with_catalog(&state, move |c| {
+        let run = desktop::RestoreRun {
+            data_dir: c.data_dir(),
+            processes: &SystemProcesses,
+            now: Utc::now(),
+            clock: Utc::now,
+        };
+        desktop::restore(&store, &plan, &run, &mut |progress| {
+            let _ = on_progress.send(progress);
+            !cancel.load(Ordering::SeqCst)
+        })
     })
     .await
 }
@@ -366,13 +421,15 @@ pub async fn list_runs(state: State<'_, AppState>) -> Reply<Vec<RunSummary>> {
 #[tauri::command]
 pub async fn plan_undo(state: State<'_, AppState>, run_id: String) -> Reply<UndoPlan> {
     check_run_id(&run_id)?;
-    with_catalog(&state, move |c| runs::plan_undo_in(c, &run_id)).await
+    let store = state.desktop_store()?;
+    with_catalog(&state, move |c| runs::plan_undo_in(c, store, &run_id)).await
 }
 
 #[tauri::command]
 pub async fn undo_run(state: State<'_, AppState>, run_id: String) -> Reply<UndoReport> {
     check_run_id(&run_id)?;
-    with_catalog(&state, move |c| runs::undo_in(c, &run_id, Utc::now())).await
+    let store = state.desktop_store()?;
+    with_catalog(&state, move |c| runs::undo_in(c, store, &run_id, Utc::now())).await
 }
 
 fn check_run_id(run_id: &str) -> Reply<()> {

@@ -113,12 +113,44 @@ fn restore_dry_run_shows_the_plan_and_writes_nothing() {
     assert_eq!(v["restored"][0]["replaced"], false);
     assert!(v["restored"][0]["file"].as_str().unwrap().contains(A2));
     assert_eq!(v["refused"].as_array().unwrap().len(), 0);
-    // Without --dry-run: refused (not built yet), and nothing is written either way.
-    args.pop();
-    let out = cli(&home, &args).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--dry-run"));
-    assert_eq!(std::fs::read_dir(store.join(A).join(A2)).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(store.join(A).join(A2)).unwrap().count(), 0, "a dry run");
+}
+
+#[test]
+fn restore_runs_and_undo_puts_the_store_back_byte_for_byte() {
+    let home = Home::new();
+    let store = home.root.join("store");
+    entry(&store, A, A1, 1, "");
+    entry(&store, A, A2, 3, "");
+    let before = crate::support::hash_tree(&store);
+    let s = store.to_str().unwrap();
+    // (This machine's real process table is read: no desktop app runs where tests run.)
+    let out = cli(&home, &["--desktop-store", s, "--json", "desktop", "restore"])
+        .args(["--account", A, "--org", A2, "c0000001"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run_id = v["runId"].as_str().expect("a run").to_owned();
+    assert_eq!(v["dryRun"], false);
+    assert_eq!(v["app"]["state"], "closed");
+    let file = v["restored"][0]["file"].as_str().unwrap();
+    assert_eq!(
+        std::fs::read(file).unwrap(),
+        std::fs::read(
+            store.join(A).join(A1).join("local_00000001-1111-4000-8000-000000000000.json")
+        )
+        .unwrap()
+    );
+    let out = cli(&home, &["--json", "runs"]).output().unwrap();
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(runs[0]["sidebar"]["org"], A2, "{runs}");
+    // Undo acts only on the store it is given.
+    let out = cli(&home, &["--desktop-store", s, "--json", "undo", &run_id]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let u: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(u["notUndone"].as_array().unwrap().len(), 0, "{u}");
+    assert_eq!(crate::support::hash_tree(&store), before);
 }
 
 #[test]

@@ -143,6 +143,9 @@ fn engine_modules_depend_on_each_other_one_way() {
     assert!(deps("import").contains("runs") && deps("runs").contains("placement"));
     assert!(!deps("placement").contains("runs") && !deps("placement").contains("import"));
     assert!(!deps("runs").contains("import"), "the journal must not reach into the plan");
+    assert!(deps("desktop").contains("runs"), "a sidebar restore is a run");
+    assert!(!deps("runs").contains("desktop"), "undo trusts the store, not the desktop module");
+    assert!(!inner_deps("desktop", "restore").contains("run"), "planning writes nothing");
     assert!(!inner_deps("import", "plan").contains("apply"), "planning writes nothing");
     assert!(inner_deps("runs", "undo").contains("journal"));
     assert!(!inner_deps("runs", "journal").contains("undo"));

@@ -9,42 +9,49 @@ use corral_engine::desktop::{
     CurrentRule, MissingStatus, Report, Signals, Store, default_store, report, scratch_prefix,
 };
 
-const A: &str = "a0000000-0000-4000-8000-00000000000a";
-const A1: &str = "a1000000-0000-4000-8000-0000000000a1";
-const A2: &str = "a2000000-0000-4000-8000-0000000000a2";
-const B: &str = "b0000000-0000-4000-8000-00000000000b";
-const B1: &str = "b1000000-0000-4000-8000-0000000000b1";
+pub(crate) const A: &str = "a0000000-0000-4000-8000-00000000000a";
+pub(crate) const A1: &str = "a1000000-0000-4000-8000-0000000000a1";
+pub(crate) const A2: &str = "a2000000-0000-4000-8000-0000000000a2";
+pub(crate) const B: &str = "b0000000-0000-4000-8000-00000000000b";
+pub(crate) const B1: &str = "b1000000-0000-4000-8000-0000000000b1";
 
-fn cli(n: u32) -> String {
+pub(crate) fn cli(n: u32) -> String {
     format!("c{n:07}-0000-4000-8000-000000000000")
 }
 
-fn local(n: u32) -> String {
+pub(crate) fn local(n: u32) -> String {
     format!("local_{n:08}-1111-4000-8000-000000000000.json")
 }
 
 /// A store root inside a temp dir, laid out as the app lays it out.
-struct Fixture {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
+pub(crate) struct Fixture {
+    pub(crate) _tmp: tempfile::TempDir,
+    pub(crate) root: PathBuf,
 }
 
 impl Fixture {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().join("Claude").join("claude-code-sessions");
         std::fs::create_dir_all(&root).unwrap();
         Self { _tmp: tmp, root }
     }
 
-    fn sidebar(&self, account: &str, org: &str) -> PathBuf {
+    pub(crate) fn sidebar(&self, account: &str, org: &str) -> PathBuf {
         let dir = self.root.join(account).join(org);
         std::fs::create_dir_all(&dir).unwrap();
         dir
     }
 
     /// Writes an entry as the app does (every field optional: `extra` adds or overrides).
-    fn entry(&self, account: &str, org: &str, file: &str, conversation: &str, extra: &str) {
+    pub(crate) fn entry(
+        &self,
+        account: &str,
+        org: &str,
+        file: &str,
+        conversation: &str,
+        extra: &str,
+    ) {
         let json = format!(
             r#"{{"sessionId":"{}","cliSessionId":"{conversation}","cwd":"/w/{conversation}","originCwd":"/w/{conversation}","title":"Talk {conversation}","isArchived":false,"lastActivityAt":1780000000000,"model":"claude-opus-4-8","remoteMcpServersConfig":[]{extra}}}"#,
             file.trim_end_matches(".json"),
@@ -52,7 +59,7 @@ impl Fixture {
         std::fs::write(self.sidebar(account, org).join(file), json).unwrap();
     }
 
-    fn store(&self) -> Store {
+    pub(crate) fn store(&self) -> Store {
         Store::read(&self.root)
     }
 

@@ -21,6 +21,7 @@ mod companions;
 mod corpus;
 mod crash;
 mod desktop;
+mod desktop_restore;
 mod discovery;
 mod fleet;
 mod home;

@@ -278,6 +278,7 @@ fn undo_pointed_at_another_home_is_never_reported_as_undone() {
     let elsewhere = UndoTarget {
         claude_home: w.root.join("another-home"),
         state_dir: w.state.clone(),
+        desktop_store: None,
         data_dir: w.data.clone(),
     };
     let u = runs::undo(&elsewhere, &run, now()).unwrap();

@@ -13,8 +13,9 @@ pub enum DesktopCommand {
     /// Compare the current sidebar with every other one: what is missing here, and why the rest
     /// was left out. Exits 1 when the store cannot be trusted to be complete.
     Report(ReportArgs),
-    /// Copy entries of other sidebars, unchanged, into the sidebar --account/--org. Only the
-    /// plan exists so far: --dry-run shows what would be restored and what is refused, and why.
+    /// Copy entries of other sidebars, unchanged, into the sidebar --account/--org, as an
+    /// undoable run: the whole store is backed up first, and the desktop app must be closed.
+    /// --dry-run shows what would be restored and what is refused, and why.
     Restore(RestoreArgs),
     /// Questions the desktop app rejected when it quit: every open AskUserQuestion gets a
     /// rejection the owner never gave. Lists each with its question (updates the search index
@@ -79,7 +80,7 @@ pub fn run(
     };
     match c {
         DesktopCommand::Report(a) => report(catalog, &root, a, json),
-        DesktopCommand::Restore(a) => restore(&root, a, json),
+        DesktopCommand::Restore(a) => restore(catalog, &root, a, json),
         DesktopCommand::Questions => questions(catalog, json),
     }
 }
@@ -112,7 +113,7 @@ fn questions(catalog: &Catalog, json: bool) -> Result<(), Error> {
     Ok(())
 }
 
-fn restore(root: &Path, a: &RestoreArgs, json: bool) -> Result<(), Error> {
+fn restore(catalog: &Catalog, root: &Path, a: &RestoreArgs, json: bool) -> Result<(), Error> {
     let req = desktop::RestoreRequest {
         all: a.all,
         ids: a.ids.clone(),
@@ -120,47 +121,31 @@ fn restore(root: &Path, a: &RestoreArgs, json: bool) -> Result<(), Error> {
         replace_older: a.replace_older,
     };
     let plan = desktop::plan_restore(&desktop::Store::read(root), &a.account, &a.org, &req)?;
-    let app = desktop::app_state(&corral_engine::occupancy::SystemProcesses);
-    if !a.dry_run {
-        return Err(Error::Refused(
-            "restoring is not built yet (its backup, journal and undo come first); --dry-run \
-             shows what it would do"
-                .to_owned(),
-        ));
-    }
-    if json {
-        let restored: Vec<serde_json::Value> = plan
-            .items
-            .iter()
-            .map(|i| {
-                serde_json::json!({
-                    "cliSessionId": i.cli_session_id,
-                    "file": i.target_path,
-                    "replaced": i.action != desktop::RestoreAction::Create,
-                })
-            })
-            .collect();
-        return print_json(&serde_json::json!({
-            "runId": null,
-            "dryRun": true,
-            "restored": restored,
-            "refused": plan.refused,
-            "app": app,
-        }));
-    }
-    say!("Would restore into {}/{} ({}):", plan.account, plan.org, plan.target_dir);
-    for i in &plan.items {
-        let how = match i.action {
-            desktop::RestoreAction::Create => "new entry",
-            desktop::RestoreAction::ReplaceArchived => "replaces the archived entry",
-            desktop::RestoreAction::ReplaceOlder => "replaces an older entry",
+    let processes = corral_engine::occupancy::SystemProcesses;
+    let report = if a.dry_run {
+        plan.dry_run_report(desktop::app_state(&processes))
+    } else {
+        let run = desktop::RestoreRun {
+            data_dir: catalog.data_dir(),
+            processes: &processes,
+            now: chrono::Utc::now(),
+            clock: chrono::Utc::now,
         };
+        desktop::restore(root, &plan, &run, &mut |_| true)?
+    };
+    if json {
+        return print_json(&report);
+    }
+    let verb = if report.dry_run { "Would restore" } else { "Restored" };
+    say!("{verb} into {}/{} ({}):", plan.account, plan.org, plan.target_dir);
+    for i in &report.restored {
+        let how = if i.replaced { "replaced an entry of the same name" } else { "new entry" };
         say!("  {}  {}  ({how})", i.cli_session_id, i.title.as_deref().unwrap_or("(no title)"));
     }
-    for r in &plan.refused {
+    for r in &report.refused {
         say!("  refused {}: {}", r.cli_session_id, r.reason);
     }
-    match &app {
+    match &report.app {
         desktop::AppState::Closed => {}
         desktop::AppState::Running { processes } => say!(
             "The desktop app is running ({} processes): quit it before restoring.",
@@ -170,7 +155,14 @@ fn restore(root: &Path, a: &RestoreArgs, json: bool) -> Result<(), Error> {
             say!("Whether the desktop app runs is not known ({reason}): a restore would refuse.");
         }
     }
-    say!("Dry run: nothing was written.");
+    match &report.run_id {
+        Some(id) => say!(
+            "Run {id} (the whole store is backed up in {}); undo with: corral-cli undo {id}",
+            report.run_dir.as_deref().unwrap_or("?")
+        ),
+        None if report.dry_run => say!("Dry run: nothing was written."),
+        None => say!("Nothing was restored; no run was recorded."),
+    }
     Ok(())
 }
 
@@ -178,7 +170,7 @@ fn report(catalog: &Catalog, root: &Path, a: &ReportArgs, json: bool) -> Result<
     let host = std::env::var("CLAUDE_CODE_HOST_SESSION_ID").ok();
     let cwd: Option<PathBuf> = std::env::current_dir().ok();
     let given = (a.account.as_deref(), a.org.as_deref());
-    let r = catalog.desktop_report(root, given, host.as_deref(), cwd.as_deref())?;
+    let r = desktop::report_in(catalog, root, given, host.as_deref(), cwd.as_deref())?;
     if json {
         print_json(&r)?;
     } else {

@@ -58,9 +58,10 @@ pub enum ImportCommand {
         #[arg(required = true, value_name = "SOURCE")]
         sources: Vec<PathBuf>,
     },
-    /// List import runs, newest first.
+    /// List runs (imports and desktop-sidebar restores), newest first.
     Runs,
-    /// Undo an import run (only what can be proven to be the run's own).
+    /// Undo an import or desktop-sidebar restore run (only what can be proven to be the run's
+    /// own).
     Undo {
         run_id: String,
         /// Show what undo would do; change nothing.
@@ -74,7 +75,12 @@ fn to_value<T: serde::Serialize>(v: &T) -> Result<Value, Error> {
 }
 
 /// Runs one command and returns its JSON result.
-pub fn execute(catalog: &Catalog, cmd: &ImportCommand) -> Result<Value, Error> {
+/// `desktop_store` is `--desktop-store` (undo of a sidebar restore acts on that store only).
+pub fn execute(
+    catalog: &Catalog,
+    cmd: &ImportCommand,
+    desktop_store: Option<&std::path::Path>,
+) -> Result<Value, Error> {
     let now = chrono::Utc::now();
     match cmd {
         ImportCommand::Adoptable { agent, from, all_folders } => {
@@ -110,7 +116,8 @@ pub fn execute(catalog: &Catalog, cmd: &ImportCommand) -> Result<Value, Error> {
         }
         ImportCommand::Runs => to_value(&runs::runs(catalog.data_dir())?),
         ImportCommand::Undo { run_id, dry_run } => {
-            let target = UndoTarget::of(catalog);
+            let target = UndoTarget::of(catalog)
+                .with_desktop_store(corral_engine::desktop::store_from_env(desktop_store));
             if *dry_run {
                 to_value(&runs::plan_undo(&target, run_id)?)
             } else {
@@ -121,8 +128,13 @@ pub fn execute(catalog: &Catalog, cmd: &ImportCommand) -> Result<Value, Error> {
 }
 
 /// Runs one command and prints its result: JSON with `json`, else a few readable lines.
-pub fn run(catalog: &Catalog, cmd: &ImportCommand, json: bool) -> Result<(), Error> {
-    let value = execute(catalog, cmd)?;
+pub fn run(
+    catalog: &Catalog,
+    cmd: &ImportCommand,
+    desktop_store: Option<&std::path::Path>,
+    json: bool,
+) -> Result<(), Error> {
+    let value = execute(catalog, cmd, desktop_store)?;
     let text = if json {
         serde_json::to_string_pretty(&value)
             .map_err(|e| Error::io("cannot encode JSON", std::io::Error::other(e)))?
@@ -226,8 +238,12 @@ fn render_runs(v: &Value) -> Vec<String> {
     items
         .iter()
         .map(|r| {
+            let what = match r.get("sidebar").filter(|v| !v.is_null()) {
+                Some(sb) => format!("desktop sidebar {}/{}  ", s(sb, "account"), s(sb, "org")),
+                None => String::new(),
+            };
             format!(
-                "{}  placed {}  records {}  skipped {}  {}  {}",
+                "{}  {what}placed {}  records {}  skipped {}  {}  {}",
                 s(r, "runId"),
                 n(r, "placed"),
                 n(r, "records"),

@@ -100,7 +100,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Agents => sessions::agents(&catalog, g.json),
         Command::Search(a) => search::search(&catalog, &a, g.json),
         Command::Index(a) => search::index(&catalog, &a, g.json),
-        Command::Import(c) => import::run(&catalog, &c, g.json),
+        Command::Import(c) => import::run(&catalog, &c, g.desktop_store.as_deref(), g.json),
         Command::Desktop(c) => desktop::run(&catalog, g.desktop_store.as_deref(), &c, g.json),
         Command::Generate(_) => Ok(()),
     };

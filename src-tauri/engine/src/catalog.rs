@@ -547,42 +547,6 @@ impl Catalog {
         Arc::clone(made)
     }
 
-    /// The desktop app's sidebars in the store at `store_root`, compared with the current one:
-    /// `account` and `org` when given (together, each uuid-shaped), else the one the rules name
-    /// from the asking session's `host_session_id` and `cwd` and this home's transcript folders.
-    pub fn desktop_report(
-        &self,
-        store_root: &Path,
-        (account, org): (Option<&str>, Option<&str>),
-        host_session_id: Option<&str>,
-        cwd: Option<&Path>,
-    ) -> Result<crate::desktop::Report> {
-        let given = match (account, org) {
-            (None, None) => None,
-            (Some(a), Some(o)) => {
-                crate::desktop::check_sidebar(a, o)?;
-                Some((a, o))
-            }
-            _ => {
-                return Err(Error::InvalidInput(
-                    "an account and an org are given together, or neither".to_owned(),
-                ));
-            }
-        };
-        let store = crate::desktop::Store::read(store_root);
-        // The transcript folders, newest session first (the third rule reads their names).
-        let mut seen = HashSet::new();
-        let folders: Vec<String> = self
-            .listed_sessions()?
-            .iter()
-            .filter(|s| seen.insert(s.encoded_path.as_str()))
-            .map(|s| s.encoded_path.clone())
-            .collect();
-        let signals =
-            crate::desktop::Signals { host_session_id, cwd, transcript_folders: &folders };
-        Ok(crate::desktop::report(&store, given, signals))
-    }
-
     /// The agent a group belongs to: the one whose working directory it is.
     fn group_agent(&self, s: &SessionSummary) -> Option<String> {
         let fleet = self.fleet.as_ref()?;

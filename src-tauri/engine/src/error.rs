@@ -22,6 +22,8 @@ pub enum ErrorKind {
     Corrupt,
     /// The operation was refused to protect data (owned by another agent, unsafe backup root).
     Refused,
+    /// The Claude desktop app is running (or may be): its store is left alone until it quits.
+    AppRunning,
     /// An operating-system error (permissions, disk full, vanished file).
     Io,
 }
@@ -81,6 +83,10 @@ pub enum Error {
     #[error("desktop app store: {0}")]
     DesktopStore(String),
 
+    /// The desktop app runs, or whether it runs cannot be told: nothing was written.
+    #[error("{0}")]
+    DesktopAppRunning(String),
+
     #[error("{context}: {source}")]
     Io {
         context: String,
@@ -117,6 +123,7 @@ impl Error {
             Self::FleetConfig { .. } | Self::NoFleet => ErrorKind::Config,
             Self::Unreadable { .. } | Self::DesktopStore(_) => ErrorKind::Corrupt,
             Self::AdoptionRefused { .. } | Self::Refused(_) => ErrorKind::Refused,
+            Self::DesktopAppRunning(_) => ErrorKind::AppRunning,
             Self::Io { .. } | Self::SearchIndex(_) => ErrorKind::Io,
         }
     }

@@ -350,6 +350,48 @@ pub fn sha256_no_follow(path: &Path) -> io::Result<(u64, String)> {
     Ok((size, hex(&hasher.finalize())))
 }
 
+/// Byte-for-byte comparison (same inode answers at once).
+pub fn same_content(a: &Path, b: &Path) -> io::Result<bool> {
+    let (ma, mb) = (fs::metadata(a)?, fs::metadata(b)?);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if ma.dev() == mb.dev() && ma.ino() == mb.ino() {
+            return Ok(true);
+        }
+    }
+    if ma.len() != mb.len() {
+        return Ok(false);
+    }
+    let (mut fa, mut fb) = (open_regular(a)?, open_regular(b)?);
+    let mut ba = vec![0u8; 64 * 1024];
+    let mut bb = vec![0u8; 64 * 1024];
+    loop {
+        let na = read_full(&mut fa, &mut ba)?;
+        let nb = read_full(&mut fb, &mut bb)?;
+        if na != nb || ba.get(..na) != bb.get(..nb) {
+            return Ok(false);
+        }
+        if na == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+fn read_full(f: &mut fs::File, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while let Some(rest) = buf.get_mut(n..) {
+        if rest.is_empty() {
+            break;
+        }
+        match f.read(rest)? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

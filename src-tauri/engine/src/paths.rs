@@ -211,6 +211,27 @@ pub fn absolute(path: &Path) -> PathBuf {
     }
 }
 
+/// Whether `s` is shaped like a uuid (`8-4-4-4-12` hex digits): only such folder names are
+/// accounts and orgs of the desktop app's store Corral would ever write into.
+pub fn is_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+/// Whether `name` is the file name of a sidebar entry of the desktop app's store
+/// (`local_<id>.json`, one path component): the only files a restore writes or its undo removes.
+pub fn is_sidebar_entry_name(name: &str) -> bool {
+    name.len() <= 255
+        && name.starts_with("local_")
+        && name.ends_with(".json")
+        && !name.contains(['/', '\\', '\0'])
+        && !name.contains("..")
+}
+
 /// `<claude home>/projects`.
 pub fn projects_dir(claude_home: &Path) -> PathBuf {
     claude_home.join("projects")

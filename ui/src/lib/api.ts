@@ -9,6 +9,10 @@ import type { Args, Command, Result, SettingsPatch } from './commands';
 import type {
   AppError,
   FilesDropped,
+  DesktopRestorePlan,
+  DesktopRestoreProgress,
+  DesktopRestoreReport,
+  DesktopRestoreRequest,
   ImportPlan,
   ImportProgress,
   ImportReport,
@@ -87,12 +91,33 @@ export const cancelImport = () => call('cancel_import', {});
 /** The desktop app's sidebars, compared with the current one (or with `account`/`org`). */
 export const desktopReport = (account: string | null = null, org: string | null = null) =>
   call('desktop_report', { account, org });
+/** What restoring `request` into the sidebar `account`/`org` would do (writes nothing), and the app's state. */
+export const desktopPlanRestore = (account: string, org: string, request: DesktopRestoreRequest) =>
+  call('desktop_plan_restore', { account, org, request });
 /** Questions the desktop app rejected when it quit (from the search index). */
 export const lostQuestions = () => call('lost_questions', {});
 export const listRuns = () => call('list_runs', {});
 export const planUndo = (runId: string) => call('plan_undo', { runId });
 export const undoRun = (runId: string) => call('undo_run', { runId });
 export const revealPath = (path: string) => call('reveal_path', { path });
+
+/** Carries out a restore plan as an undoable run, streaming progress (entries done / total). */
+export async function desktopRestore(
+  plan: DesktopRestorePlan,
+  onProgress: (p: DesktopRestoreProgress) => void,
+): Promise<DesktopRestoreReport> {
+  try {
+    if (inTauri()) {
+      const channel = new Channel<DesktopRestoreProgress>();
+      channel.onmessage = onProgress;
+      const args: Args<'desktop_restore'> = { plan, onProgress: channel };
+      return await tauriInvoke<Result<'desktop_restore'>>('desktop_restore', args);
+    }
+    return await (await demo()).demoDesktopRestore(plan, onProgress);
+  } catch (e) {
+    throw toAppError(e);
+  }
+}
 
 /** Runs an import plan, streaming progress (files done / total, current file) to `onProgress`. */
 export async function applyImport(plan: ImportPlan, onProgress: (p: ImportProgress) => void): Promise<ImportReport> {

@@ -11,6 +11,10 @@ import type {
   AdoptResult,
   AgentSummary,
   DesktopReport,
+  DesktopRestorePlan,
+  DesktopRestorePreview,
+  DesktopRestoreReport,
+  DesktopRestoreRequest,
   ImportPlan,
   LostQuestion,
   ImportReport,
@@ -67,6 +71,12 @@ export interface Commands {
   apply_import: { args: { plan: ImportPlan; onProgress: unknown }; result: ImportReport };
   cancel_import: { args: NoArgs; result: null };
   desktop_report: { args: { account: string | null; org: string | null }; result: DesktopReport };
+  desktop_plan_restore: {
+    args: { account: string; org: string; request: DesktopRestoreRequest };
+    result: DesktopRestorePreview;
+  };
+  /** `onProgress` is a Tauri `Channel<DesktopRestoreProgress>`; `cancel_import` stops it between entries. */
+  desktop_restore: { args: { plan: DesktopRestorePlan; onProgress: unknown }; result: DesktopRestoreReport };
   lost_questions: { args: NoArgs; result: LostQuestion[] };
   list_runs: { args: NoArgs; result: RunSummary[] };
   plan_undo: { args: { runId: string }; result: UndoPlan };

@@ -4,6 +4,11 @@
 // ?demo=nofleet (no fleet open).
 import type {
   DesktopReport,
+  DesktopRestorePlan,
+  DesktopRestorePreview,
+  DesktopRestoreProgress,
+  DesktopRestoreReport,
+  DesktopRestoreRequest,
   AdoptableSession,
   AgentSummary,
   DirectoryGroup,
@@ -280,16 +285,19 @@ function desktopReport(): DesktopReport {
         current: false,
       },
     ],
-    missing: listed.slice(0, 6).map((s, i) => ({
-      cliSessionId: s.sessionId,
-      title: s.autoName ?? s.preview,
-      cwd: s.workingDirectory,
-      status: status[i],
-      source: ref(i === 1 ? old : acct, i === 1 ? home : team, i),
-      lastActivity: s.lastMessageAt,
-      alsoIn: i === 1 ? [ref(acct, team, i)] : [],
-      note: notes[i],
-    })),
+    missing: listed
+      .slice(0, 6)
+      .map((s, i) => ({
+        cliSessionId: s.sessionId,
+        title: s.autoName ?? s.preview,
+        cwd: s.workingDirectory,
+        status: status[i],
+        source: ref(i === 1 ? old : acct, i === 1 ? home : team, i),
+        lastActivity: s.lastMessageAt,
+        alsoIn: i === 1 ? [ref(acct, team, i)] : [],
+        note: notes[i],
+      }))
+      .filter((m) => !restoredHere.has(m.cliSessionId)),
     leftOut: { archived: 4, alreadyHere: 2, noTranscriptId: 0 },
     placements: listed.map((s, i) => ({
       cliSessionId: s.sessionId,
@@ -300,6 +308,97 @@ function desktopReport(): DesktopReport {
     })),
     finding: null,
     warnings: [],
+  };
+}
+
+/** Conversations a demo restore brought into the current sidebar (its undo takes them out). */
+const restoredHere = new Map<string, string>();
+
+function demoPlanRestore(account: string, org: string, request: DesktopRestoreRequest): DesktopRestorePreview {
+  const report = desktopReport();
+  const dir = `${report.store}/${account}/${org}`;
+  const plan: DesktopRestorePlan = {
+    request,
+    store: report.store,
+    account,
+    org,
+    targetDir: dir,
+    items: [],
+    refused: [],
+  };
+  for (const m of report.missing) {
+    if (!request.all && !request.ids.includes(m.cliSessionId)) continue;
+    const ok =
+      m.status === 'restorable' ||
+      (m.status === 'shared-folder' && request.allowSharedFolder) ||
+      (m.status === 'replace-older' && request.replaceOlder);
+    if (ok) {
+      plan.items.push({
+        cliSessionId: m.cliSessionId,
+        title: m.title,
+        sourcePath: `${report.store}/${m.source.account}/${m.source.org}/${m.source.file}`,
+        targetPath: `${dir}/${m.source.file}`,
+        action:
+          m.status === 'replace-older'
+            ? 'replace-older'
+            : m.note.startsWith('archived')
+              ? 'replace-archived'
+              : 'create',
+      });
+    } else {
+      plan.refused.push({
+        cliSessionId: m.cliSessionId,
+        reason: m.status === 'ambiguous' ? `ambiguous: ${m.note}` : `${m.note} (not asked to)`,
+      });
+    }
+  }
+  return { plan, app: { state: 'closed' } };
+}
+
+export async function demoDesktopRestore(
+  plan: DesktopRestorePlan,
+  onProgress: (p: DesktopRestoreProgress) => void,
+): Promise<DesktopRestoreReport> {
+  cancelRequested = false;
+  const id = `${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}Z-${1000 + Math.floor(rnd() * 8999)}`;
+  const restored: DesktopRestoreReport['restored'] = [];
+  for (const [i, item] of plan.items.entries()) {
+    if (cancelRequested) break;
+    onProgress({ done: i, total: plan.items.length, cliSessionId: item.cliSessionId });
+    await delay(350);
+    restored.push({
+      cliSessionId: item.cliSessionId,
+      title: item.title,
+      file: item.targetPath,
+      replaced: item.action !== 'create',
+    });
+    restoredHere.set(item.cliSessionId, id);
+  }
+  const runId = restored.length ? id : null;
+  if (runId) {
+    runs.unshift(
+      run(runId, 0, {
+        target: null,
+        mode: 'copy',
+        sidebar: { store: plan.store, account: plan.account, org: plan.org },
+        placed: restored.length,
+        backupBytes: 48_213,
+        cancelled: cancelRequested,
+      }),
+    );
+    runItems.set(
+      runId,
+      restored.map((r) => ({ sessionId: r.cliSessionId, to: r.file }) as PlannedPlacement),
+    );
+  }
+  return {
+    runId,
+    runDir: runId ? `${settings.dataDir}/runs/${runId}` : null,
+    dryRun: false,
+    restored,
+    refused: plan.refused,
+    cancelled: cancelRequested,
+    app: { state: 'closed' },
   };
 }
 
@@ -488,6 +587,7 @@ function run(id: string, agoMs: number, o: Partial<RunSummary>): RunSummary {
     createdAt: iso(agoMs),
     target: { kind: 'agent', name: 'team.alpha' },
     mode: 'copy',
+    sidebar: null,
     placed: 0,
     records: 0,
     skipped: 0,
@@ -921,6 +1021,10 @@ const handlers: Handlers = {
       );
     const steps: UndoItem[] = [];
     for (const p of items) {
+      if (r.sidebar) {
+        steps.push({ path: p.to, action: 'removed', sessionId: p.sessionId });
+        continue;
+      }
       steps.push({ path: p.to, action: r.mode === 'move' ? 'restored-source' : 'removed', sessionId: p.sessionId });
       if (r.target?.kind === 'agent')
         steps.push({
@@ -939,6 +1043,10 @@ const handlers: Handlers = {
     r.undoneAt = new Date().toISOString();
     if (placed) {
       for (const p of placed) {
+        if (r.sidebar) {
+          restoredHere.delete(p.sessionId);
+          continue;
+        }
         const i = sessions.findIndex((x) => x.sessionId === p.sessionId);
         if (i >= 0) sessions.splice(i, 1);
       }
@@ -972,6 +1080,10 @@ const handlers: Handlers = {
   },
   apply_import: () => {
     throw { kind: 'invalid-input', message: 'the demo applies imports through demoApplyImport' };
+  },
+  desktop_plan_restore: (a) => demoPlanRestore(a.account, a.org, a.request),
+  desktop_restore: () => {
+    throw { kind: 'invalid-input', message: 'the demo restores through demoDesktopRestore' };
   },
 };
 

@@ -67,6 +67,7 @@ export const UNDO_ACTION_TEXT: Record<UndoAction, string> = {
   'record-removed': 'Remove the adoption record',
   'record-restored': 'Restore the adoption record it replaced',
   'temp-removed': 'Remove a temporary file left by an interrupted copy',
+  'entry-restored': 'Put back the desktop-app sidebar entry it replaced',
   'folder-removed': 'Remove the folder it created (empty again)',
   'folder-kept': 'Keep the folder it created (other files are in it now)',
   'already-gone': 'Nothing to do — already gone',

@@ -37,6 +37,17 @@ export type { DesktopMissingStatus } from './bindings/DesktopMissingStatus';
 export type { DesktopPlacement } from './bindings/DesktopPlacement';
 export type { DesktopReport } from './bindings/DesktopReport';
 export type { DesktopSidebar } from './bindings/DesktopSidebar';
+export type { DesktopAppState } from './bindings/DesktopAppState';
+export type { DesktopRefusal } from './bindings/DesktopRefusal';
+export type { DesktopRestoreAction } from './bindings/DesktopRestoreAction';
+export type { DesktopRestoreItem } from './bindings/DesktopRestoreItem';
+export type { DesktopRestorePlan } from './bindings/DesktopRestorePlan';
+export type { DesktopRestorePreview } from './bindings/DesktopRestorePreview';
+export type { DesktopRestoreProgress } from './bindings/DesktopRestoreProgress';
+export type { DesktopRestoreReport } from './bindings/DesktopRestoreReport';
+export type { DesktopRestoreRequest } from './bindings/DesktopRestoreRequest';
+export type { DesktopRestored } from './bindings/DesktopRestored';
+export type { RunSidebar } from './bindings/RunSidebar';
 export type { LostQuestion } from './bindings/LostQuestion';
 
 // ---- shell-only types (generated from the shell crate) ----

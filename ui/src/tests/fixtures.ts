@@ -100,6 +100,8 @@ export function apiMock(): ApiFunctions {
     findInTranscript: fn<'findInTranscript'>(),
     desktopReport: fn<'desktopReport'>(),
     lostQuestions: fn<'lostQuestions'>(async () => []),
+    desktopPlanRestore: fn<'desktopPlanRestore'>(),
+    desktopRestore: fn<'desktopRestore'>(),
     searchStatus: fn<'searchStatus'>(async () => ({
       building: false,
       done: 0,

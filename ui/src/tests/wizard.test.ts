@@ -343,6 +343,7 @@ describe('History', () => {
     runId: 'r',
     createdAt: '2026-11-20T10:00:00Z',
     target: { kind: 'agent', name: 'team.alpha' },
+    sidebar: null,
     mode: 'copy',
     placed: 3,
     records: 3,

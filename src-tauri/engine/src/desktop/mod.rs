@@ -3,10 +3,12 @@
 //! each entry pointing at a transcript by `cliSessionId`. After an account or org switch the new
 //! sidebar is empty while every conversation is still on disk; this module reads the store
 //! (`store`), tells which sidebar is the current one and by which rule (`current`), reports
-//! the conversations other sidebars hold that the current one does not (`report`), and plans
-//! bringing them back (`restore`: a dry run so far).
+//! the conversations other sidebars hold that the current one does not (`report`), plans
+//! bringing them back (`restore`, pure) and carries the plan out as an undoable run (`run`:
+//! the whole store backed up first, the app checked closed twice, each entry journaled before
+//! it is written; undone by [`crate::runs::undo`]).
 //!
-//! Corral only reads here (so far). Every field of an entry is optional (the app's schema is not ours), a
+//! Corral writes here only in a restore the person asked for. Every field of an entry is optional (the app's schema is not ours), a
 //! folder name is as untrusted as a file's content, and a store that exists but yields nothing is
 //! a finding, never "nothing missing".
 
@@ -14,6 +16,7 @@ mod app;
 mod current;
 mod report;
 mod restore;
+mod run;
 mod store;
 
 use std::path::{Path, PathBuf};
@@ -21,9 +24,10 @@ use std::path::{Path, PathBuf};
 pub use app::{AppProcess, AppState, app_state, is_app};
 pub use current::{Current, CurrentRule, Signals};
 pub use report::{
-    LeftOut, Missing, MissingStatus, NameHere, Report, SidebarRef, SidebarRow, report,
+    LeftOut, Missing, MissingStatus, NameHere, Report, SidebarRef, SidebarRow, report, report_in,
 };
 pub use restore::{Refusal, RestoreAction, RestoreItem, RestorePlan, RestoreRequest, plan_restore};
+pub use run::{RestorePreview, RestoreProgress, RestoreReport, RestoreRun, Restored, restore};
 pub use store::{Entry, FolderName, Sidebar, Store};
 
 /// Where the desktop app keeps the store on this platform (`None` when the platform's folders
@@ -59,16 +63,7 @@ pub fn scratch_prefix(store_root: &Path) -> Option<PathBuf> {
     Some(store_root.parent()?.join("scratch-workspaces"))
 }
 
-/// Whether `s` is shaped like a uuid (`8-4-4-4-12` hex digits): only such folder names are
-/// accounts and orgs Corral would ever write into.
-pub fn is_uuid(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 36
-        && b.iter().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => *c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        })
-}
+pub use crate::paths::is_uuid;
 
 /// A sidebar named by the person (`--account`/`--org`, or chosen in the app): both names
 /// uuid-shaped, as only such folders are ever targets.

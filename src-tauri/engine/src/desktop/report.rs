@@ -13,6 +13,41 @@ use ts_rs::TS;
 use super::{Current, CurrentRule, Entry, Sidebar, Signals, Store};
 use crate::model::Warning;
 
+/// The desktop app's sidebars in the store at `store_root`, compared with the current one:
+/// `account` and `org` when given (together, each uuid-shaped), else the one the rules name
+/// from the asking session's `host_session_id` and `cwd` and the catalog's transcript folders.
+pub fn report_in(
+    catalog: &crate::catalog::Catalog,
+    store_root: &std::path::Path,
+    (account, org): (Option<&str>, Option<&str>),
+    host_session_id: Option<&str>,
+    cwd: Option<&std::path::Path>,
+) -> crate::error::Result<Report> {
+    let given = match (account, org) {
+        (None, None) => None,
+        (Some(a), Some(o)) => {
+            super::check_sidebar(a, o)?;
+            Some((a, o))
+        }
+        _ => {
+            return Err(crate::error::Error::InvalidInput(
+                "an account and an org are given together, or neither".to_owned(),
+            ));
+        }
+    };
+    let store = Store::read(store_root);
+    // The transcript folders, newest session first (the third rule reads their names).
+    let mut seen = std::collections::HashSet::new();
+    let folders: Vec<String> = catalog
+        .listed_sessions()?
+        .iter()
+        .filter(|s| seen.insert(s.encoded_path.as_str()))
+        .map(|s| s.encoded_path.clone())
+        .collect();
+    let signals = Signals { host_session_id, cwd, transcript_folders: &folders };
+    Ok(report(&store, given, signals))
+}
+
 /// One sidebar, for the list of them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]

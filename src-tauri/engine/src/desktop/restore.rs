@@ -8,14 +8,16 @@
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::{Missing, MissingStatus, NameHere, Signals, Store, check_sidebar, report};
 use crate::error::{Error, Result};
 
 /// What to restore.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "DesktopRestoreRequest")]
 pub struct RestoreRequest {
     /// Every conversation the report lists as missing.
     pub all: bool,
@@ -26,7 +28,7 @@ pub struct RestoreRequest {
 }
 
 /// How an entry lands in the target sidebar.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
 #[ts(rename = "DesktopRestoreAction")]
 pub enum RestoreAction {
@@ -39,7 +41,7 @@ pub enum RestoreAction {
 }
 
 /// One entry to copy.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopRestoreItem")]
 pub struct RestoreItem {
@@ -51,7 +53,7 @@ pub struct RestoreItem {
 }
 
 /// A conversation that will not be restored, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopRefusal")]
 pub struct Refusal {
@@ -60,10 +62,12 @@ pub struct Refusal {
 }
 
 /// The plan: a dry run shows it, and a run carries it out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopRestorePlan")]
 pub struct RestorePlan {
+    /// What was asked (a run plans it again and carries out only what is still the same).
+    pub request: RestoreRequest,
     pub store: String,
     pub account: String,
     pub org: String,
@@ -89,6 +93,7 @@ pub fn plan_restore(
     }
     let r = report(store, Some((account, org)), Signals::default());
     let mut plan = RestorePlan {
+        request: req.clone(),
         store: store.root.display().to_string(),
         account: account.to_owned(),
         org: org.to_owned(),

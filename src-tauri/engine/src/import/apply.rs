@@ -17,7 +17,7 @@ use crate::paths::{projects_dir, validate_session_id};
 use crate::placement::{
     PlaceOutcome, PlacedAs, PlacementFs, PlacementMode, RealFs, copy_new, place,
 };
-use crate::runs::{EntryKind, EntryState, JournalEntry, RunWriter, check_backup_root};
+use crate::runs::{EntryKind, EntryState, JournalEntry, RunFor, RunWriter, check_backup_root};
 use crate::time::iso;
 use crate::transcript::facts::read_facts;
 
@@ -293,10 +293,12 @@ impl<'a> Applier<'a> {
             self.run = Some(RunWriter::create(
                 &self.root,
                 self.now,
-                c.claude_home(),
-                c.state_dir(),
-                self.plan.target.clone(),
-                self.plan.mode,
+                RunFor::Import {
+                    claude_home: c.claude_home(),
+                    state_dir: c.state_dir(),
+                    target: self.plan.target.clone(),
+                    mode: self.plan.mode,
+                },
             )?);
         }
         self.run.as_mut().ok_or_else(no_run)
@@ -339,21 +341,7 @@ fn entry(
     backup: Option<String>,
     state: EntryState,
 ) -> JournalEntry {
-    JournalEntry {
-        kind,
-        session_id: p.session_id.clone(),
-        path,
-        from,
-        backup,
-        state,
-        placed_as: None,
-        agent_name: None,
-        adopted_at: None,
-        detail: None,
-        backup_size: None,
-        backup_sha256: None,
-        identity: None,
-    }
+    JournalEntry::new(kind, p.session_id.clone(), path, from, backup, state)
 }
 
 /// One planned placement being applied: what placing each of its files needs to know.

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::runs_root;
 use crate::atomic_write::{sync_dir, write_atomic};
@@ -24,6 +25,10 @@ pub const STARTED_FILE: &str = "started";
 pub const BACKUP_DIR: &str = "backup";
 /// The journal format written now: 2 adds backup checksums and file identities.
 pub const JOURNAL_VERSION: u32 = 2;
+/// The copy of the whole desktop-app store a sidebar restore takes, inside `backup/`.
+pub const STORE_BACKUP_DIR: &str = "store";
+/// Created inside `backup/` once the store's copy is complete (before the first entry is placed).
+pub const STORE_BACKED_UP: &str = "store.complete";
 /// Largest journal read (a run of 100,000 sessions writes about 60 MB).
 pub const MAX_JOURNAL_BYTES: u64 = 256 * 1024 * 1024;
 
@@ -41,6 +46,9 @@ pub enum EntryKind {
     /// A folder created for the run's files (a projects folder, the adoption store); undo removes
     /// it again when it is empty.
     Folder,
+    /// An entry of the desktop app's sidebar store placed at `path` (`<store>/<account>/<org>/
+    /// local_*.json`), copied from `from`; `backup` names the entry it replaced, if any.
+    SidebarEntry,
 }
 
 /// How far an entry got, as far as the journal knows.
@@ -92,6 +100,34 @@ pub struct JournalEntry {
     pub identity: Option<crate::files::FileIdentity>,
 }
 
+impl JournalEntry {
+    /// An entry with nothing recorded yet beyond what it stands for.
+    pub fn new(
+        kind: EntryKind,
+        session_id: String,
+        path: String,
+        from: Option<String>,
+        backup: Option<String>,
+        state: EntryState,
+    ) -> Self {
+        Self {
+            kind,
+            session_id,
+            path,
+            from,
+            backup,
+            state,
+            placed_as: None,
+            agent_name: None,
+            adopted_at: None,
+            detail: None,
+            backup_size: None,
+            backup_sha256: None,
+            identity: None,
+        }
+    }
+}
+
 /// `run.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -102,8 +138,13 @@ pub struct RunJournal {
     pub pid: u32,
     pub claude_home: String,
     pub state_dir: String,
-    pub target: ImportTarget,
+    /// Where an import placed its files (`None` for a sidebar restore).
+    #[serde(default)]
+    pub target: Option<ImportTarget>,
     pub mode: PlacementMode,
+    /// The sidebar a restore copied entries into (`None` for an import).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sidebar: Option<SidebarTarget>,
     pub entries: Vec<JournalEntry>,
     #[serde(default)]
     pub skipped: Vec<ImportSkip>,
@@ -117,6 +158,23 @@ pub struct RunJournal {
     #[serde(default)]
     pub undo_incomplete: u64,
 }
+/// The desktop app's sidebar a restore run wrote into.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "RunSidebar")]
+pub struct SidebarTarget {
+    /// The store as the run saw it (undo uses the store it is pointed at, never this).
+    pub store: String,
+    pub account: String,
+    pub org: String,
+}
+
+/// What a run is for, as its journal is first written.
+pub(crate) enum RunFor<'a> {
+    Import { claude_home: &'a Path, state_dir: &'a Path, target: ImportTarget, mode: PlacementMode },
+    Sidebar(SidebarTarget),
+}
+
 /// Reads a run's journal.
 pub fn read_journal(dir: &Path) -> Result<RunJournal> {
     let path = dir.join(JOURNAL_FILE);
@@ -153,14 +211,7 @@ pub(crate) struct RunWriter {
 impl RunWriter {
     /// Creates `<runs root>/<yyyymmddThhmmssZ>-<pid>[-n]/` exclusively with its marker, `backup/`
     /// and the first journal.
-    pub fn create(
-        root: &Path,
-        now: DateTime<Utc>,
-        claude_home: &Path,
-        state_dir: &Path,
-        target: ImportTarget,
-        mode: PlacementMode,
-    ) -> Result<Self> {
+    pub fn create(root: &Path, now: DateTime<Utc>, what: RunFor<'_>) -> Result<Self> {
         let created_parents: Vec<PathBuf> = root
             .ancestors()
             .take_while(|a| !a.as_os_str().is_empty() && fs::symlink_metadata(a).is_err())
@@ -186,15 +237,28 @@ impl RunWriter {
         fs::create_dir(&backup).map_err(|e| Error::io_at("create folder", &backup, e))?;
         sync_dir(&dir);
         sync_dir(root);
+        let (claude_home, state_dir, target, mode, sidebar) = match what {
+            RunFor::Import { claude_home, state_dir, target, mode } => (
+                claude_home.display().to_string(),
+                state_dir.display().to_string(),
+                Some(target),
+                mode,
+                None,
+            ),
+            RunFor::Sidebar(s) => {
+                (String::new(), String::new(), None, PlacementMode::Copy, Some(s))
+            }
+        };
         let journal = RunJournal {
             version: JOURNAL_VERSION,
             run_id,
             created_at: iso(now),
             pid,
-            claude_home: claude_home.display().to_string(),
-            state_dir: state_dir.display().to_string(),
+            claude_home,
+            state_dir,
             target,
             mode,
+            sidebar,
             entries: Vec::new(),
             skipped: Vec::new(),
             finished_at: None,

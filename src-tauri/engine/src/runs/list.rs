@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::journal::{BACKUP_DIR, EntryKind, EntryState, read_journal};
+use super::journal::{BACKUP_DIR, EntryKind, EntryState, SidebarTarget, read_journal};
 use super::{runs_root, validate_run_id};
 use crate::error::{Error, Result};
 use crate::model::ImportTarget;
@@ -31,7 +31,9 @@ pub struct RunSummary {
     pub created_at: Option<String>,
     pub target: Option<ImportTarget>,
     pub mode: Option<PlacementMode>,
-    /// Transcripts placed (files created).
+    /// For a desktop-sidebar restore: the sidebar it copied entries into.
+    pub sidebar: Option<SidebarTarget>,
+    /// Transcripts (or sidebar entries) placed.
     #[ts(type = "number")]
     pub placed: u64,
     /// Adoption records written.
@@ -90,6 +92,7 @@ fn summarize(dir: &Path, id: &str) -> RunSummary {
         created_at: None,
         target: None,
         mode: None,
+        sidebar: None,
         placed: 0,
         records: 0,
         skipped: 0,
@@ -113,7 +116,7 @@ fn summarize(dir: &Path, id: &str) -> RunSummary {
                 .entries
                 .iter()
                 .filter(|e| {
-                    e.kind == EntryKind::File
+                    matches!(e.kind, EntryKind::File | EntryKind::SidebarEntry)
                         && e.state == EntryState::Done
                         && e.placed_as != Some(PlacedAs::RecordOnly)
                 })
@@ -128,7 +131,8 @@ fn summarize(dir: &Path, id: &str) -> RunSummary {
                 (Some(_), 0) => UndoState::Undone,
                 (Some(_), _) => UndoState::PartlyUndone,
             };
-            s.target = Some(j.target);
+            s.target = j.target;
+            s.sidebar = j.sidebar;
             s.mode = Some(j.mode);
         }
         Err(e) => s.problem = Some(e.to_string()),

@@ -1,4 +1,5 @@
-//! Runs: the journal and backup of every applied import, the list of runs, and the guarded undo.
+//! Runs: the journal and backup of every applied import and desktop-sidebar restore, the list of
+//! runs, and the guarded undo.
 //!
 //! A run lives in `<data dir>/runs/<UTC yyyymmddThhmmssZ>-<pid>/`:
 //! - `run.json` — the journal, rewritten atomically **before** each file or record is created, so
@@ -15,8 +16,14 @@
 //! source (copy, link) or its backup (move). Moved sources and overwritten records come back from
 //! the backup. Anything that fails a guard is reported, not forced. Undo is idempotent.
 //!
+//! A desktop-sidebar restore (the desktop module's `restore`) backs up the whole store into
+//! `backup/store/` before its first entry; its undo trusts the store it is pointed at, the run's
+//! sidebar folder and that backup (`sidebar`): an entry that is a link, lies outside
+//! `<account>/<org>/`, is not `local_*.json`, or is in the backup (it was there before) is never
+//! removed, and a replaced entry comes back from the backup.
+//!
 //! `journal` writes and reads `run.json`; `list` summarizes the runs for History; `undo` plans
-//! and carries out the guarded undo.
+//! and carries out the guarded undo, with `sidebar` deciding a restore's entries.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -54,15 +61,18 @@ pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf> {
 
 mod journal;
 mod list;
+mod sidebar;
 mod undo;
 
-pub(crate) use journal::RunWriter;
+pub use crate::files::same_content;
 pub use journal::{
     BACKUP_DIR, EntryKind, EntryState, JOURNAL_FILE, JOURNAL_VERSION, JournalEntry,
-    MAX_JOURNAL_BYTES, RunJournal, STARTED_FILE, check_backup_root, read_journal,
+    MAX_JOURNAL_BYTES, RunJournal, STARTED_FILE, STORE_BACKED_UP, STORE_BACKUP_DIR, SidebarTarget,
+    check_backup_root, read_journal,
 };
+pub(crate) use journal::{RunFor, RunWriter};
 pub use list::{RunSummary, UndoState, runs};
 pub use undo::{
     NotUndone, UndoAction, UndoItem, UndoPlan, UndoReport, UndoTarget, plan_undo, plan_undo_in,
-    same_content, undo, undo_in,
+    undo, undo_in,
 };

@@ -2,7 +2,7 @@
 //! carried out or reported.
 
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -21,6 +21,8 @@ use super::journal::{
     change_time, read_journal,
 };
 use super::run_dir;
+use super::sidebar::{SidebarStep, SidebarUndo};
+use crate::files::same_content;
 use crate::paths::MAX_COMPANION_DEPTH;
 use crate::paths::companion_session_file;
 
@@ -40,6 +42,8 @@ pub enum UndoAction {
     RecordRestored,
     /// A temp file a crashed copy left behind was removed.
     TempRemoved,
+    /// A desktop-app sidebar entry the run replaced was put back from the backup.
+    EntryRestored,
     /// A folder the run created was removed (it was empty again).
     FolderRemoved,
     /// A folder the run created was kept because something else is in it now.
@@ -90,6 +94,9 @@ pub struct UndoTarget {
     pub claude_home: PathBuf,
     pub state_dir: PathBuf,
     pub data_dir: PathBuf,
+    /// The desktop app's session store (a sidebar restore is undone only in the store undo is
+    /// pointed at).
+    pub desktop_store: Option<PathBuf>,
 }
 
 impl UndoTarget {
@@ -98,7 +105,15 @@ impl UndoTarget {
             claude_home: catalog.claude_home().to_path_buf(),
             state_dir: catalog.state_dir().to_path_buf(),
             data_dir: catalog.data_dir().to_path_buf(),
+            desktop_store: None,
         }
+    }
+
+    /// The same target with the desktop app's store.
+    #[must_use]
+    pub fn with_desktop_store(mut self, store: Option<PathBuf>) -> Self {
+        self.desktop_store = store;
+        self
     }
 }
 
@@ -132,6 +147,12 @@ enum Step {
     RestoreRecord {
         path: PathBuf,
         backup: PathBuf,
+    },
+    /// Put a sidebar entry the run replaced back from `backup` (temp + rename).
+    PutBack {
+        path: PathBuf,
+        backup: PathBuf,
+        run_id: String,
     },
     /// Remove a folder the run created, if it is empty by then.
     RemoveFolderIfEmpty {
@@ -185,14 +206,24 @@ pub fn undo(target: &UndoTarget, run_id: &str, now: DateTime<Utc>) -> Result<Und
     Ok(report)
 }
 
-/// [`plan_undo`] against a catalog's Claude home, state dir and data dir.
-pub fn plan_undo_in(catalog: &Catalog, run_id: &str) -> Result<UndoPlan> {
-    plan_undo(&UndoTarget::of(catalog), run_id)
+/// [`plan_undo`] against a catalog's Claude home, state dir and data dir, and the desktop app's
+/// store `desktop_store`.
+pub fn plan_undo_in(
+    catalog: &Catalog,
+    desktop_store: Option<PathBuf>,
+    run_id: &str,
+) -> Result<UndoPlan> {
+    plan_undo(&UndoTarget::of(catalog).with_desktop_store(desktop_store), run_id)
 }
 
 /// [`undo`] against a catalog's stores; drops the catalog's cached listings afterwards.
-pub fn undo_in(catalog: &Catalog, run_id: &str, now: DateTime<Utc>) -> Result<UndoReport> {
-    let report = undo(&UndoTarget::of(catalog), run_id, now);
+pub fn undo_in(
+    catalog: &Catalog,
+    desktop_store: Option<PathBuf>,
+    run_id: &str,
+    now: DateTime<Utc>,
+) -> Result<UndoReport> {
+    let report = undo(&UndoTarget::of(catalog).with_desktop_store(desktop_store), run_id, now);
     catalog.invalidate(&[]);
     report
 }
@@ -234,9 +265,31 @@ fn decide(target: &UndoTarget, run_id: &str) -> Result<(PathBuf, RunJournal, Dec
     if journal.undone_at.is_some() && journal.undo_incomplete == 0 {
         return Ok((dir, journal, decided));
     }
+    let sidebar = SidebarUndo {
+        store: target.desktop_store.as_deref(),
+        run: journal.sidebar.as_ref(),
+        backup: &backup,
+        run_id,
+    };
     for entry in journal.entries.iter().rev() {
         let sid = Some(entry.session_id.clone());
         match entry.kind {
+            EntryKind::SidebarEntry if entry.state == EntryState::Skipped => {}
+            EntryKind::SidebarEntry => {
+                let step = match sidebar.step(entry) {
+                    SidebarStep::Remove(path) => Step::Remove { path, action: UndoAction::Removed },
+                    SidebarStep::PutBack { path, backup } => {
+                        Step::PutBack { path, backup, run_id: run_id.to_owned() }
+                    }
+                    SidebarStep::Nothing(path) => Step::Nothing { path },
+                    SidebarStep::Refuse(path, reason) => Step::Refuse { path, reason },
+                };
+                decided.push((sid.clone(), step));
+                if let Some(tmp) = sidebar.leftover_temp(entry) {
+                    decided
+                        .push((sid, Step::Remove { path: tmp, action: UndoAction::TempRemoved }));
+                }
+            }
             EntryKind::Record => decided.push((sid, ctx.record_step(entry))),
             EntryKind::Folder => decided.push((None, ctx.folder_step(entry))),
             EntryKind::File | EntryKind::Companion => {
@@ -750,6 +803,7 @@ fn step_summary(step: &Step) -> std::result::Result<(String, UndoAction), (Strin
         Step::RestoreFromBackup { source, .. } => Ok((s(source), UndoAction::RestoredFromBackup)),
         Step::RemoveRecord { path } => Ok((s(path), UndoAction::RecordRemoved)),
         Step::RestoreRecord { path, .. } => Ok((s(path), UndoAction::RecordRestored)),
+        Step::PutBack { path, .. } => Ok((s(path), UndoAction::EntryRestored)),
         Step::RemoveFolderIfEmpty { path } => Ok((s(path), UndoAction::FolderRemoved)),
         Step::Nothing { path } => Ok((s(path), UndoAction::AlreadyGone)),
         Step::Refuse { path, reason } => Err((s(path), reason.clone())),
@@ -792,6 +846,9 @@ fn execute(step: Step) -> std::result::Result<(String, UndoAction), (String, Str
             let bytes = crate::files::read_bounded_no_follow(&backup, crate::fleet::MAX_YAML_BYTES)
                 .map_err(|e| fail(&backup, "cannot read the backup", &e))?;
             write_atomic(&path, &bytes).map_err(|e| fail(&path, "cannot restore", &e))?;
+        }
+        Step::PutBack { path, backup, run_id } => {
+            put_back(&path, &backup, &run_id).map_err(|e| fail(&path, "cannot put back", &e))?;
         }
         Step::RemoveFolderIfEmpty { path } => {
             return match fs::remove_dir(&path) {
@@ -862,44 +919,20 @@ fn restore_source(
     }
 }
 
-/// Byte-for-byte comparison (same inode answers at once).
-pub fn same_content(a: &Path, b: &Path) -> io::Result<bool> {
-    let (ma, mb) = (fs::metadata(a)?, fs::metadata(b)?);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if ma.dev() == mb.dev() && ma.ino() == mb.ino() {
-            return Ok(true);
-        }
+/// Replaces `path` by a copy of `backup` (its bytes, times and permissions) through a temp file
+/// and a rename, so the entry is the old or the restored one, never a mix.
+fn put_back(path: &Path, backup: &Path, run_id: &str) -> io::Result<()> {
+    let tmp = temp_path_for(path, &format!("undo-{run_id}"));
+    let _ = fs::remove_file(&tmp);
+    if !copy_new(backup, &tmp)? {
+        return Err(io::Error::new(io::ErrorKind::AlreadyExists, "its temp file is taken"));
     }
-    if ma.len() != mb.len() {
-        return Ok(false);
+    if let Err(e) = fs::rename(&tmp, path) {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
     }
-    let (mut fa, mut fb) = (crate::files::open_regular(a)?, crate::files::open_regular(b)?);
-    let mut ba = vec![0u8; 64 * 1024];
-    let mut bb = vec![0u8; 64 * 1024];
-    loop {
-        let na = read_full(&mut fa, &mut ba)?;
-        let nb = read_full(&mut fb, &mut bb)?;
-        if na != nb || ba.get(..na) != bb.get(..nb) {
-            return Ok(false);
-        }
-        if na == 0 {
-            return Ok(true);
-        }
+    if let Some(parent) = path.parent() {
+        sync_dir(parent);
     }
-}
-
-fn read_full(f: &mut fs::File, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while let Some(rest) = buf.get_mut(n..) {
-        if rest.is_empty() {
-            break;
-        }
-        match f.read(rest)? {
-            0 => break,
-            k => n += k,
-        }
-    }
-    Ok(n)
+    Ok(())
 }

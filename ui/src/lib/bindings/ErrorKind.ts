@@ -3,4 +3,4 @@
 /**
  * The broad class of an error, stable across versions and safe to switch on.
  */
-export type ErrorKind = "invalid-input" | "not-found" | "config" | "corrupt" | "refused" | "io";
+export type ErrorKind = "invalid-input" | "not-found" | "config" | "corrupt" | "refused" | "app-running" | "io";
