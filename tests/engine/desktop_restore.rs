@@ -326,3 +326,16 @@ fn undo_trusts_the_store_the_folder_and_the_backup_not_the_journal() {
             .any(|m| m.cli_session_id == cli(2) && m.status == MissingStatus::Restorable)
     );
 }
+
+#[test]
+fn an_incomplete_store_backup_stops_the_whole_undo() {
+    let r = Restore::new();
+    let report = r.run_with(&r.plan(&all()), &nobody()).unwrap();
+    let run_dir = PathBuf::from(report.run_dir.unwrap());
+    fs::remove_file(run_dir.join("backup").join("store.complete")).unwrap();
+    let after_run = hash_tree(&r.f.root);
+    let e = runs::undo(&r.undo_target(), &report.run_id.unwrap(), now()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Refused, "{e}");
+    assert!(e.to_string().contains("backup incomplete"), "{e}");
+    assert_eq!(hash_tree(&r.f.root), after_run, "nothing was touched");
+}

@@ -12,7 +12,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use super::journal::{JournalEntry, STORE_BACKED_UP, STORE_BACKUP_DIR, SidebarTarget};
+use super::journal::{JournalEntry, STORE_BACKUP_DIR, SidebarTarget};
 use crate::files::same_content;
 use crate::paths::{is_sidebar_entry_name, is_uuid};
 use crate::placement::temp_path_for;
@@ -80,9 +80,6 @@ impl SidebarUndo<'_> {
         )?;
         let run = self.run.ok_or("the run names no sidebar; not touched")?;
         let here = Self::in_sidebar(store, run, path)?;
-        if !fs::symlink_metadata(self.backup.join(STORE_BACKED_UP)).is_ok_and(|m| m.is_file()) {
-            return Err("the run's backup of the store is incomplete; not touched".to_owned());
-        }
         let before = self.backed_up(&here)?;
         if entry.backup.is_none() && before.is_some() {
             return Err(

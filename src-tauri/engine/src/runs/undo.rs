@@ -18,7 +18,7 @@ use crate::time::iso;
 
 use super::journal::{
     BACKUP_DIR, EntryKind, EntryState, JOURNAL_FILE, JournalEntry, RunJournal, STARTED_FILE,
-    change_time, read_journal,
+    STORE_BACKED_UP, STORE_BACKUP_DIR, change_time, read_journal,
 };
 use super::run_dir;
 use super::sidebar::{SidebarStep, SidebarUndo};
@@ -264,6 +264,17 @@ fn decide(target: &UndoTarget, run_id: &str) -> Result<(PathBuf, RunJournal, Dec
     // newer run may have placed the same session at the same path).
     if journal.undone_at.is_some() && journal.undo_incomplete == 0 {
         return Ok((dir, journal, decided));
+    }
+    // A restore's undo needs the whole store's backup: without it "not in the backup" would
+    // answer for every file on disk.
+    let restores = journal.entries.iter().any(|e| e.kind == EntryKind::SidebarEntry);
+    if restores && !fs::symlink_metadata(backup.join(STORE_BACKED_UP)).is_ok_and(|m| m.is_file()) {
+        return Err(Error::Refused(format!(
+            "backup incomplete: {} holds no complete copy of the store, so nothing of run {run_id} \
+             can be checked (restoring that folder by hand would also roll back the desktop \
+             app's own later changes)",
+            backup.join(STORE_BACKUP_DIR).display()
+        )));
     }
     let sidebar = SidebarUndo {
         store: target.desktop_store.as_deref(),
