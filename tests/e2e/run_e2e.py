@@ -581,7 +581,7 @@ def step_occupied_move(driver, busy):
     wait_until("the wizard to close", lambda: not by_testid(driver, "wizard"))
 
 
-def step_desktop_app(driver, home):
+def step_desktop_app(driver, home, data):
     # 11. The desktop app's sidebars: a store under the throwaway home, read when the view opens.
     store = home / ".config" / "Claude" / "claude-code-sessions"
     acct_a, org_a = "a0000000-0000-4000-8000-00000000000a", "a2000000-0000-4000-8000-0000000000a2"
@@ -604,6 +604,39 @@ def step_desktop_app(driver, home):
     assert len(by_testid(driver, "desktop-sidebar")) == 2
     assert "1 conversation archived" in text_of(one(driver, "desktop-left-out"))
     shot(driver, "29b-desktop-app")
+
+    # Restore it into the sidebar chosen (the rules named only the account), then undo: the store
+    # is byte-identical to before, and the run's backup holds the whole store.
+    def inside(root):
+        return {k.partition("/")[2]: v for k, v in tree_digest(root).items()}
+    before = inside(store)
+    Select(one(driver, "desktop-target")).select_by_value(f"{acct_a}/{org_a}")
+    wait_until("the report against the chosen sidebar",
+               lambda: "chosen by you" in text_of(one(driver, "desktop-current")))
+    pick = wait_until("the row's checkbox", lambda: by_testid(driver, "desktop-pick"))
+    click(driver, pick[0])
+    click(driver, one(driver, "desktop-restore"))
+    items = wait_until("the restore preview", lambda: by_testid(driver, "restore-item"))
+    assert len(items) == 1 and "Lost after the switch" in text_of(items[0]), [text_of(i) for i in items]
+    assert not by_testid(driver, "restore-app-running"), "no desktop app runs here"
+    shot(driver, "29c-desktop-restore-preview")
+    click(driver, one(driver, "restore-next"))
+    click(driver, one(driver, "restore-run"))
+    one(driver, "restore-result", "the restore's result")
+    placed = store / acct_a / org_a / "local_00000002-1111-4000-8000-000000000000.json"
+    source = store / acct_b / org_b / placed.name
+    assert placed.is_file() and placed.read_bytes() == source.read_bytes(), "the entry was not copied unchanged"
+    backups = list((data / "runs").glob("*/backup/store"))
+    assert len(backups) == 1 and inside(backups[0]) == before, "the backup is not the whole store as it was"
+    shot(driver, "29d-desktop-restored")
+    click(driver, one(driver, "undo-restore"))
+    click(driver, wait_until("the confirm-undo button",
+                             lambda: [b for b in by_testid(driver, "confirm-undo") if b.is_enabled()])[0])
+    one(driver, "undo-report", "the undo report")
+    after = inside(store)
+    assert after == before, "undo did not restore the store:\n" + digest_diff(before, after)
+    click(driver, one(driver, "restore-done"))
+    wait_until("the conversation missing again", lambda: by_testid(driver, "desktop-missing-row"))
 
 
 def step_views(driver, theme, src=None):
@@ -689,7 +722,7 @@ def main():
         step_fleet_and_release(driver, state_dir)
         step_import_and_undo(driver, fx, src)
         step_occupied_move(driver, busy)
-        step_desktop_app(driver, home)
+        step_desktop_app(driver, home, data)
         step_views(driver, "light")
         step_views(driver, "dark", src)
         ok = True

@@ -2,6 +2,7 @@
 // 1 where to → 2 what → 3 preview (dry run) → 4 how → 5 confirm & run → 6 result.
 import * as api from './api';
 import { displayName } from './format';
+import { RunState } from './runstate.svelte';
 import { app, type WizardStart } from './state.svelte';
 import type {
   AdoptableSession,
@@ -15,7 +16,7 @@ import type {
 
 export const STEPS = ['Where to', 'What', 'Preview', 'How', 'Confirm', 'Result'] as const;
 
-export class ImportFlow {
+export class ImportFlow extends RunState<ImportProgress, ImportReport> {
   step = $state<number>(1);
   target = $state<ImportTarget | null>(null);
   paths = $state<string[]>([]);
@@ -37,16 +38,8 @@ export class ImportFlow {
   planError = $state<AppError | null>(null);
   #planGen = 0;
 
-  // steps 5 and 6: the run
-  running = $state(false);
-  cancelling = $state(false);
-  progress = $state<ImportProgress | null>(null);
-  report = $state.raw<ImportReport | null>(null);
-  runError = $state<AppError | null>(null);
-  showUndo = $state(false);
-  undone = $state(false);
-
   constructor(start: WizardStart) {
+    super();
     this.step = start.step ?? 1;
     this.target = start.agent ? { kind: 'agent', name: start.agent } : start.claudeHome ? { kind: 'claudeHome' } : null;
     this.paths = [...(start.paths ?? [])];
@@ -159,28 +152,16 @@ export class ImportFlow {
   }
 
   async run() {
-    if (!this.plan || this.running) return;
-    this.running = true;
-    this.runError = null;
-    this.progress = { done: 0, total: this.plan.placements.length, sessionId: '' };
-    try {
-      this.report = await api.applyImport(this.plan, (p) => (this.progress = p));
+    const plan = this.plan;
+    if (!plan) return;
+    const first = { done: 0, total: plan.placements.length, sessionId: '' };
+    if (await this.runWith(first, (onProgress) => api.applyImport(plan, onProgress))) {
       this.step = 6;
       void app.refresh();
-    } catch (e) {
-      this.runError = api.toAppError(e);
-    } finally {
-      this.running = false;
-      this.cancelling = false;
     }
   }
   async cancelRun() {
-    this.cancelling = true;
-    try {
-      await api.cancelImport();
-    } catch (e) {
-      app.toastError('Could not cancel the import', e);
-    }
+    await super.cancelRun('the import');
   }
 
   close() {

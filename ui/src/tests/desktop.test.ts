@@ -1,6 +1,6 @@
-import { render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DesktopReport } from '../lib/types';
+import type { DesktopReport, DesktopRestorePlan } from '../lib/types';
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
@@ -148,11 +148,136 @@ describe('the listing', () => {
     );
     const { unmount } = render(SessionRow, { session: s, onopen: () => {} });
     const badge = screen.getByTestId('desktop-badge');
-    expect(badge.textContent?.trim()).toBe('▭ Desktop · archived');
+    expect(badge.textContent?.trim()).toBe(`▭ Desktop: ${A2.slice(0, 8)} · archived`);
     expect(badge.getAttribute('title')).toContain(`${A}/${A1}`);
     unmount();
     app.setDesktop(report({ placements: [] }));
     render(SessionRow, { session: s, onopen: () => {} });
     expect(screen.queryByTestId('desktop-badge')).toBeNull();
+  });
+});
+
+describe('restoring from the desktop app view', () => {
+  beforeEach(() => vi.clearAllMocks());
+  const plan = (items: number): DesktopRestorePlan => ({
+    request: { all: false, ids: ['c1'], allowSharedFolder: false, replaceOlder: false },
+    store: '/h/.config/Claude/claude-code-sessions',
+    account: A,
+    org: A2,
+    targetDir: `/h/.config/Claude/claude-code-sessions/${A}/${A2}`,
+    items: Array.from({ length: items }, () => ({
+      cliSessionId: 'c1',
+      title: 'Fix the login redirect',
+      sourcePath: `/s/${A}/${A1}/local_1.json`,
+      targetPath: `/s/${A}/${A2}/local_1.json`,
+      action: 'create' as const,
+    })),
+    refused: [],
+  });
+  const click = (id: string) => fireEvent.click(screen.getByTestId(id));
+
+  it('previews the chosen rows, waits for the app to quit, runs with progress, and offers undo', async () => {
+    vi.mocked(api.desktopReport).mockResolvedValue(report());
+    const running = {
+      state: 'running' as const,
+      processes: [{ pid: 7, path: '/Applications/Claude.app/Contents/MacOS/Claude' }],
+    };
+    vi.mocked(api.desktopPlanRestore)
+      .mockResolvedValueOnce({ plan: plan(1), app: running })
+      .mockResolvedValue({ plan: plan(1), app: { state: 'closed' } });
+    vi.mocked(api.desktopRestore).mockImplementation(async (p, onProgress) => {
+      onProgress({ done: 0, total: 1, cliSessionId: 'c1' });
+      return {
+        runId: '20261201T100000Z-1',
+        runDir: '/d/runs/20261201T100000Z-1',
+        dryRun: false,
+        restored: [
+          { cliSessionId: 'c1', title: 'Fix the login redirect', file: p.items[0].targetPath, replaced: false },
+        ],
+        refused: [],
+        cancelled: false,
+        app: { state: 'closed' },
+      };
+    });
+    render(DesktopView);
+    await vi.waitFor(() => expect(screen.getAllByTestId('desktop-pick')).toHaveLength(2));
+    const picks = screen.getAllByTestId('desktop-pick') as HTMLInputElement[];
+    expect(picks[1].disabled).toBe(true); // ambiguous copies cannot be restored
+    expect((screen.getByTestId('desktop-restore') as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.click(screen.getByTestId('desktop-pick-all'));
+    expect(picks[0].checked).toBe(true);
+    await click('desktop-restore');
+    expect(api.desktopPlanRestore).toHaveBeenCalledWith(A, A2, {
+      all: false,
+      ids: ['c1'],
+      allowSharedFolder: false,
+      replaceOlder: false,
+    });
+    // The app runs: said, with its process, and the restore cannot go on until it has quit.
+    const banner = await vi.waitFor(() => screen.getByTestId('restore-app-running'));
+    expect(banner.textContent).toContain('quit it first');
+    expect(banner.textContent).toContain('pid 7');
+    expect(screen.getAllByTestId('restore-item')).toHaveLength(1);
+    expect((screen.getByTestId('restore-next') as HTMLButtonElement).disabled).toBe(true);
+    await click('restore-check-again');
+    await vi.waitFor(() => expect(screen.queryByTestId('restore-app-running')).toBeNull());
+    expect((screen.getByTestId('restore-next') as HTMLButtonElement).disabled).toBe(false);
+    await click('restore-next');
+    expect(screen.getByTestId('restore-dialog-step-2').textContent).toContain('the whole store is copied');
+    await click('restore-run');
+    const result = await vi.waitFor(() => screen.getByTestId('restore-result'));
+    expect(result.textContent).toMatch(/1\s*restored,\s*0\s*refused/);
+    expect(screen.getByTestId('restored-row').textContent).toContain('Fix the login redirect');
+    expect(vi.mocked(api.desktopRestore).mock.calls[0][0]).toEqual(plan(1));
+    vi.mocked(api.planUndo).mockResolvedValue({ runId: '20261201T100000Z-1', steps: [], notUndone: [] });
+    await click('undo-restore');
+    await vi.waitFor(() => expect(screen.getByTestId('undo-panel')).toBeTruthy());
+    expect(api.planUndo).toHaveBeenCalledWith('20261201T100000Z-1');
+    // Done reads the store again (what is missing has changed).
+    const reads = vi.mocked(api.desktopReport).mock.calls.length;
+    await click('restore-done');
+    await vi.waitFor(() => expect(vi.mocked(api.desktopReport).mock.calls.length).toBe(reads + 1));
+    expect(screen.queryByTestId('restore-dialog')).toBeNull();
+  });
+
+  it('says so when the app started before the run, and nothing was written', async () => {
+    vi.mocked(api.desktopReport).mockResolvedValue(report());
+    vi.mocked(api.desktopPlanRestore).mockResolvedValue({ plan: plan(1), app: { state: 'closed' } });
+    vi.mocked(api.desktopRestore).mockRejectedValue({
+      kind: 'app-running',
+      message: 'the Claude desktop app is running',
+    });
+    render(DesktopView);
+    await vi.waitFor(() => expect(screen.getAllByTestId('desktop-pick')).toHaveLength(2));
+    await fireEvent.click(screen.getAllByTestId('desktop-pick')[0]);
+    await click('desktop-restore');
+    await vi.waitFor(() => expect(screen.getAllByTestId('restore-item')).toHaveLength(1));
+    await click('restore-next');
+    await click('restore-run');
+    const err = await vi.waitFor(() => screen.getByTestId('restore-error'));
+    expect(err.textContent).toContain('nothing was written');
+    expect(screen.queryByTestId('restore-result')).toBeNull();
+  });
+});
+
+describe('the sidebar a restore writes into', () => {
+  beforeEach(() => vi.clearAllMocks());
+
+  it('is never one the rules only guessed: the person chooses it', async () => {
+    vi.mocked(api.desktopReport).mockResolvedValue(
+      report({ current: { account: A, org: A2, rule: 'scratch-transcript-folder' } }),
+    );
+    render(DesktopView);
+    await vi.waitFor(() => expect(screen.getAllByTestId('desktop-pick')).toHaveLength(2));
+    await fireEvent.click(screen.getAllByTestId('desktop-pick')[0]);
+    expect((screen.getByTestId('desktop-restore') as HTMLButtonElement).disabled).toBe(true);
+    const select = screen.getByTestId('desktop-target') as HTMLSelectElement;
+    expect(select.value).toBe('');
+    vi.mocked(api.desktopReport).mockResolvedValue(report({ current: { account: A, org: A2, rule: 'given' } }));
+    await fireEvent.change(select, { target: { value: `${A}/${A2}` } });
+    await vi.waitFor(() => expect(api.desktopReport).toHaveBeenLastCalledWith(A, A2));
+    await vi.waitFor(() => expect(screen.getByTestId('desktop-current').textContent).toContain('chosen by you'));
+    await fireEvent.click(screen.getAllByTestId('desktop-pick')[0]);
+    expect((screen.getByTestId('desktop-restore') as HTMLButtonElement).disabled).toBe(false);
   });
 });
