@@ -26,3 +26,4 @@ mod commands;
 mod desktop;
 mod reliability;
 mod search;
+mod status;

@@ -27,6 +27,7 @@ mod fleet;
 mod home;
 mod import;
 mod jsonl;
+mod live;
 mod metadata;
 mod names;
 mod occupancy;

@@ -9,6 +9,7 @@ mod generate;
 mod import;
 mod search;
 mod sessions;
+mod status;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,6 +61,8 @@ enum Command {
     Rename(sessions::RenameArgs),
     /// List the fleet's agents with their session counts.
     Agents,
+    /// Which sessions a claude process is on now: running, waiting on you, idle — and why.
+    Status,
     /// Search every conversation (updates the index first).
     Search(search::SearchArgs),
     /// Build or update the full-text search index.
@@ -98,6 +101,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Show(a) => sessions::show(&catalog, &a, g.json),
         Command::Rename(a) => sessions::rename(&catalog, &a, g.json),
         Command::Agents => sessions::agents(&catalog, g.json),
+        Command::Status => status::status(&catalog, g.json),
         Command::Search(a) => search::search(&catalog, &a, g.json),
         Command::Index(a) => search::index(&catalog, &a, g.json),
         Command::Import(c) => import::run(&catalog, &c, g.desktop_store.as_deref(), g.json),

@@ -225,26 +225,37 @@ impl OccupancySnapshot {
         if let Some(reason) = &self.unknown {
             return Some(format!("occupancy unknown, treated as occupied: {reason}"));
         }
-        for h in &self.holders {
-            if h.session_id.as_deref() == Some(session_id) {
-                return Some(format!("claude process {} holds this session ({})", h.pid, h.how));
+        let h = self.holder_of(session_id, transcript_cwd, folder_name)?;
+        Some(match (&h.session_id, &h.cwd) {
+            (Some(_), _) | (None, None) => {
+                format!("claude process {} holds this session ({})", h.pid, h.how)
             }
-            if !h.folder_wide {
-                continue;
-            }
-            let Some(cwd) = &h.cwd else { continue };
-            let same_cwd = transcript_cwd.is_some_and(|t| same_dir(Path::new(t), cwd));
-            let same_folder = folder_name.is_some_and(|f| f == encode_path(&cwd.to_string_lossy()));
-            if same_cwd || same_folder {
-                return Some(format!(
-                    "claude process {} runs in {} ({}), so it may be on this session",
-                    h.pid,
-                    cwd.display(),
-                    h.how
-                ));
-            }
+            (None, Some(cwd)) => format!(
+                "claude process {} runs in {} ({}), so it may be on this session",
+                h.pid,
+                cwd.display(),
+                h.how
+            ),
+        })
+    }
+
+    /// The process that holds the session: one resuming this very id first, else a folder-wide
+    /// one running in its folder (see [`check`](Self::check) for the arguments). Ignores
+    /// [`unknown`](Self::unknown): the caller decides what an unreadable table means.
+    pub fn holder_of(
+        &self,
+        session_id: &str,
+        transcript_cwd: Option<&str>,
+        folder_name: Option<&str>,
+    ) -> Option<&Holder> {
+        if let Some(h) = self.holders.iter().find(|h| h.session_id.as_deref() == Some(session_id)) {
+            return Some(h);
         }
-        None
+        self.holders.iter().filter(|h| h.folder_wide).find(|h| {
+            let Some(cwd) = &h.cwd else { return false };
+            transcript_cwd.is_some_and(|t| same_dir(Path::new(t), cwd))
+                || folder_name.is_some_and(|f| f == encode_path(&cwd.to_string_lossy()))
+        })
     }
 }
 

@@ -1,0 +1,281 @@
+//! Live sessions: which conversations a `claude` process is on now, and whether each is working,
+//! waiting on its owner, or idle — measured from the process table and the end of the
+//! transcript, never guessed from file times alone.
+//!
+//! The rules, in order (see `../shared/seeds/001_*`, the evidence rules):
+//! - **unknown** when the process table cannot be read (or a folder-wide process's working
+//!   directory cannot): never shown as "not running".
+//! - A process resuming this very id (`--resume <id>`, `--session-id <id>`) is **on** it.
+//! - A folder-wide process (`--continue`, the picker, no flag) is on the newest session of its
+//!   folder when that transcript grew in the last [`RECENT_SECS`]; otherwise which session it is
+//!   on cannot be told, and the newest one is shown idle (or waiting, when its last turn asks the
+//!   owner) with that said. The folder's other sessions are not running.
+//! - For a session a process is on, the end of its transcript decides: a question or a tool call
+//!   with no result that has not moved for [`TOOL_GRACE_SECS`] is **waiting** (a question, a
+//!   permission request, or a call cut off); a prompt or a tool result still being answered, or
+//!   a tool call that is still writing, is **running**; a finished assistant turn is **idle**.
+//!
+//! "No session is working" and "no session is waiting" are different measurements: an hour
+//! without a write proves only the first.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use ts_rs::TS;
+
+use crate::model::{Role, SessionSummary, TranscriptMessage};
+use crate::occupancy::OccupancySnapshot;
+
+/// A folder-wide process is on its folder's newest session when that one grew this recently.
+pub const RECENT_SECS: i64 = 5 * 60;
+/// A tool call with no result is still running while its transcript moved this recently.
+pub const TOOL_GRACE_SECS: i64 = 15;
+/// Messages read from the end of a transcript to tell its turn.
+pub const TAIL_MESSAGES: usize = 6;
+
+/// What a session is doing now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum LiveState {
+    /// A process is on it and Claude is working.
+    Running,
+    /// A process is on it and its last turn waits on the owner.
+    Waiting,
+    /// A process is on it and its turn finished.
+    Idle,
+    NotRunning,
+    /// The process table cannot be read: whether it runs is not known.
+    Unknown,
+}
+
+/// One session's state and the evidence for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveStatus {
+    pub session_id: String,
+    pub state: LiveState,
+    /// The evidence, in words.
+    pub why: String,
+    /// The process on it, when one is.
+    pub pid: Option<u32>,
+}
+
+/// What the end of a transcript says about its turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Turn {
+    /// Claude is answering (a prompt or a tool result is the last thing, or a tool still runs).
+    Working(String),
+    /// The owner is asked something.
+    Asking(String),
+    /// The turn finished.
+    Done,
+}
+
+/// Reads the end of a session's transcript (newest message last); `None` when it cannot be read.
+pub type TailReader<'a> = dyn FnMut(&SessionSummary) -> Option<Vec<TranscriptMessage>> + 'a;
+
+/// The turn the last messages show. `quiet_secs` is how long the transcript has not been
+/// written (a tool call with no result is still running while it moves).
+pub fn turn_of(tail: &[TranscriptMessage], quiet_secs: i64) -> Turn {
+    let Some(last) = tail.last() else { return Turn::Done };
+    match (last.role, &last.tool_call) {
+        (Role::Tool, Some(call)) if call.pending => {
+            let name = call.tool_name.as_str();
+            if name == "AskUserQuestion" {
+                Turn::Asking("a question waits for your answer".to_owned())
+            } else if name == "ExitPlanMode" {
+                Turn::Asking("a plan waits for your approval".to_owned())
+            } else if quiet_secs < TOOL_GRACE_SECS {
+                Turn::Working(format!("running {name}"))
+            } else {
+                Turn::Asking(format!(
+                    "{name} has had no result for {quiet_secs} s: waiting for your permission (or cut off)"
+                ))
+            }
+        }
+        (Role::Tool, _) => Turn::Working("a tool result is being answered".to_owned()),
+        (Role::User, _) => {
+            let text = last.content.trim();
+            if text.starts_with("[Request interrupted by user") {
+                Turn::Done
+            } else {
+                Turn::Working("your message is being answered".to_owned())
+            }
+        }
+        (Role::Assistant, _) => {
+            if ends_in_question(&last.content) {
+                Turn::Asking("Claude asked you a question".to_owned())
+            } else {
+                Turn::Done
+            }
+        }
+    }
+}
+
+/// Whether a reply ends by asking (its last sentence ends in a question mark, Markdown emphasis
+/// and closing quotes aside).
+fn ends_in_question(text: &str) -> bool {
+    text.trim_end()
+        .trim_end_matches(['*', '_', '`', '"', '\'', ')', '»', '”'])
+        .ends_with(['?', '？'])
+}
+
+/// The state of every session in `sessions`, from one look at the process table (`snapshot`),
+/// the clock and the ends of the transcripts a process is on (read through `tail`).
+pub fn live_states(
+    sessions: &[SessionSummary],
+    snapshot: &OccupancySnapshot,
+    now: DateTime<Utc>,
+    tail: &mut TailReader<'_>,
+) -> Vec<LiveStatus> {
+    if let Some(reason) = &snapshot.unknown {
+        return sessions
+            .iter()
+            .map(|s| LiveStatus {
+                session_id: s.session_id.clone(),
+                state: LiveState::Unknown,
+                why: format!("the process table cannot be read: {reason}"),
+                pid: None,
+            })
+            .collect();
+    }
+    let quiet = |s: &SessionSummary| {
+        crate::time::millis(&s.mtime).map_or(i64::MAX, |m| (now.timestamp_millis() - m) / 1000)
+    };
+    // Each folder-wide process is on the newest session of its folder, if on any.
+    let mut newest_of: BTreeMap<u32, &SessionSummary> = BTreeMap::new();
+    for s in sessions {
+        if let Some(h) = holder(snapshot, s).filter(|h| h.session_id.is_none()) {
+            let e = newest_of.entry(h.pid).or_insert(s);
+            if s.mtime > e.mtime {
+                *e = s;
+            }
+        }
+    }
+    sessions
+        .iter()
+        .map(|s| {
+            let Some(h) = holder(snapshot, s) else {
+                return status(s, LiveState::NotRunning, "no claude process is on it".into(), None);
+            };
+            let by_id = h.session_id.is_some();
+            if !by_id && newest_of.get(&h.pid).map(|n| &n.session_id) != Some(&s.session_id) {
+                return status(
+                    s,
+                    LiveState::NotRunning,
+                    format!(
+                        "claude process {} runs in its folder, on a newer session as far as can be told",
+                        h.pid
+                    ),
+                    None,
+                );
+            }
+            let quiet_secs = quiet(s);
+            let fresh = quiet_secs <= RECENT_SECS;
+            let sure = by_id || fresh;
+            let process = if by_id {
+                format!("claude process {} resumes it", h.pid)
+            } else if sure {
+                format!("claude process {} runs in its folder and it was written {quiet_secs} s ago", h.pid)
+            } else {
+                format!(
+                    "claude process {} runs in its folder (which session it is on cannot be told; this is the newest)",
+                    h.pid
+                )
+            };
+            let turn = tail(s).map_or(Turn::Done, |t| turn_of(&t, quiet_secs));
+            let (state, what) = match turn {
+                Turn::Asking(why) => (LiveState::Waiting, why),
+                Turn::Working(why) if fresh => (LiveState::Running, why),
+                Turn::Working(_) => (
+                    LiveState::Idle,
+                    format!("nothing was written for {} min", quiet_secs / 60),
+                ),
+                Turn::Done => (LiveState::Idle, "its turn finished".to_owned()),
+            };
+            status(s, state, format!("{process}; {what}"), Some(h.pid))
+        })
+        .collect()
+}
+
+/// [`live_states`] for every listed session of `catalog`, from one look at `processes`.
+pub fn live_states_in(
+    catalog: &crate::catalog::Catalog,
+    processes: &dyn crate::occupancy::ProcessSource,
+    now: DateTime<Utc>,
+) -> crate::error::Result<Vec<LiveStatus>> {
+    let sessions = catalog.listed_sessions()?;
+    let snapshot = OccupancySnapshot::capture(processes);
+    let mut tail = |s: &SessionSummary| {
+        crate::transcript::messages::read_page(
+            std::path::Path::new(&s.transcript_path),
+            None,
+            TAIL_MESSAGES,
+        )
+        .ok()
+        .map(|p| p.messages)
+    };
+    Ok(live_states(&sessions, &snapshot, now, &mut tail))
+}
+
+fn holder<'a>(
+    snapshot: &'a OccupancySnapshot,
+    s: &SessionSummary,
+) -> Option<&'a crate::occupancy::Holder> {
+    snapshot.holder_of(&s.session_id, Some(&s.working_directory), Some(&s.encoded_path))
+}
+
+fn status(s: &SessionSummary, state: LiveState, why: String, pid: Option<u32>) -> LiveStatus {
+    LiveStatus { session_id: s.session_id.clone(), state, why, pid }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::model::ToolCall;
+
+    fn msg(role: Role, content: &str, tool: Option<(&str, bool)>) -> TranscriptMessage {
+        TranscriptMessage {
+            role,
+            content: content.to_owned(),
+            uuid: None,
+            timestamp: None,
+            thinking: None,
+            tool_call: tool.map(|(name, pending)| ToolCall {
+                tool_name: name.to_owned(),
+                tool_use_id: None,
+                emoji: String::new(),
+                input_summary: None,
+                input: None,
+                output: String::new(),
+                output_truncated: false,
+                is_error: false,
+                duration_ms: None,
+                pending,
+                subagent_id: None,
+            }),
+            origin_kind: None,
+            offset: 0,
+        }
+    }
+
+    #[test]
+    fn the_end_of_a_transcript_tells_its_turn() {
+        let asked = msg(Role::Tool, "", Some(("AskUserQuestion", true)));
+        assert!(matches!(turn_of(&[asked], 0), Turn::Asking(_)));
+        let bash = msg(Role::Tool, "", Some(("Bash", true)));
+        assert!(matches!(turn_of(std::slice::from_ref(&bash), 3), Turn::Working(_)));
+        assert!(matches!(turn_of(&[bash], 120), Turn::Asking(_)));
+        let done = msg(Role::Tool, "", Some(("Bash", false)));
+        assert!(matches!(turn_of(&[done], 999), Turn::Working(_)));
+        assert!(matches!(turn_of(&[msg(Role::User, "fix it", None)], 0), Turn::Working(_)));
+        let cut = msg(Role::User, "[Request interrupted by user for tool use]", None);
+        assert_eq!(turn_of(&[cut], 0), Turn::Done);
+        let q = msg(Role::Assistant, "Shall I also update the tests?**", None);
+        assert!(matches!(turn_of(&[q], 0), Turn::Asking(_)));
+        assert_eq!(turn_of(&[msg(Role::Assistant, "Done. All green.", None)], 0), Turn::Done);
+        assert_eq!(turn_of(&[], 0), Turn::Done);
+    }
+}
