@@ -413,6 +413,16 @@ pub async fn lost_questions(state: State<'_, AppState>) -> Reply<Vec<LostQuestio
     with_catalog(&state, move |c| corral_engine::lost_questions::lost_questions(&index, c)).await
 }
 
+/// Which sessions a `claude` process is on now and what each is doing (one look at the process
+/// table; the UI asks every few seconds while its window is visible, never while hidden).
+#[tauri::command]
+pub async fn live_states(
+    state: State<'_, AppState>,
+) -> Reply<Vec<corral_engine::live::LiveStatus>> {
+    with_catalog(&state, |c| corral_engine::live::live_states_in(c, &SystemProcesses, Utc::now()))
+        .await
+}
+
 #[tauri::command]
 pub async fn list_runs(state: State<'_, AppState>) -> Reply<Vec<RunSummary>> {
     with_catalog(&state, |c| runs::runs(c.data_dir())).await

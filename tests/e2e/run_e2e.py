@@ -581,6 +581,66 @@ def step_occupied_move(driver, busy):
     wait_until("the wizard to close", lambda: not by_testid(driver, "wizard"))
 
 
+def live_badge(driver, sid):
+    rows = driver.find_elements(By.CSS_SELECTOR, f'[data-testid="session-row"][data-session-id="{sid}"]')
+    badges = rows[0].find_elements(By.CSS_SELECTOR, '[data-testid="live-badge"]') if rows else []
+    return badges[0].get_attribute("data-state") if badges else None
+
+
+def step_live_states(driver, claude):
+    # 10c. A fake claude resuming the live session (the system python run as argv[0] `claude`):
+    # its row gets a live badge; a pending question appended on disk turns it "waiting", and
+    # the answer with Claude's reply turns it "idle".
+    python = "/usr/bin/python3"
+    if not os.path.exists(python):
+        log(f"{python} is missing: the live-session step is skipped")
+        return
+    fake = subprocess.Popen(["claude", "-S", "-c", "import time; time.sleep(600)", "--resume", LIVE_SID],
+                            executable=python, start_new_session=True)
+    try:
+        click(driver, one(driver, "nav-all-chats"))
+        wait_until("the live session's badge", lambda: live_badge(driver, LIVE_SID), timeout=30)
+        transcript = claude / "projects" / "-home-dev-live" / f"{LIVE_SID}.jsonl"
+        base = {"isSidechain": False, "userType": "external", "cwd": "/home/dev/live", "sessionId": LIVE_SID,
+                "version": "2.1.114", "gitBranch": "main"}
+        with transcript.open("a") as f:
+            f.write(jsonl({**base, "parentUuid": "f6f6f6f6-a000-4000-8000-000000000002", "type": "user",
+                           "message": {"role": "user", "content": "Set up the database"},
+                           "uuid": "f6f6f6f6-u000-4000-8000-000000000003", "timestamp": "2026-11-21T09:01:00.000Z"}))
+            f.write(jsonl({**base, "parentUuid": "f6f6f6f6-u000-4000-8000-000000000003", "type": "assistant",
+                           "message": {"model": "claude-sonnet-4-5-20250929", "id": "msg_live2", "type": "message",
+                                       "role": "assistant", "stop_reason": "tool_use", "stop_sequence": None,
+                                       "content": [{"type": "tool_use", "id": "toolu_live_ask",
+                                                    "name": "AskUserQuestion",
+                                                    "input": {"questions": [{"question": "Which database?",
+                                                                             "options": [{"label": "Postgres"}]}]}}],
+                                       "usage": {"input_tokens": 5, "output_tokens": 4}},
+                           "uuid": "f6f6f6f6-a000-4000-8000-000000000004", "timestamp": "2026-11-21T09:01:02.000Z"}))
+        wait_until("the badge to say waiting", lambda: live_badge(driver, LIVE_SID) == "waiting", timeout=30)
+        shot(driver, "29e-live-waiting")
+        with transcript.open("a") as f:
+            f.write(jsonl({**base, "parentUuid": "f6f6f6f6-a000-4000-8000-000000000004", "type": "user",
+                           "message": {"role": "user", "content": [{"type": "tool_result",
+                                                                    "tool_use_id": "toolu_live_ask",
+                                                                    "content": "Postgres"}]},
+                           "uuid": "f6f6f6f6-u000-4000-8000-000000000005", "timestamp": "2026-11-21T09:02:00.000Z"}))
+            f.write(jsonl({**base, "parentUuid": "f6f6f6f6-u000-4000-8000-000000000005", "type": "assistant",
+                           "message": {"model": "claude-sonnet-4-5-20250929", "id": "msg_live3", "type": "message",
+                                       "role": "assistant", "stop_reason": "end_turn", "stop_sequence": None,
+                                       "content": [{"type": "text", "text": "Postgres is set up."}],
+                                       "usage": {"input_tokens": 5, "output_tokens": 4}},
+                           "uuid": "f6f6f6f6-a000-4000-8000-000000000006", "timestamp": "2026-11-21T09:02:03.000Z"}))
+        wait_until("the badge to say idle", lambda: live_badge(driver, LIVE_SID) == "idle", timeout=30)
+        shot(driver, "29f-live-idle")
+    finally:
+        try:
+            os.killpg(fake.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        fake.wait(timeout=10)
+    wait_until("the badge to go", lambda: live_badge(driver, LIVE_SID) is None, timeout=30)
+
+
 def step_desktop_app(driver, home, data):
     # 11. The desktop app's sidebars: a store under the throwaway home, read when the view opens.
     store = home / ".config" / "Claude" / "claude-code-sessions"
@@ -722,13 +782,15 @@ def main():
         step_fleet_and_release(driver, state_dir)
         step_import_and_undo(driver, fx, src)
         step_occupied_move(driver, busy)
+        step_live_states(driver, claude)
         step_desktop_app(driver, home, data)
         step_views(driver, "light")
         step_views(driver, "dark", src)
         ok = True
         log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
             "50,000-message session, search deep inside it opened at the hit, find in the transcript, Fleet counts, release, import + undo (byte-identical), "
-            "occupied move refused, the desktop app's sidebars, light and dark views")
+            "occupied move refused, live states (running, waiting, idle), the desktop app's sidebars with a restore "
+            "undone byte-identically, light and dark views")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
         log(f"FAIL: {type(e).__name__}: {e}")
         if driver is not None:

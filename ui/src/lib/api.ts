@@ -96,6 +96,8 @@ export const desktopPlanRestore = (account: string, org: string, request: Deskto
   call('desktop_plan_restore', { account, org, request });
 /** Questions the desktop app rejected when it quit (from the search index). */
 export const lostQuestions = () => call('lost_questions', {});
+/** Which sessions a claude process is on now, and what each is doing (one look at the process table). */
+export const liveStates = () => call('live_states', {});
 export const listRuns = () => call('list_runs', {});
 export const planUndo = (runId: string) => call('plan_undo', { runId });
 export const undoRun = (runId: string) => call('undo_run', { runId });

@@ -16,6 +16,7 @@ import type {
   DesktopRestoreReport,
   DesktopRestoreRequest,
   ImportPlan,
+  LiveStatus,
   LostQuestion,
   ImportReport,
   ImportTarget,
@@ -78,6 +79,7 @@ export interface Commands {
   /** `onProgress` is a Tauri `Channel<DesktopRestoreProgress>`; `cancel_import` stops it between entries. */
   desktop_restore: { args: { plan: DesktopRestorePlan; onProgress: unknown }; result: DesktopRestoreReport };
   lost_questions: { args: NoArgs; result: LostQuestion[] };
+  live_states: { args: NoArgs; result: LiveStatus[] };
   list_runs: { args: NoArgs; result: RunSummary[] };
   plan_undo: { args: { runId: string }; result: UndoPlan };
   undo_run: { args: { runId: string }; result: UndoReport };

@@ -1082,6 +1082,20 @@ const handlers: Handlers = {
     throw { kind: 'invalid-input', message: 'the demo applies imports through demoApplyImport' };
   },
   desktop_plan_restore: (a) => demoPlanRestore(a.account, a.org, a.request),
+  live_states: () => {
+    const states = ['running', 'waiting', 'idle'] as const;
+    const whys = [
+      'claude process 4242 resumes it; your message is being answered',
+      'claude process 4243 resumes it; a question waits for your answer',
+      'claude process 4244 runs in its folder and it was written 40 s ago; its turn finished',
+    ];
+    return sessions.slice(0, 3).map((s, i) => ({
+      sessionId: s.sessionId,
+      state: states[i],
+      why: whys[i],
+      pid: 4242 + i,
+    }));
+  },
   desktop_restore: () => {
     throw { kind: 'invalid-input', message: 'the demo restores through demoDesktopRestore' };
   },

@@ -37,12 +37,14 @@ export function queryTerms(q: string): string[] {
   return q.trim().toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-export type Filters = { query: string; origins: Origin[]; agent: string | null };
+/** `only`: when set, just these session ids (the "Now" filter: sessions a claude process is on). */
+export type Filters = { query: string; origins: Origin[]; agent: string | null; only?: ReadonlySet<string> | null };
 /** `agent` may be a name, `__none__` (unattributed) or null (any). */
 export const NO_AGENT = '__none__';
 
 export function matches(item: IndexedSession, terms: string[], f: Filters): boolean {
   const s = item.session;
+  if (f.only && !f.only.has(s.sessionId)) return false;
   if (f.origins.length && !f.origins.includes(s.origin)) return false;
   if (f.agent) {
     const a = s.agentName ?? null;

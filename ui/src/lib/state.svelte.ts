@@ -9,6 +9,7 @@ import type {
   DesktopReport,
   DirectoryGroup,
   IndexStatus,
+  LiveStatus,
   SessionSummary,
   Settings,
   Warning,
@@ -48,6 +49,8 @@ export type WizardStart = {
 
 /** Least time between two list refreshes caused by changes on disk. */
 export const REFRESH_GAP_MS = 1000;
+/** How often the process table is sampled while the window is visible. */
+export const LIVE_EVERY_MS = 5000;
 
 class AppState {
   view = $state<View>('fleet');
@@ -74,6 +77,12 @@ class AppState {
   openAnchor = $state.raw<TranscriptAnchor | null>(null);
   /** cliSessionId → the desktop app's sidebar entries for it (the "Desktop" badge). */
   desktopPlacements = $state.raw<Map<string, DesktopPlacement[]>>(new Map());
+  /** sessionId → what a claude process on it is doing (sessions no process is on are absent). */
+  live = $state.raw<Map<string, LiveStatus>>(new Map());
+  /** Set when the process table cannot be read: whether sessions run is not known, and why. */
+  liveUnknown = $state<string | null>(null);
+  /** The "Now" filter: only sessions a claude process is on. */
+  nowOnly = $state(false);
   /** The background search indexer's status (null until the shell reports it). */
   indexStatus = $state.raw<IndexStatus | null>(null);
 
@@ -104,6 +113,36 @@ class AppState {
     await Promise.all([this.loadAgents(), this.loadListing()]);
     // Which desktop-app sidebars hold each session (badges): after the first paint, not before.
     void this.loadDesktop();
+    this.watchLive();
+  }
+
+  /** What claude processes are on now (one look at the process table). */
+  async loadLive(): Promise<void> {
+    try {
+      const all = await api.liveStates();
+      const unknown = all.find((s) => s.state === 'unknown');
+      this.liveUnknown = unknown ? unknown.why : null;
+      this.live = new Map(
+        all.filter((s) => s.state !== 'not-running' && s.state !== 'unknown').map((s) => [s.sessionId, s]),
+      );
+    } catch {
+      // Not knowing is said by the banner only when the table itself cannot be read.
+    }
+  }
+
+  private liveTimer: ReturnType<typeof setInterval> | null = null;
+  /** Samples the process table every few seconds while the window is visible, never while it is
+   *  hidden (and at once when it shows again); sessions changing on disk sample it too. */
+  watchLive(): void {
+    if (this.liveTimer || typeof document === 'undefined') return;
+    const visible = () => document.visibilityState === 'visible';
+    if (visible()) void this.loadLive();
+    this.liveTimer = setInterval(() => {
+      if (visible()) void this.loadLive();
+    }, LIVE_EVERY_MS);
+    document.addEventListener('visibilitychange', () => {
+      if (visible()) void this.loadLive();
+    });
   }
 
   /** The desktop app's sidebars, for the listing's badges; a store that cannot be read shows none. */
@@ -289,7 +328,16 @@ class AppState {
     this.changedFolders = folders;
     this.changeTick++;
     void this.throttledRefresh();
+    const now = Date.now();
+    if (
+      now - this.liveAt >= REFRESH_GAP_MS &&
+      (typeof document === 'undefined' || document.visibilityState === 'visible')
+    ) {
+      this.liveAt = now;
+      void this.loadLive();
+    }
   }
+  private liveAt = 0;
 
   private async throttledRefresh(): Promise<void> {
     if (this.refreshing) {

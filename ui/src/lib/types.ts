@@ -27,6 +27,10 @@ export type { SnippetPart } from './bindings/SnippetPart';
 export type { TranscriptMatch } from './bindings/TranscriptMatch';
 export type { TranscriptMatches } from './bindings/TranscriptMatches';
 
+// ---- live sessions ----
+export type { LiveState } from './bindings/LiveState';
+export type { LiveStatus } from './bindings/LiveStatus';
+
 // ---- the desktop app's sidebars ----
 export type { DesktopCurrent } from './bindings/DesktopCurrent';
 export type { DesktopCurrentRule } from './bindings/DesktopCurrentRule';

@@ -244,3 +244,77 @@ describe('All Chats', () => {
     expect(screen.getAllByTestId('session-row')).toHaveLength(2);
   });
 });
+
+describe('live sessions in All Chats', () => {
+  beforeEach(() => {
+    app.names = {};
+    app.nowOnly = false;
+    app.liveUnknown = null;
+  });
+
+  it('badges the sessions a claude process is on, counts them per folder, and "Now" shows only them', async () => {
+    const groups = small();
+    app.groups = groups;
+    const [deploy, nightly] = groups[0].sessions;
+    const ui = groups[1].sessions[0];
+    app.live = new Map([
+      [
+        deploy.sessionId,
+        { sessionId: deploy.sessionId, state: 'waiting', why: 'a question waits for your answer', pid: 7 },
+      ],
+      [
+        nightly.sessionId,
+        { sessionId: nightly.sessionId, state: 'running', why: 'claude process 8 resumes it', pid: 8 },
+      ],
+      [ui.sessionId, { sessionId: ui.sessionId, state: 'idle', why: 'its turn finished', pid: 9 }],
+    ]);
+    render(AllChats);
+    const badges = await vi.waitFor(() => {
+      const b = screen.getAllByTestId('live-badge');
+      expect(b).toHaveLength(3);
+      return b;
+    });
+    const waiting = badges.find((b) => b.dataset.state === 'waiting')!;
+    expect(waiting.textContent).toContain('Waiting on you');
+    expect(waiting.getAttribute('title')).toBe('a question waits for your answer');
+    const counts = screen.getAllByTestId('group-live').map((g) => g.textContent?.trim());
+    expect(counts).toEqual(['1 running · 1 waiting', '1 idle']);
+    expect(screen.getAllByTestId('session-row')).toHaveLength(5);
+    await fireEvent.click(screen.getByTestId('now-filter'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(3));
+    expect(screen.getByTestId('now-filter').getAttribute('aria-pressed')).toBe('true');
+    // Nobody on any: the filter says so, and clearing it brings everything back.
+    app.live = new Map();
+    await vi.waitFor(() => expect(screen.queryAllByTestId('session-row')).toHaveLength(0));
+    expect(screen.getByText(/among the sessions a claude process is on now/)).toBeTruthy();
+    await fireEvent.click(screen.getByText('Clear search and filters'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(5));
+  });
+
+  it('says when whether sessions run cannot be told', async () => {
+    app.groups = small();
+    app.live = new Map();
+    app.liveUnknown = 'the process table cannot be read: no /proc';
+    render(AllChats);
+    expect((await screen.findByTestId('live-unknown')).textContent).toContain('no /proc');
+  });
+});
+
+describe('sampling what runs', () => {
+  it('keeps only the sessions a process is on, and the reason when the table cannot be read', async () => {
+    const api = await import('../lib/api');
+    vi.mocked(api.liveStates).mockResolvedValueOnce([
+      { sessionId: 'a', state: 'not-running', why: 'no claude process is on it', pid: null },
+      { sessionId: 'b', state: 'running', why: 'claude process 3 resumes it', pid: 3 },
+    ]);
+    await app.loadLive();
+    expect([...app.live.keys()]).toEqual(['b']);
+    expect(app.liveUnknown).toBeNull();
+    vi.mocked(api.liveStates).mockResolvedValueOnce([
+      { sessionId: 'a', state: 'unknown', why: 'the process table cannot be read: denied', pid: null },
+    ]);
+    await app.loadLive();
+    expect(app.live.size).toBe(0);
+    expect(app.liveUnknown).toContain('denied');
+  });
+});

@@ -100,6 +100,7 @@ export function apiMock(): ApiFunctions {
     findInTranscript: fn<'findInTranscript'>(),
     desktopReport: fn<'desktopReport'>(),
     lostQuestions: fn<'lostQuestions'>(async () => []),
+    liveStates: fn<'liveStates'>(async () => []),
     desktopPlanRestore: fn<'desktopPlanRestore'>(),
     desktopRestore: fn<'desktopRestore'>(),
     searchStatus: fn<'searchStatus'>(async () => ({
