@@ -43,6 +43,23 @@ fn status(home: &Home) -> Vec<serde_json::Value> {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// A session recorded in a real folder `<root>/<name>` (created), with one prompt.
+fn session_in_folder(home: &Home, name: &str, id: &str) -> std::path::PathBuf {
+    let work = home.root.join(name);
+    std::fs::create_dir_all(&work).unwrap();
+    let cwd = work.to_str().unwrap();
+    let folder = home.claude().join("projects").join(cwd.replace(['/', '.', '_'], "-"));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join(format!("{id}.jsonl")),
+        format!(
+            "{{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"{id}\",\"cwd\":\"{cwd}\",\"timestamp\":\"2026-11-30T10:00:00.000Z\",\"message\":{{\"role\":\"user\",\"content\":\"start the service\"}}}}\n"
+        ),
+    )
+    .unwrap();
+    work
+}
+
 #[test]
 fn status_sees_a_claude_process_resuming_a_session_and_one_in_a_folder() {
     let home = Home::new();
@@ -51,19 +68,8 @@ fn status_sees_a_claude_process_resuming_a_session_and_one_in_a_folder() {
     assert!(before.iter().all(|s| s["state"] == "not-running"), "{before:?}");
 
     // A session in a real folder, for the folder-wide process.
-    let work = home.root.join("work");
-    std::fs::create_dir_all(&work).unwrap();
-    let cwd = work.to_str().unwrap();
-    let folder = home.claude().join("projects").join(cwd.replace(['/', '.', '_'], "-"));
-    std::fs::create_dir_all(&folder).unwrap();
     let here = "0000abcd-0000-4000-8000-00000000abcd";
-    std::fs::write(
-        folder.join(format!("{here}.jsonl")),
-        format!(
-            "{{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"{here}\",\"cwd\":\"{cwd}\",\"timestamp\":\"2026-11-30T10:00:00.000Z\",\"message\":{{\"role\":\"user\",\"content\":\"start the service\"}}}}\n"
-        ),
-    )
-    .unwrap();
+    let work = session_in_folder(&home, "work", here);
 
     let Some(mut resumer) = fake_claude(&["--resume", &first], &home.root) else { return };
     let Some(mut wide) = fake_claude(&["--continue"], &work) else { return };
@@ -77,4 +83,84 @@ fn status_sees_a_claude_process_resuming_a_session_and_one_in_a_folder() {
     let w = of(here);
     assert_eq!(w["pid"], wide.id(), "{w}");
     assert_eq!(w["state"], "running", "its prompt was just written: {w}");
+}
+
+/// A terminal for tests: records its arguments, working directory and CLAUDE_CONFIG_DIR into
+/// `record`, then becomes the command it was given — as a fake `claude` that sleeps.
+fn fake_terminal(home: &Home, record: &std::path::Path) -> String {
+    let script = home.root.join("fake-term.py");
+    std::fs::write(
+        &script,
+        format!(
+            "import json, os, sys\n\
+             json.dump({{'argv': sys.argv[2:], 'cwd': os.getcwd(), 'home': os.environ.get('CLAUDE_CONFIG_DIR')}}, open(sys.argv[1], 'w'))\n\
+             os.execv('{PYTHON}', ['claude', '-S', '-c', 'import time; time.sleep(60)'] + sys.argv[3:])\n"
+        ),
+    )
+    .unwrap();
+    format!("{PYTHON} {} {} {{command}}", script.display(), record.display())
+}
+
+#[test]
+fn resume_opens_a_terminal_with_the_command_as_arguments_and_verifies_the_start() {
+    if !std::path::Path::new(PYTHON).exists() {
+        println!("{PYTHON} is not installed: the fake terminal cannot run; skipped");
+        return;
+    }
+    let home = Home::new();
+    let id = "0000beef-0000-4000-8000-00000000beef";
+    let work = session_in_folder(&home, "it's a folder", id);
+    // --print: the command, never run; CLAUDE_CONFIG_DIR because this is not the default home.
+    let out = cli(&home, &["--json", "resume", id, "--print"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["program"], "claude");
+    assert_eq!(v["args"], serde_json::json!(["--resume", id]));
+    assert_eq!(v["cwd"], work.to_str().unwrap());
+    assert_eq!(v["env"][0][0], "CLAUDE_CONFIG_DIR");
+    assert!(v["display"].as_str().unwrap().contains(r"it'\''s a folder"), "{v}");
+
+    // A real launch through a fake terminal: the vector arrives whole, the start is verified.
+    let record = home.root.join("term.json");
+    let term = fake_terminal(&home, &record);
+    let out = cli(&home, &["--json", "resume", id, "--terminal", &term]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let pid = v["pid"].as_u64();
+    assert!(out.status.success(), "{v} {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(v["started"], true, "{v}");
+    let seen: serde_json::Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    assert_eq!(seen["argv"], serde_json::json!(["claude", "--resume", id]), "{seen}");
+    assert_eq!(seen["cwd"], work.to_str().unwrap());
+    assert_eq!(seen["home"], home.claude().to_str().unwrap());
+
+    // Now that process resumes it: a second resume is refused, and nothing is launched.
+    std::fs::remove_file(&record).unwrap();
+    let out = cli(&home, &["resume", id, "--terminal", &term]).output().unwrap();
+    if let Some(pid) = pid {
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+    }
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds this session"), "{out:?}");
+    assert!(!record.exists(), "a refused resume opens no terminal");
+}
+
+#[test]
+fn a_resume_that_does_not_start_says_so_and_a_gone_folder_offers_home() {
+    let home = Home::new();
+    let id = "0000cafe-0000-4000-8000-00000000cafe";
+    let work = session_in_folder(&home, "gone-later", id);
+    let out = cli(&home, &["resume", id, "--terminal", "true {command}"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("did not start"), "{text}");
+    std::fs::remove_dir_all(&work).unwrap();
+    let out = cli(&home, &["resume", id, "--print"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("home folder"), "{out:?}");
+    std::fs::create_dir_all(home.root.join("no-home")).unwrap();
+    let out = cli(&home, &["--json", "resume", id, "--print", "--from-home"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["fromFallback"], true);
+    assert_eq!(v["cwd"], home.root.join("no-home").to_str().unwrap());
 }

@@ -63,6 +63,8 @@ enum Command {
     Agents,
     /// Which sessions a claude process is on now: running, waiting on you, idle — and why.
     Status,
+    /// Resume a session in a terminal (refused while a process may be on it; verified).
+    Resume(status::ResumeArgs),
     /// Search every conversation (updates the index first).
     Search(search::SearchArgs),
     /// Build or update the full-text search index.
@@ -102,6 +104,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Rename(a) => sessions::rename(&catalog, &a, g.json),
         Command::Agents => sessions::agents(&catalog, g.json),
         Command::Status => status::status(&catalog, g.json),
+        Command::Resume(a) => status::resume(&catalog, &a, g.json),
         Command::Search(a) => search::search(&catalog, &a, g.json),
         Command::Index(a) => search::index(&catalog, &a, g.json),
         Command::Import(c) => import::run(&catalog, &c, g.desktop_store.as_deref(), g.json),

@@ -38,6 +38,7 @@ pub mod import;
 pub mod live;
 pub mod lost_questions;
 pub mod placement;
+pub mod resume;
 pub mod runs;
 pub mod search;
 pub mod watch;

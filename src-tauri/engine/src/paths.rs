@@ -163,6 +163,11 @@ pub fn claude_home_from_env(explicit: Option<&Path>) -> Result<PathBuf> {
     resolve_claude_home(explicit, var.as_deref(), dirs::home_dir().as_deref())
 }
 
+/// This process's home folder (`None` when it has none).
+pub fn home_dir() -> Option<PathBuf> {
+    dirs::home_dir()
+}
+
 /// The Claude home `claude` uses when `CLAUDE_CONFIG_DIR` is not set: `~/.claude` (from the
 /// process's home folder; `None` when it has none).
 pub fn default_claude_home() -> Option<PathBuf> {

@@ -1,0 +1,401 @@
+//! Resuming a session in a terminal: the guarded command (`claude --resume <id>` in the
+//! session's working directory), the terminal that runs it, and the check that it started.
+//!
+//! The guard is the occupancy rule narrowed as seed 002's resume: refused when a process already
+//! resumes this id, when a folder-wide process (`--continue`, the picker, no flag) runs in its
+//! folder (which conversation that one is on cannot be known), or when the process table or a
+//! working directory cannot be read. A process in the folder on another `--resume` id does not
+//! block. No shell string is ever built from session data: the command is an argument vector,
+//! the working directory is checked to be absolute and to exist, and a terminal gets the vector
+//! as its own arguments (or a person's template, split into words, with `{cwd}` and `{command}`
+//! replaced by whole arguments).
+//!
+//! A start is verified, not assumed: a terminal accepting a command proves nothing, so
+//! [`wait_started`] looks (bounded) for a process resuming this very id — by id, not by folder,
+//! since another conversation may already run in that folder.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use ts_rs::TS;
+
+use crate::error::{Error, Result};
+use crate::model::SessionSummary;
+use crate::occupancy::{OccupancySnapshot, ProcessSource};
+
+/// How long [`wait_started`] looks for the resumed process by default.
+pub const START_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The command that resumes a session: run `program args…` in `cwd` with `env` set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ResumeCommand {
+    pub session_id: String,
+    pub program: String,
+    pub args: Vec<String>,
+    pub cwd: String,
+    /// `CLAUDE_CONFIG_DIR` when the Claude home is not the default one.
+    pub env: Vec<(String, String)>,
+    /// The session's own working directory is gone: this resumes from the fallback folder.
+    pub from_fallback: bool,
+    /// The command as a person would type it (for showing and copying only; never run).
+    pub display: String,
+}
+
+/// Where a resume runs when the session's own folder is gone (the person asked for it).
+#[derive(Debug, Clone, Copy)]
+pub struct Fallback<'a>(pub Option<&'a Path>);
+
+/// Plans resuming `session`: the guard against `snapshot`, the working directory, the command.
+/// `claude_home` is the home the session lives in and `default_home` the one `claude` uses on
+/// its own (`CLAUDE_CONFIG_DIR` is set when they differ).
+pub fn plan_resume(
+    session: &SessionSummary,
+    snapshot: &OccupancySnapshot,
+    claude_home: &Path,
+    default_home: Option<&Path>,
+    fallback: Fallback<'_>,
+) -> Result<ResumeCommand> {
+    let id = crate::paths::validate_session_id(&session.session_id)?;
+    if let Some(reason) =
+        snapshot.check(id, Some(&session.working_directory), Some(&session.encoded_path))
+    {
+        return Err(Error::Refused(format!("not resumed: {reason}")));
+    }
+    let wd = &session.working_directory;
+    let usable = crate::paths::is_absolute_cwd(wd) && Path::new(wd).is_dir();
+    let (cwd, from_fallback) = match (usable, fallback.0) {
+        (true, _) => (PathBuf::from(wd), false),
+        (false, Some(dir)) if dir.is_absolute() && dir.is_dir() => (dir.to_path_buf(), true),
+        (false, _) => {
+            return Err(Error::InvalidInput(format!(
+                "its working directory {wd:?} is not there any more; resume it from your home \
+                 folder instead"
+            )));
+        }
+    };
+    let same_home = default_home.is_some_and(|d| same_path(d, claude_home));
+    let env = if same_home {
+        Vec::new()
+    } else {
+        vec![("CLAUDE_CONFIG_DIR".to_owned(), claude_home.display().to_string())]
+    };
+    let args = vec!["--resume".to_owned(), id.to_owned()];
+    let display = display(&cwd, &env, "claude", &args);
+    Ok(ResumeCommand {
+        session_id: id.to_owned(),
+        program: "claude".to_owned(),
+        args,
+        cwd: cwd.display().to_string(),
+        env,
+        from_fallback,
+        display,
+    })
+}
+
+fn same_path(a: &Path, b: &Path) -> bool {
+    a == b
+        || std::fs::canonicalize(a)
+            .ok()
+            .zip(std::fs::canonicalize(b).ok())
+            .is_some_and(|(x, y)| x == y)
+}
+
+/// `cd -- '<dir>' && [VAR='…'] claude --resume <id>`, each value single-quoted.
+fn display(cwd: &Path, env: &[(String, String)], program: &str, args: &[String]) -> String {
+    let q = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let mut out = format!("cd -- {} && ", q(&cwd.display().to_string()));
+    for (k, v) in env {
+        out.push_str(&format!("{k}={} ", q(v)));
+    }
+    out.push_str(program);
+    for a in args {
+        out.push(' ');
+        out.push_str(a);
+    }
+    out
+}
+
+/// A terminal to run the command in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Terminal {
+    /// A person's template: words (split on whitespace, never by a shell), where `{cwd}` is the
+    /// working directory and `{command}` the whole command, each as its own argument(s).
+    Template(String),
+    /// A known terminal program by name (`gnome-terminal`, `konsole`, `xterm`, …).
+    Named(String),
+}
+
+/// The argument vector that opens `terminal` running `cmd` (program first).
+pub fn terminal_argv(terminal: &Terminal, cmd: &ResumeCommand) -> Result<Vec<String>> {
+    let mut command = vec![cmd.program.clone()];
+    command.extend(cmd.args.iter().cloned());
+    match terminal {
+        Terminal::Template(t) => {
+            let mut out = Vec::new();
+            let mut has_command = false;
+            for word in t.split_whitespace() {
+                match word {
+                    "{command}" => {
+                        has_command = true;
+                        out.extend(command.iter().cloned());
+                    }
+                    "{cwd}" => out.push(cmd.cwd.clone()),
+                    w => out.push(w.to_owned()),
+                }
+            }
+            let first = t.split_whitespace().next();
+            if !has_command || first.is_none_or(|p| p == "{command}" || p == "{cwd}") {
+                return Err(Error::InvalidInput(
+                    "a terminal template names its program first and has a {command} word"
+                        .to_owned(),
+                ));
+            }
+            Ok(out)
+        }
+        Terminal::Named(name) => {
+            let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+            let mut out = vec![name.clone()];
+            match base {
+                "gnome-terminal" | "kgx" | "ptyxis" => {
+                    out.extend([
+                        "--working-directory".to_owned(),
+                        cmd.cwd.clone(),
+                        "--".to_owned(),
+                    ]);
+                }
+                "konsole" => out.extend(["--workdir".to_owned(), cmd.cwd.clone(), "-e".to_owned()]),
+                "xfce4-terminal" => {
+                    out.extend([
+                        "--working-directory".to_owned(),
+                        cmd.cwd.clone(),
+                        "-x".to_owned(),
+                    ]);
+                }
+                "wt" | "wt.exe" => out.extend(["-d".to_owned(), cmd.cwd.clone()]),
+                // These take the command after their own flags; the working directory is the
+                // process's own (set by the launcher).
+                "kitty" | "foot" => {}
+                "wezterm" => out.extend([
+                    "start".to_owned(),
+                    "--cwd".to_owned(),
+                    cmd.cwd.clone(),
+                    "--".to_owned(),
+                ]),
+                // x-terminal-emulator, xterm, urxvt and whatever $TERMINAL names: `-e`.
+                _ => out.push("-e".to_owned()),
+            }
+            out.extend(command);
+            Ok(out)
+        }
+    }
+}
+
+/// The terminals tried in order when none is chosen: `$TERMINAL`, then the platform's.
+pub fn default_terminals(env_terminal: Option<&str>) -> Vec<Terminal> {
+    let mut out: Vec<Terminal> = env_terminal
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| Terminal::Named(t.trim().to_owned()))
+        .into_iter()
+        .collect();
+    let platform: &[&str] = if cfg!(windows) {
+        &["wt.exe"]
+    } else if cfg!(target_os = "macos") {
+        &[]
+    } else {
+        &[
+            "x-terminal-emulator",
+            "gnome-terminal",
+            "konsole",
+            "xfce4-terminal",
+            "kitty",
+            "alacritty",
+            "xterm",
+        ]
+    };
+    out.extend(platform.iter().map(|t| Terminal::Named((*t).to_owned())));
+    out
+}
+
+/// Opens the first terminal of `terminals` that starts, running `cmd` (its working directory and
+/// environment set on the process, the command passed as arguments). Returns the program used.
+pub fn launch(terminals: &[Terminal], cmd: &ResumeCommand) -> Result<String> {
+    let mut tried = Vec::new();
+    for t in terminals {
+        let argv = terminal_argv(t, cmd)?;
+        let Some((program, rest)) = argv.split_first() else { continue };
+        let mut c = std::process::Command::new(program);
+        // The terminal is its own program: it inherits none of this process's streams.
+        c.args(rest)
+            .current_dir(&cmd.cwd)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        for (k, v) in &cmd.env {
+            c.env(k, v);
+        }
+        match c.spawn() {
+            Ok(mut child) => {
+                // Reaped when the terminal (often only a launcher) exits: never a zombie.
+                std::thread::spawn(move || child.wait());
+                return Ok(program.clone());
+            }
+            Err(e) => tried.push(format!("{program}: {e}")),
+        }
+    }
+    Err(Error::InvalidInput(if tried.is_empty() {
+        "no terminal is known on this platform: choose one in Settings, or copy the command"
+            .to_owned()
+    } else {
+        format!("no terminal could be opened ({}); choose one in Settings", tried.join("; "))
+    }))
+}
+
+/// Whether it started: looks (every 100 ms, up to `timeout`) for a `claude` process resuming
+/// `session_id`. `Err` says why it did not.
+pub fn wait_started(
+    processes: &dyn ProcessSource,
+    session_id: &str,
+    timeout: Duration,
+) -> std::result::Result<u32, String> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let snapshot = OccupancySnapshot::capture(processes);
+        if let Some(h) =
+            snapshot.holders.iter().find(|h| h.session_id.as_deref() == Some(session_id))
+        {
+            return Ok(h.pid);
+        }
+        if Instant::now() >= deadline {
+            return Err(match snapshot.unknown {
+                Some(why) => format!("did not start, as far as can be told: {why}"),
+                None => format!(
+                    "did not start: no claude process resumed it within {} s (is `claude` on the \
+                     terminal's PATH?)",
+                    timeout.as_secs()
+                ),
+            });
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn cmd() -> ResumeCommand {
+        ResumeCommand {
+            session_id: "s1".into(),
+            program: "claude".into(),
+            args: vec!["--resume".into(), "s1".into()],
+            cwd: "/w/it's here".into(),
+            env: vec![],
+            from_fallback: false,
+            display: String::new(),
+        }
+    }
+
+    fn session(dir: &Path) -> SessionSummary {
+        let wd = dir.display().to_string();
+        SessionSummary {
+            session_id: "0000aaaa-0000-4000-8000-00000000aaaa".into(),
+            encoded_path: crate::paths::encode_path(&wd),
+            working_directory: wd,
+            transcript_path: String::new(),
+            mtime: String::new(),
+            origin: crate::model::Origin::Native,
+            agent_name: None,
+            resumable: true,
+            not_resumable_reason: None,
+            custom_name: None,
+            auto_name: None,
+            preview: None,
+            git_branch: None,
+            claude_code_version: None,
+            first_message_at: None,
+            last_message_at: None,
+            message_count: 0,
+            size_bytes: 0,
+        }
+    }
+
+    fn holder(pid: u32, id: Option<&str>, cwd: &Path) -> crate::occupancy::Holder {
+        crate::occupancy::Holder {
+            pid,
+            session_id: id.map(Into::into),
+            folder_wide: id.is_none(),
+            cwd: Some(cwd.to_path_buf()),
+            how: if id.is_some() { "--resume".into() } else { "--continue".into() },
+        }
+    }
+
+    #[test]
+    fn the_guard_blocks_this_id_and_folder_wide_processes_but_not_other_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = session(dir.path());
+        let home = Path::new("/h/.claude");
+        let plan = |holders| {
+            let snap = OccupancySnapshot { unknown: None, holders };
+            plan_resume(&s, &snap, home, Some(home), Fallback(None))
+        };
+        let ok = plan(vec![holder(1, Some("0000bbbb-0000-4000-8000-00000000bbbb"), dir.path())])
+            .unwrap();
+        assert_eq!(ok.args, ["--resume", s.session_id.as_str()]);
+        assert!(ok.env.is_empty(), "the default home needs no CLAUDE_CONFIG_DIR");
+        let e = plan(vec![holder(2, Some(&s.session_id), Path::new("/elsewhere"))]).unwrap_err();
+        assert!(e.to_string().contains("holds this session"), "{e}");
+        let e = plan(vec![holder(3, None, dir.path())]).unwrap_err();
+        assert!(e.to_string().contains("may be on this session"), "{e}");
+        let unknown = OccupancySnapshot::unknown("no /proc");
+        assert!(plan_resume(&s, &unknown, home, Some(home), Fallback(None)).is_err());
+        let other = plan_resume(
+            &s,
+            &OccupancySnapshot::nobody(),
+            home,
+            Some(Path::new("/x")),
+            Fallback(None),
+        );
+        assert_eq!(other.unwrap().env, [("CLAUDE_CONFIG_DIR".to_owned(), "/h/.claude".to_owned())]);
+    }
+
+    #[test]
+    fn terminals_get_the_command_as_arguments_never_as_a_shell_string() {
+        let named = |t: &str| terminal_argv(&Terminal::Named(t.into()), &cmd()).unwrap();
+        assert_eq!(
+            named("gnome-terminal"),
+            [
+                "gnome-terminal",
+                "--working-directory",
+                "/w/it's here",
+                "--",
+                "claude",
+                "--resume",
+                "s1"
+            ]
+        );
+        assert_eq!(
+            named("konsole"),
+            ["konsole", "--workdir", "/w/it's here", "-e", "claude", "--resume", "s1"]
+        );
+        assert_eq!(named("xterm"), ["xterm", "-e", "claude", "--resume", "s1"]);
+        let t = Terminal::Template("my-term --dir {cwd} --run {command}".into());
+        assert_eq!(
+            terminal_argv(&t, &cmd()).unwrap(),
+            ["my-term", "--dir", "/w/it's here", "--run", "claude", "--resume", "s1"]
+        );
+        assert!(terminal_argv(&Terminal::Template("my-term".into()), &cmd()).is_err());
+        assert!(terminal_argv(&Terminal::Template("{command}".into()), &cmd()).is_err());
+        assert_eq!(
+            display(
+                Path::new("/w/it's"),
+                &[("CLAUDE_CONFIG_DIR".into(), "/h/.c".into())],
+                "claude",
+                &["--resume".into(), "x".into()]
+            ),
+            r"cd -- '/w/it'\''s' && CLAUDE_CONFIG_DIR='/h/.c' claude --resume x"
+        );
+    }
+}
