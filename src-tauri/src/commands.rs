@@ -423,6 +423,24 @@ pub async fn live_states(
         .await
 }
 
+/// Opens a terminal resuming the session (the platform's terminals, `$TERMINAL` first) and waits
+/// up to 5 s for `claude` to be on it; `from_home` resumes from the home folder when the
+/// session's own folder is gone.
+#[tauri::command]
+pub async fn resume_session(
+    state: State<'_, AppState>,
+    session_id: String,
+    from_home: bool,
+) -> Reply<corral_engine::resume::ResumeOutcome> {
+    check_session_id(&session_id)?;
+    let terminals =
+        corral_engine::resume::default_terminals(std::env::var("TERMINAL").ok().as_deref());
+    with_catalog(&state, move |c| {
+        corral_engine::resume::resume_in(c, &session_id, from_home, &terminals, &SystemProcesses)
+    })
+    .await
+}
+
 #[tauri::command]
 pub async fn list_runs(state: State<'_, AppState>) -> Reply<Vec<RunSummary>> {
     with_catalog(&state, |c| runs::runs(c.data_dir())).await

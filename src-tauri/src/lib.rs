@@ -52,6 +52,7 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::cancel_import,
         commands::desktop_report,
         commands::live_states,
+        commands::resume_session,
         commands::desktop_plan_restore,
         commands::desktop_restore,
         commands::lost_questions,

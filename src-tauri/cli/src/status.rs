@@ -3,8 +3,8 @@
 //! verified.
 
 use corral_engine::live::{LiveState, live_states_in};
-use corral_engine::occupancy::{OccupancySnapshot, SystemProcesses};
-use corral_engine::resume::{self, Fallback, Terminal};
+use corral_engine::occupancy::SystemProcesses;
+use corral_engine::resume::{self, Terminal};
 use corral_engine::{Catalog, Error};
 
 use crate::{print_json, say};
@@ -59,19 +59,8 @@ pub struct ResumeArgs {
 }
 
 pub fn resume(catalog: &Catalog, a: &ResumeArgs, json: bool) -> Result<(), Error> {
-    let session = catalog.session(&a.session_id)?;
-    let snapshot = OccupancySnapshot::capture(&SystemProcesses);
-    let home = corral_engine::paths::home_dir();
-    let fallback = Fallback(a.from_home.then_some(home.as_deref()).flatten());
-    let default_home = corral_engine::paths::default_claude_home();
-    let cmd = resume::plan_resume(
-        &session,
-        &snapshot,
-        catalog.claude_home(),
-        default_home.as_deref(),
-        fallback,
-    )?;
     if a.print {
+        let cmd = resume::plan_in(catalog, &a.session_id, a.from_home, &SystemProcesses)?;
         if json {
             return print_json(&cmd);
         }
@@ -82,21 +71,24 @@ pub fn resume(catalog: &Catalog, a: &ResumeArgs, json: bool) -> Result<(), Error
         Some(t) => vec![Terminal::Template(t.clone())],
         None => resume::default_terminals(std::env::var("TERMINAL").ok().as_deref()),
     };
-    let program = resume::launch(&terminals, &cmd)?;
-    let started = resume::wait_started(&SystemProcesses, &cmd.session_id, resume::START_TIMEOUT);
+    let done =
+        resume::resume_in(catalog, &a.session_id, a.from_home, &terminals, &SystemProcesses)?;
     if json {
-        print_json(&serde_json::json!({
-            "command": cmd,
-            "terminal": program,
-            "started": started.is_ok(),
-            "pid": started.as_ref().ok(),
-            "reason": started.as_ref().err(),
-        }))?;
+        print_json(&done)?;
     } else {
-        match &started {
-            Ok(pid) => say!("Resumed {} in {program} (claude process {pid}).", cmd.session_id),
-            Err(why) => say!("{program} opened, but the session {why}"),
+        match (done.pid, &done.reason) {
+            (Some(pid), _) => {
+                say!("Resumed {} in {} (claude process {pid}).", a.session_id, done.terminal);
+            }
+            (None, why) => say!(
+                "{} opened, but the session {}",
+                done.terminal,
+                why.as_deref().unwrap_or("did not start")
+            ),
         }
     }
-    started.map(|_| ()).map_err(|why| Error::Refused(format!("the resume {why}")))
+    match done.reason {
+        None => Ok(()),
+        Some(why) => Err(Error::Refused(format!("the resume {why}"))),
+    }
 }

@@ -252,6 +252,60 @@ pub fn launch(terminals: &[Terminal], cmd: &ResumeCommand) -> Result<String> {
     }))
 }
 
+/// What a resume did: the command, the terminal it opened, and whether `claude` started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ResumeOutcome {
+    pub command: ResumeCommand,
+    pub terminal: String,
+    pub started: bool,
+    pub pid: Option<u32>,
+    /// Why it did not start.
+    pub reason: Option<String>,
+}
+
+/// [`plan_resume`] for the listed session `session_id` of `catalog`, from one look at
+/// `processes` (`from_home`: resume from the home folder when its own folder is gone).
+pub fn plan_in(
+    catalog: &crate::catalog::Catalog,
+    session_id: &str,
+    from_home: bool,
+    processes: &dyn ProcessSource,
+) -> Result<ResumeCommand> {
+    let session = catalog.session(session_id)?;
+    let snapshot = OccupancySnapshot::capture(processes);
+    let home = crate::paths::home_dir();
+    let default_home = crate::paths::default_claude_home();
+    plan_resume(
+        &session,
+        &snapshot,
+        catalog.claude_home(),
+        default_home.as_deref(),
+        Fallback(home.as_deref().filter(|_| from_home)),
+    )
+}
+
+/// Plans, opens the first of `terminals` that starts, and waits (bounded) for `claude` to
+/// resume the session.
+pub fn resume_in(
+    catalog: &crate::catalog::Catalog,
+    session_id: &str,
+    from_home: bool,
+    terminals: &[Terminal],
+    processes: &dyn ProcessSource,
+) -> Result<ResumeOutcome> {
+    let command = plan_in(catalog, session_id, from_home, processes)?;
+    let terminal = launch(terminals, &command)?;
+    let started = wait_started(processes, &command.session_id, START_TIMEOUT);
+    Ok(ResumeOutcome {
+        terminal,
+        started: started.is_ok(),
+        pid: started.as_ref().ok().copied(),
+        reason: started.err(),
+        command,
+    })
+}
+
 /// Whether it started: looks (every 100 ms, up to `timeout`) for a `claude` process resuming
 /// `session_id`. `Err` says why it did not.
 pub fn wait_started(

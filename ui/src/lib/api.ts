@@ -98,6 +98,8 @@ export const desktopPlanRestore = (account: string, org: string, request: Deskto
 export const lostQuestions = () => call('lost_questions', {});
 /** Which sessions a claude process is on now, and what each is doing (one look at the process table). */
 export const liveStates = () => call('live_states', {});
+/** Opens a terminal resuming the session and waits (up to 5 s) for claude to be on it. */
+export const resumeSession = (sessionId: string, fromHome = false) => call('resume_session', { sessionId, fromHome });
 export const listRuns = () => call('list_runs', {});
 export const planUndo = (runId: string) => call('plan_undo', { runId });
 export const undoRun = (runId: string) => call('undo_run', { runId });

@@ -17,6 +17,7 @@ import type {
   DesktopRestoreRequest,
   ImportPlan,
   LiveStatus,
+  ResumeOutcome,
   LostQuestion,
   ImportReport,
   ImportTarget,
@@ -80,6 +81,7 @@ export interface Commands {
   desktop_restore: { args: { plan: DesktopRestorePlan; onProgress: unknown }; result: DesktopRestoreReport };
   lost_questions: { args: NoArgs; result: LostQuestion[] };
   live_states: { args: NoArgs; result: LiveStatus[] };
+  resume_session: { args: { sessionId: string; fromHome: boolean }; result: ResumeOutcome };
   list_runs: { args: NoArgs; result: RunSummary[] };
   plan_undo: { args: { runId: string }; result: UndoPlan };
   undo_run: { args: { runId: string }; result: UndoReport };

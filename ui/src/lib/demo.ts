@@ -1082,6 +1082,25 @@ const handlers: Handlers = {
     throw { kind: 'invalid-input', message: 'the demo applies imports through demoApplyImport' };
   },
   desktop_plan_restore: (a) => demoPlanRestore(a.account, a.org, a.request),
+  resume_session: (a) => {
+    const s = findSession(a.sessionId);
+    const cwd = a.fromHome ? HOME : s.workingDirectory;
+    return {
+      command: {
+        sessionId: s.sessionId,
+        program: 'claude',
+        args: ['--resume', s.sessionId],
+        cwd,
+        env: [],
+        fromFallback: a.fromHome,
+        display: `cd -- '${cwd}' && claude --resume ${s.sessionId}`,
+      },
+      terminal: 'gnome-terminal',
+      started: true,
+      pid: 4300,
+      reason: null,
+    };
+  },
   live_states: () => {
     const states = ['running', 'waiting', 'idle'] as const;
     const whys = [

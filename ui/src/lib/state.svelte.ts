@@ -116,6 +116,29 @@ class AppState {
     this.watchLive();
   }
 
+  /** Resumes a session in a terminal, and says whether claude started on it. */
+  async resume(s: SessionSummary, fromHome = false): Promise<void> {
+    try {
+      const done = await api.resumeSession(s.sessionId, fromHome);
+      if (done.started) {
+        this.toast(`Resumed in ${done.terminal}${done.command.fromFallback ? ' (from your home folder)' : ''}`);
+        void this.loadLive();
+      } else {
+        this.toast(`${done.terminal} opened, but the session ${done.reason ?? 'did not start'}`, { kind: 'error' });
+      }
+    } catch (e) {
+      const err = api.toAppError(e);
+      if (err.kind === 'invalid-input' && err.message.includes('home folder') && !fromHome) {
+        this.toast(`Its folder is gone: ${s.workingDirectory}`, {
+          kind: 'error',
+          action: { label: 'Resume from home', run: () => void this.resume(s, true) },
+        });
+      } else {
+        this.toastError('Could not resume the session', e);
+      }
+    }
+  }
+
   /** What claude processes are on now (one look at the process table). */
   async loadLive(): Promise<void> {
     try {

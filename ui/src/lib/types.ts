@@ -30,6 +30,8 @@ export type { TranscriptMatches } from './bindings/TranscriptMatches';
 // ---- live sessions ----
 export type { LiveState } from './bindings/LiveState';
 export type { LiveStatus } from './bindings/LiveStatus';
+export type { ResumeCommand } from './bindings/ResumeCommand';
+export type { ResumeOutcome } from './bindings/ResumeOutcome';
 
 // ---- the desktop app's sidebars ----
 export type { DesktopCurrent } from './bindings/DesktopCurrent';

@@ -318,3 +318,43 @@ describe('sampling what runs', () => {
     expect(app.liveUnknown).toContain('denied');
   });
 });
+
+describe('resuming in a terminal', () => {
+  it('says where it opened, why it did not start, and offers the home folder when the folder is gone', async () => {
+    const api = await import('../lib/api');
+    const s = small()[1].sessions[0];
+    app.toasts = [];
+    const outcome = (started: boolean) => ({
+      command: {
+        sessionId: s.sessionId,
+        program: 'claude',
+        args: ['--resume', s.sessionId],
+        cwd: s.workingDirectory,
+        env: [],
+        fromFallback: false,
+        display: '',
+      },
+      terminal: 'konsole',
+      started,
+      pid: started ? 12 : null,
+      reason: started ? null : 'did not start: no claude process resumed it within 5 s',
+    });
+    vi.mocked(api.resumeSession).mockResolvedValueOnce(outcome(true));
+    await app.resume(s);
+    expect(app.toasts.at(-1)?.text).toBe('Resumed in konsole');
+    vi.mocked(api.resumeSession).mockResolvedValueOnce(outcome(false));
+    await app.resume(s);
+    expect(app.toasts.at(-1)).toMatchObject({ kind: 'error' });
+    expect(app.toasts.at(-1)?.text).toContain('no claude process resumed it');
+    vi.mocked(api.resumeSession).mockRejectedValueOnce({
+      kind: 'invalid-input',
+      message: 'its working directory is not there any more; resume it from your home folder instead',
+    });
+    await app.resume(s);
+    const gone = app.toasts.at(-1)!;
+    expect(gone.action?.label).toBe('Resume from home');
+    vi.mocked(api.resumeSession).mockResolvedValueOnce(outcome(true));
+    gone.action!.run();
+    await vi.waitFor(() => expect(api.resumeSession).toHaveBeenLastCalledWith(s.sessionId, true));
+  });
+});

@@ -101,6 +101,7 @@ export function apiMock(): ApiFunctions {
     desktopReport: fn<'desktopReport'>(),
     lostQuestions: fn<'lostQuestions'>(async () => []),
     liveStates: fn<'liveStates'>(async () => []),
+    resumeSession: fn<'resumeSession'>(),
     desktopPlanRestore: fn<'desktopPlanRestore'>(),
     desktopRestore: fn<'desktopRestore'>(),
     searchStatus: fn<'searchStatus'>(async () => ({
