@@ -75,6 +75,10 @@ pub enum Turn {
 /// Reads the end of a session's transcript (newest message last); `None` when it cannot be read.
 pub type TailReader<'a> = dyn FnMut(&SessionSummary) -> Option<Vec<TranscriptMessage>> + 'a;
 
+/// When a session's transcript was last written, in milliseconds since the epoch (asked only of
+/// sessions a process may be on, so a listing a moment old is fine for the rest).
+pub type WrittenAt<'a> = dyn Fn(&SessionSummary) -> Option<i64> + 'a;
+
 /// The turn the last messages show. `quiet_secs` is how long the transcript has not been
 /// written (a tool call with no result is still running while it moves).
 pub fn turn_of(tail: &[TranscriptMessage], quiet_secs: i64) -> Turn {
@@ -122,11 +126,12 @@ fn ends_in_question(text: &str) -> bool {
 }
 
 /// The state of every session in `sessions`, from one look at the process table (`snapshot`),
-/// the clock and the ends of the transcripts a process is on (read through `tail`).
+/// the clock, and the write times and ends of the transcripts a process may be on.
 pub fn live_states(
     sessions: &[SessionSummary],
     snapshot: &OccupancySnapshot,
     now: DateTime<Utc>,
+    written_at: &WrittenAt<'_>,
     tail: &mut TailReader<'_>,
 ) -> Vec<LiveStatus> {
     if let Some(reason) = &snapshot.unknown {
@@ -141,15 +146,16 @@ pub fn live_states(
             .collect();
     }
     let quiet = |s: &SessionSummary| {
-        crate::time::millis(&s.mtime).map_or(i64::MAX, |m| (now.timestamp_millis() - m) / 1000)
+        written_at(s).map_or(i64::MAX, |m| (now.timestamp_millis() - m) / 1000)
     };
     // Each folder-wide process is on the newest session of its folder, if on any.
-    let mut newest_of: BTreeMap<u32, &SessionSummary> = BTreeMap::new();
+    let mut newest_of: BTreeMap<u32, (&SessionSummary, Option<i64>)> = BTreeMap::new();
     for s in sessions {
         if let Some(h) = holder(snapshot, s).filter(|h| h.session_id.is_none()) {
-            let e = newest_of.entry(h.pid).or_insert(s);
-            if s.mtime > e.mtime {
-                *e = s;
+            let at = written_at(s);
+            let e = newest_of.entry(h.pid).or_insert((s, at));
+            if at > e.1 {
+                *e = (s, at);
             }
         }
     }
@@ -160,7 +166,7 @@ pub fn live_states(
                 return status(s, LiveState::NotRunning, "no claude process is on it".into(), None);
             };
             let by_id = h.session_id.is_some();
-            if !by_id && newest_of.get(&h.pid).map(|n| &n.session_id) != Some(&s.session_id) {
+            if !by_id && newest_of.get(&h.pid).map(|n| &n.0.session_id) != Some(&s.session_id) {
                 return status(
                     s,
                     LiveState::NotRunning,
@@ -205,8 +211,14 @@ pub fn live_states_in(
     processes: &dyn crate::occupancy::ProcessSource,
     now: DateTime<Utc>,
 ) -> crate::error::Result<Vec<LiveStatus>> {
-    let sessions = catalog.listed_sessions()?;
+    // The last listing is enough (a session's write time is read from its file when it matters).
+    let sessions = catalog.last_listed_sessions()?;
     let snapshot = OccupancySnapshot::capture(processes);
+    let written_at = |s: &SessionSummary| {
+        let modified = std::fs::metadata(&s.transcript_path).and_then(|m| m.modified()).ok()?;
+        let since = modified.duration_since(std::time::UNIX_EPOCH).ok()?;
+        i64::try_from(since.as_millis()).ok()
+    };
     let mut tail = |s: &SessionSummary| {
         crate::transcript::messages::read_page(
             std::path::Path::new(&s.transcript_path),
@@ -216,7 +228,7 @@ pub fn live_states_in(
         .ok()
         .map(|p| p.messages)
     };
-    Ok(live_states(&sessions, &snapshot, now, &mut tail))
+    Ok(live_states(&sessions, &snapshot, now, &written_at, &mut tail))
 }
 
 fn holder<'a>(
