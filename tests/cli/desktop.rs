@@ -180,3 +180,25 @@ fn questions_lists_a_question_the_app_rejected() {
     assert_eq!(q["likelyQuit"], true, "nothing from the owner since: {v}");
     assert_eq!(v.as_array().unwrap().len(), 1, "{v}");
 }
+
+#[test]
+fn restore_without_a_sidebar_takes_this_sessions_own_entry_or_refuses() {
+    let home = Home::new();
+    let store = home.root.join("store");
+    entry(&store, A, A1, 1, "");
+    entry(&store, A, A2, 3, "");
+    let s = store.to_str().unwrap();
+    let args = ["--desktop-store", s, "--json", "desktop", "restore", "--all", "--dry-run"];
+    // No sidebar given and no desktop-app session: refused, never guessed.
+    let out = cli(&home, &args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give --account and --org"));
+    // Inside the desktop app: its own entry names the sidebar.
+    let out = cli(&home, &args)
+        .env("CLAUDE_CODE_HOST_SESSION_ID", "local_00000003-1111-4000-8000-000000000000")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["restored"][0]["file"].as_str().unwrap().contains(&format!("{A}/{A2}/")), "{v}");
+}

@@ -25,12 +25,13 @@ pub enum DesktopCommand {
 
 #[derive(Debug, clap::Args)]
 pub struct RestoreArgs {
-    /// The target sidebar's account (a uuid; its folder must exist).
-    #[arg(long, value_parser = uuid_arg, value_name = "UUID")]
-    account: String,
+    /// The target sidebar's account (a uuid; its folder must exist). Without --account/--org:
+    /// this session's own entry (CLAUDE_CODE_HOST_SESSION_ID), never a guess.
+    #[arg(long, requires = "org", value_parser = uuid_arg, value_name = "UUID")]
+    account: Option<String>,
     /// The target sidebar's org.
-    #[arg(long, value_parser = uuid_arg, value_name = "UUID")]
-    org: String,
+    #[arg(long, requires = "account", value_parser = uuid_arg, value_name = "UUID")]
+    org: Option<String>,
     /// Every conversation the report lists as missing.
     #[arg(long, conflicts_with = "ids")]
     all: bool,
@@ -120,7 +121,22 @@ fn restore(catalog: &Catalog, root: &Path, a: &RestoreArgs, json: bool) -> Resul
         allow_shared_folder: a.allow_shared_folder,
         replace_older: a.replace_older,
     };
-    let plan = desktop::plan_restore(&desktop::Store::read(root), &a.account, &a.org, &req)?;
+    let store = desktop::Store::read(root);
+    let (account, org) = match (&a.account, &a.org) {
+        (Some(account), Some(org)) => (account.clone(), org.clone()),
+        _ => {
+            let host = std::env::var("CLAUDE_CODE_HOST_SESSION_ID").ok();
+            desktop::own_sidebar(&store, host.as_deref()).ok_or_else(|| {
+                Error::InvalidInput(
+                    "give --account and --org: this is not a desktop-app session whose own entry \
+                     names one sidebar, and a restore never writes into a guessed one (see \
+                     `corral-cli desktop report`)"
+                        .to_owned(),
+                )
+            })?
+        }
+    };
+    let plan = desktop::plan_restore(&store, &account, &org, &req)?;
     let processes = corral_engine::occupancy::SystemProcesses;
     let report = if a.dry_run {
         plan.dry_run_report(desktop::app_state(&processes))

@@ -68,6 +68,14 @@ impl Current {
     }
 }
 
+/// The sidebar of this very session's own entry (`CLAUDE_CODE_HOST_SESSION_ID=local_<uuid>` held
+/// by exactly one sidebar): the only target a restore takes without being told one, since the
+/// other rules only guess.
+pub fn own_sidebar(store: &Store, host_session_id: Option<&str>) -> Option<(String, String)> {
+    let c = host_session(store, host_session_id)?;
+    Some((c.account, c.org?))
+}
+
 fn host_session(store: &Store, id: Option<&str>) -> Option<Current> {
     let id = id?.strip_prefix("local_")?;
     if !is_uuid(id) {

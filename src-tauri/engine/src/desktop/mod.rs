@@ -22,7 +22,7 @@ mod store;
 use std::path::{Path, PathBuf};
 
 pub use app::{AppProcess, AppState, app_state, is_app};
-pub use current::{Current, CurrentRule, Signals};
+pub use current::{Current, CurrentRule, Signals, own_sidebar};
 pub use report::{
     LeftOut, Missing, MissingStatus, NameHere, Report, SidebarRef, SidebarRow, report, report_in,
 };
