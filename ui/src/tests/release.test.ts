@@ -71,6 +71,29 @@ describe('Fleet view: grouping and release', () => {
     expect(rows[0].textContent).toContain('1,234 sessions');
   });
 
+  it('counts the live sessions of each agent beside its sessions', () => {
+    app.groups = [
+      {
+        workingDirectory: '/home/ada/work/alpha',
+        encodedPath: '-home-ada-work-alpha',
+        agentName: 'team.alpha',
+        sessionCount: 2,
+        isTemp: false,
+        sessions: [adopted, native],
+      },
+    ];
+    app.live = new Map([
+      [adopted.sessionId, { sessionId: adopted.sessionId, state: 'waiting', why: 'a question waits', pid: 1 }],
+      [native.sessionId, { sessionId: native.sessionId, state: 'running', why: 'working', pid: 2 }],
+    ]);
+    render(FleetView);
+    const live = screen.getAllByTestId('agent-live');
+    expect(live.map((l) => l.textContent?.trim())).toEqual(['1 running · 1 waiting']);
+    expect(live[0].closest('[data-agent]')?.getAttribute('data-agent')).toBe('team.alpha');
+    app.live = new Map();
+    app.groups = null;
+  });
+
   it('collapsing a fleet group is remembered', async () => {
     const { unmount } = render(FleetView);
     await fireEvent.click(screen.getByTestId('fleet-group'));
