@@ -38,7 +38,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::desktop::RestoreReport::export_all(&cfg)?;
     corral_engine::desktop::RestoreProgress::export_all(&cfg)?;
     corral_engine::lost_questions::LostQuestion::export_all(&cfg)?;
-    corral_engine::live::LiveStatus::export_all(&cfg)?;
+    corral_engine::live::LiveNow::export_all(&cfg)?;
     corral_engine::resume::ResumeOutcome::export_all(&cfg)?;
     // Shell types.
     crate::settings::Settings::export_all(&cfg)?;

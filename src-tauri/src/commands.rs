@@ -416,10 +416,8 @@ pub async fn lost_questions(state: State<'_, AppState>) -> Reply<Vec<LostQuestio
 /// Which sessions a `claude` process is on now and what each is doing (one look at the process
 /// table; the UI asks every few seconds while its window is visible, never while hidden).
 #[tauri::command]
-pub async fn live_states(
-    state: State<'_, AppState>,
-) -> Reply<Vec<corral_engine::live::LiveStatus>> {
-    with_catalog(&state, |c| corral_engine::live::live_states_in(c, &SystemProcesses, Utc::now()))
+pub async fn live_states(state: State<'_, AppState>) -> Reply<corral_engine::live::LiveNow> {
+    with_catalog(&state, |c| corral_engine::live::live_now_in(c, &SystemProcesses, Utc::now()))
         .await
 }
 

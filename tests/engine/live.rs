@@ -6,7 +6,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use corral_engine::live::{LiveState, LiveStatus, live_states_in};
+use corral_engine::live::{LiveNow, LiveState, LiveStatus, live_now_in, live_states_in};
 use corral_engine::occupancy::{FixedProcesses, ProcessInfo, TableUnreadable};
 use corral_engine::{Catalog, CatalogConfig};
 
@@ -66,15 +66,22 @@ impl Claude {
         path
     }
 
-    fn states(&self, table: Result<Vec<ProcessInfo>, TableUnreadable>) -> Vec<LiveStatus> {
-        let catalog = Catalog::open(CatalogConfig {
+    fn catalog(&self) -> Catalog {
+        Catalog::open(CatalogConfig {
             claude_home: self.home.clone(),
             fleet_file: None,
             state_dir: None,
             data_dir: self.data.clone(),
         })
-        .unwrap();
-        live_states_in(&catalog, &FixedProcesses(table), chrono::Utc::now()).unwrap()
+        .unwrap()
+    }
+
+    fn states(&self, table: Result<Vec<ProcessInfo>, TableUnreadable>) -> Vec<LiveStatus> {
+        live_states_in(&self.catalog(), &FixedProcesses(table), chrono::Utc::now()).unwrap()
+    }
+
+    fn now(&self, table: Result<Vec<ProcessInfo>, TableUnreadable>) -> LiveNow {
+        live_now_in(&self.catalog(), &FixedProcesses(table), chrono::Utc::now()).unwrap()
     }
 }
 
@@ -118,6 +125,9 @@ fn each_state_comes_from_the_process_table_and_the_transcript() {
             exe: None,
         },
     ];
+    let shown = c.now(Ok(table.clone()));
+    assert_eq!(shown.sessions.len(), 4, "what the window gets: only the live ones: {shown:?}");
+    assert_eq!(shown.unknown, None);
     let states = c.states(Ok(table));
     assert_eq!(states.len(), 6, "{states:?}");
     let s1 = of(&states, "1");
@@ -166,6 +176,8 @@ fn an_unreadable_table_is_unknown_never_not_running() {
     let states = c.states(Err(TableUnreadable("no /proc".into())));
     assert_eq!(states[0].state, LiveState::Unknown);
     assert!(states[0].why.contains("no /proc"));
+    let shown = c.now(Err(TableUnreadable("no /proc".into())));
+    assert!(shown.sessions.is_empty() && shown.unknown.is_some_and(|u| u.contains("no /proc")));
     // A folder-wide process whose working directory cannot be read is as good as no table.
     let mut blind = claude(9, &["--continue"], "/");
     blind.cwd = None;

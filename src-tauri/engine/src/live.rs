@@ -231,6 +231,32 @@ pub fn live_states_in(
     Ok(live_states(&sessions, &snapshot, now, &written_at, &mut tail))
 }
 
+/// What the window shows: only the sessions a process is on (a home of 10,000 sessions sends a
+/// handful, not 10,000 "not running"), and why nothing can be told when the table is unreadable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveNow {
+    /// Running, waiting and idle sessions.
+    pub sessions: Vec<LiveStatus>,
+    /// Set when whether sessions run cannot be told (the process table cannot be read).
+    pub unknown: Option<String>,
+}
+
+/// [`live_states_in`], keeping only what the window shows.
+pub fn live_now_in(
+    catalog: &crate::catalog::Catalog,
+    processes: &dyn crate::occupancy::ProcessSource,
+    now: DateTime<Utc>,
+) -> crate::error::Result<LiveNow> {
+    let all = live_states_in(catalog, processes, now)?;
+    let unknown = all.iter().find(|s| s.state == LiveState::Unknown).map(|s| s.why.clone());
+    let sessions = all
+        .into_iter()
+        .filter(|s| matches!(s.state, LiveState::Running | LiveState::Waiting | LiveState::Idle))
+        .collect();
+    Ok(LiveNow { sessions, unknown })
+}
+
 fn holder<'a>(
     snapshot: &'a OccupancySnapshot,
     s: &SessionSummary,

@@ -16,7 +16,7 @@ import type {
   DesktopRestoreReport,
   DesktopRestoreRequest,
   ImportPlan,
-  LiveStatus,
+  LiveNow,
   ResumeOutcome,
   LostQuestion,
   ImportReport,
@@ -80,7 +80,7 @@ export interface Commands {
   /** `onProgress` is a Tauri `Channel<DesktopRestoreProgress>`; `cancel_import` stops it between entries. */
   desktop_restore: { args: { plan: DesktopRestorePlan; onProgress: unknown }; result: DesktopRestoreReport };
   lost_questions: { args: NoArgs; result: LostQuestion[] };
-  live_states: { args: NoArgs; result: LiveStatus[] };
+  live_states: { args: NoArgs; result: LiveNow };
   resume_session: { args: { sessionId: string; fromHome: boolean }; result: ResumeOutcome };
   list_runs: { args: NoArgs; result: RunSummary[] };
   plan_undo: { args: { runId: string }; result: UndoPlan };

@@ -1108,12 +1108,15 @@ const handlers: Handlers = {
       'claude process 4243 resumes it; a question waits for your answer',
       'claude process 4244 runs in its folder and it was written 40 s ago; its turn finished',
     ];
-    return sessions.slice(0, 3).map((s, i) => ({
-      sessionId: s.sessionId,
-      state: states[i],
-      why: whys[i],
-      pid: 4242 + i,
-    }));
+    return {
+      sessions: sessions.slice(0, 3).map((s, i) => ({
+        sessionId: s.sessionId,
+        state: states[i],
+        why: whys[i],
+        pid: 4242 + i,
+      })),
+      unknown: null,
+    };
   },
   desktop_restore: () => {
     throw { kind: 'invalid-input', message: 'the demo restores through demoDesktopRestore' };

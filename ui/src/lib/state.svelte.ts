@@ -142,12 +142,9 @@ class AppState {
   /** What claude processes are on now (one look at the process table). */
   async loadLive(): Promise<void> {
     try {
-      const all = await api.liveStates();
-      const unknown = all.find((s) => s.state === 'unknown');
-      this.liveUnknown = unknown ? unknown.why : null;
-      this.live = new Map(
-        all.filter((s) => s.state !== 'not-running' && s.state !== 'unknown').map((s) => [s.sessionId, s]),
-      );
+      const now = await api.liveStates();
+      this.liveUnknown = now.unknown;
+      this.live = new Map(now.sessions.map((s) => [s.sessionId, s]));
     } catch {
       // Not knowing is said by the banner only when the table itself cannot be read.
     }

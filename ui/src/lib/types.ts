@@ -29,6 +29,7 @@ export type { TranscriptMatches } from './bindings/TranscriptMatches';
 
 // ---- live sessions ----
 export type { LiveState } from './bindings/LiveState';
+export type { LiveNow } from './bindings/LiveNow';
 export type { LiveStatus } from './bindings/LiveStatus';
 export type { ResumeCommand } from './bindings/ResumeCommand';
 export type { ResumeOutcome } from './bindings/ResumeOutcome';

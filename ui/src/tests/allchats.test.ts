@@ -301,18 +301,19 @@ describe('live sessions in All Chats', () => {
 });
 
 describe('sampling what runs', () => {
-  it('keeps only the sessions a process is on, and the reason when the table cannot be read', async () => {
+  it('keeps the sessions a process is on, and the reason when the table cannot be read', async () => {
     const api = await import('../lib/api');
-    vi.mocked(api.liveStates).mockResolvedValueOnce([
-      { sessionId: 'a', state: 'not-running', why: 'no claude process is on it', pid: null },
-      { sessionId: 'b', state: 'running', why: 'claude process 3 resumes it', pid: 3 },
-    ]);
+    vi.mocked(api.liveStates).mockResolvedValueOnce({
+      sessions: [{ sessionId: 'b', state: 'running', why: 'claude process 3 resumes it', pid: 3 }],
+      unknown: null,
+    });
     await app.loadLive();
     expect([...app.live.keys()]).toEqual(['b']);
     expect(app.liveUnknown).toBeNull();
-    vi.mocked(api.liveStates).mockResolvedValueOnce([
-      { sessionId: 'a', state: 'unknown', why: 'the process table cannot be read: denied', pid: null },
-    ]);
+    vi.mocked(api.liveStates).mockResolvedValueOnce({
+      sessions: [],
+      unknown: 'the process table cannot be read: denied',
+    });
     await app.loadLive();
     expect(app.live.size).toBe(0);
     expect(app.liveUnknown).toContain('denied');

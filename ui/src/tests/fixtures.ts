@@ -100,7 +100,7 @@ export function apiMock(): ApiFunctions {
     findInTranscript: fn<'findInTranscript'>(),
     desktopReport: fn<'desktopReport'>(),
     lostQuestions: fn<'lostQuestions'>(async () => []),
-    liveStates: fn<'liveStates'>(async () => []),
+    liveStates: fn<'liveStates'>(async () => ({ sessions: [], unknown: null })),
     resumeSession: fn<'resumeSession'>(),
     desktopPlanRestore: fn<'desktopPlanRestore'>(),
     desktopRestore: fn<'desktopRestore'>(),
