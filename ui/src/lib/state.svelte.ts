@@ -108,8 +108,15 @@ class AppState {
   changedFolders = $state.raw<string[]>([]);
   private toastSeq = 0;
 
+  /** A herdctl fleet is open (agents, adoption and the Fleet view mean something). */
+  get hasFleet(): boolean {
+    return !!this.settings?.fleetFile;
+  }
+
   async init(): Promise<void> {
     await this.loadSettings();
+    // Without a fleet the Fleet view has nothing to show: open where the sessions are.
+    if (this.settings && !this.hasFleet && this.view === 'fleet') this.view = 'chats';
     await Promise.all([this.loadAgents(), this.loadListing()]);
     // Which desktop-app sidebars hold each session (badges): after the first paint, not before.
     void this.loadDesktop();

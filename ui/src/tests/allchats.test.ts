@@ -359,3 +359,41 @@ describe('resuming in a terminal', () => {
     await vi.waitFor(() => expect(api.resumeSession).toHaveBeenLastCalledWith(s.sessionId, true));
   });
 });
+
+describe('All Chats without a fleet', () => {
+  it('offers no adoption, no agent filter, and only the origins present', async () => {
+    app.settings = { claudeHome: '/h/.claude', claudeHomeExists: true, fleetFile: null, stateDir: '/s', dataDir: '/d' };
+    app.agents = [];
+    app.live = new Map();
+    app.groups = [
+      group('/home/ada/src/corral', [session({ workingDirectory: '/home/ada/src/corral', origin: 'native' })]),
+    ];
+    render(AllChats);
+    await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
+    expect(screen.queryByTestId('session-check')).toBeNull();
+    expect(screen.queryByTestId('agent-filter')).toBeNull();
+    const origins = [...(screen.getByTestId('origin-filter') as HTMLSelectElement).options].map((o) => o.value);
+    expect(origins).toEqual(['', 'native']);
+  });
+});
+
+describe('where the app opens', () => {
+  it('opens on All Chats when no fleet is open, and on the Fleet view when one is', async () => {
+    const api = await import('../lib/api');
+    const settings = (fleetFile: string | null) => ({
+      claudeHome: '/h/.claude',
+      claudeHomeExists: true,
+      fleetFile,
+      stateDir: '/s',
+      dataDir: '/d',
+    });
+    vi.mocked(api.getSettings).mockResolvedValueOnce(settings(null));
+    app.view = 'fleet';
+    await app.init();
+    expect(app.view).toBe('chats');
+    vi.mocked(api.getSettings).mockResolvedValueOnce(settings('/f/herdctl.yaml'));
+    app.view = 'fleet';
+    await app.init();
+    expect(app.view).toBe('fleet');
+  });
+});

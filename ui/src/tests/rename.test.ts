@@ -73,7 +73,21 @@ describe('inline rename', () => {
     expect(screen.getByTestId('session-name').textContent).toBe('Untitled session');
   });
 
+  const withFleet = (fleetFile: string | null) => {
+    app.settings = { claudeHome: '/h/.claude', claudeHomeExists: true, fleetFile, stateDir: '/s', dataDir: '/d' };
+  };
+
+  it('without a fleet the row menu offers no adoption', async () => {
+    withFleet(null);
+    setup();
+    await fireEvent.contextMenu(screen.getByTestId('session-row'));
+    const labels = [...screen.getByTestId('context-menu').querySelectorAll('button')].map((b) => b.textContent);
+    expect(labels.some((l) => l?.includes('Adopt'))).toBe(false);
+    expect(labels.some((l) => l?.includes('Resume in terminal'))).toBe(true);
+  });
+
   it('the context menu offers the row actions and Rename starts editing', async () => {
+    withFleet('/f/herdctl.yaml');
     setup();
     await fireEvent.contextMenu(screen.getByTestId('session-row'));
     const menu = screen.getByTestId('context-menu');
