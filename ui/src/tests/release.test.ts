@@ -94,6 +94,21 @@ describe('Fleet view: grouping and release', () => {
     app.groups = null;
   });
 
+  it('shows the files the listing could not read, as All Chats does', () => {
+    app.warnings = [{ path: '/s/jobs/job-1.yaml', message: 'not read: invalid YAML' }];
+    render(FleetView);
+    expect(screen.getByTestId('listing-warnings').textContent).toContain('job-1.yaml');
+    app.warnings = [];
+  });
+
+  it('says so when the filter matches no agent, and clears it', async () => {
+    render(FleetView);
+    await fireEvent.input(screen.getByTestId('agent-search'), { target: { value: 'nobody-here' } });
+    expect(screen.getByTestId('no-agent-match').textContent).toContain('No agent matches “nobody-here”');
+    await fireEvent.click(screen.getByText('Clear the filter'));
+    expect(screen.getAllByTestId('agent-row')).toHaveLength(3);
+  });
+
   it('collapsing a fleet group is remembered', async () => {
     const { unmount } = render(FleetView);
     await fireEvent.click(screen.getByTestId('fleet-group'));
