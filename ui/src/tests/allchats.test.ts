@@ -397,3 +397,22 @@ describe('where the app opens', () => {
     expect(app.view).toBe('fleet');
   });
 });
+
+describe('keyboard focus in All Chats', () => {
+  it('returns to the list after Esc in the search box and after a rename ends', async () => {
+    app.settings = null;
+    app.groups = small();
+    app.live = new Map();
+    render(AllChats);
+    const search = await screen.findByTestId('search');
+    search.focus();
+    await fireEvent.keyDown(search, { key: 'Escape' });
+    const list = document.querySelector('.list-wrap');
+    expect(document.activeElement).toBe(list);
+    await fireEvent.click(screen.getAllByTestId('rename-button')[0]);
+    const input = await screen.findByTestId('rename-input');
+    await fireEvent.keyDown(input, { key: 'Escape' });
+    await vi.waitFor(() => expect(screen.queryByTestId('rename-input')).toBeNull());
+    await vi.waitFor(() => expect(document.activeElement).toBe(list));
+  });
+});
