@@ -84,6 +84,14 @@ describe('inline rename', () => {
     const labels = [...screen.getByTestId('context-menu').querySelectorAll('button')].map((b) => b.textContent);
     expect(labels.some((l) => l?.includes('Adopt'))).toBe(false);
     expect(labels.some((l) => l?.includes('Resume in terminal'))).toBe(true);
+    expect(labels).toEqual(expect.arrayContaining(['Copy transcript path', 'Reveal in file manager']));
+    vi.mocked(api.revealPath).mockResolvedValue(null);
+    await fireEvent.click(
+      [...screen.getByTestId('context-menu').querySelectorAll('button')].find(
+        (b) => b.textContent === 'Reveal in file manager',
+      )!,
+    );
+    expect(api.revealPath).toHaveBeenCalledWith(expect.stringContaining('.jsonl'));
   });
 
   it('the context menu offers the row actions and Rename starts editing', async () => {
