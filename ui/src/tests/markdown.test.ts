@@ -106,3 +106,23 @@ describe('Markdown rendering is safe', () => {
     expect(ref === null || ref.getAttribute('onmouseover') === null).toBe(true);
   });
 });
+
+describe('what the person typed', () => {
+  it('keeps its indentation and line breaks, and is never read as Markdown', () => {
+    const pasted = 'Fix this:\n    def f():\n        return 1\n\n* not a list\u2028second line';
+    const { getByTestId, container } = render(MessageView, {
+      message: {
+        role: 'user',
+        content: pasted,
+        uuid: 'u1',
+        timestamp: null,
+        thinking: null,
+        toolCall: null,
+        originKind: null,
+        offset: 0,
+      },
+    });
+    expect(getByTestId('typed').textContent).toBe(pasted.replace('\u2028', '\n'));
+    expect(container.querySelector('ul, li, pre code')).toBeNull();
+  });
+});
