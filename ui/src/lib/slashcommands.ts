@@ -39,8 +39,25 @@ export function parseCommand(content: string): CommandView | null {
   return {
     command: clean(found['command-name']),
     args: clean(found['command-args']),
-    stdout: clean(found['local-command-stdout'] ?? found['bash-stdout']),
+    // "(no content)" is what Claude Code writes for a command that printed nothing.
+    stdout: clean(found['local-command-stdout'] ?? found['bash-stdout'])?.replace(/^\(no content\)$/, '') || null,
     stderr: clean(found['local-command-stderr'] ?? found['bash-stderr']),
     shell: clean(found['bash-input']),
   };
+}
+
+/** A line Claude Code wrote into the conversation rather than the person: shown quietly, so a
+ * reply that follows it has its cause on screen. `null` for what the person typed. */
+export function systemLine(content: string): string | null {
+  const text = content.trim();
+  if (!text) return 'An empty message (after /clear, or a command with no text)';
+  const interrupted = /^\[Request interrupted by user( for tool use)?\]$/.exec(text);
+  if (interrupted) return interrupted[1] ? 'You interrupted the tool call' : 'You interrupted Claude';
+  const task = /^<task-notification>([\s\S]*)<\/task-notification>$/.exec(text);
+  if (task) {
+    const field = (tag: string) => new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(task[1])?.[1]?.trim();
+    const summary = field('summary') ?? field('status') ?? 'a background task reported back';
+    return `Task notification: ${summary}`;
+  }
+  return null;
 }

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import MessageView from '../lib/components/MessageView.svelte';
-import { parseCommand } from '../lib/slashcommands';
+import { parseCommand, systemLine } from '../lib/slashcommands';
 
 describe('slash commands and shell escapes in user lines', () => {
   it('recognises command wrappers', () => {
@@ -41,5 +41,40 @@ describe('slash commands and shell escapes in user lines', () => {
     });
     expect(screen.getByTestId('command').textContent).toContain('/model <img src=x onerror=alert(1)>');
     expect(container.querySelector('img')).toBeNull();
+  });
+});
+
+describe("Claude Code's own lines", () => {
+  it('are told apart from what the person typed', () => {
+    expect(systemLine('[Request interrupted by user for tool use]')).toBe('You interrupted the tool call');
+    expect(systemLine('[Request interrupted by user]')).toBe('You interrupted Claude');
+    expect(
+      systemLine(
+        '<task-notification><task-id>b1</task-id><status>completed</status><summary>Tests passed</summary></task-notification>',
+      ),
+    ).toBe('Task notification: Tests passed');
+    expect(systemLine('  ')).toContain('empty message');
+    expect(systemLine('please fix the [Request interrupted by user] text')).toBeNull();
+    expect(
+      parseCommand('<command-name>/clear</command-name><local-command-stdout>(no content)</local-command-stdout>')
+        ?.stdout,
+    ).toBeNull();
+  });
+
+  it('are quiet system lines in the transcript, not bubbles', () => {
+    const { getByTestId, container } = render(MessageView, {
+      message: {
+        role: 'user',
+        content: '[Request interrupted by user for tool use]',
+        uuid: 'u1',
+        timestamp: null,
+        thinking: null,
+        toolCall: null,
+        originKind: null,
+        offset: 0,
+      },
+    });
+    expect(getByTestId('system-line').textContent).toContain('You interrupted the tool call');
+    expect(container.querySelector('.bubble')).toBeNull();
   });
 });
