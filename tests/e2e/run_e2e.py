@@ -9,6 +9,7 @@ wizard step). Exits non-zero on the first failure. tests/e2e/README.md lists the
 """
 
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -21,6 +22,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from PIL import Image
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
@@ -322,6 +324,28 @@ def step_window_and_chats(driver):
     wait_until("the full list back", lambda: len(by_testid(driver, "session-row")) == total)
 
 
+def assert_rows_painted(driver, when):
+    """Every session row on screen is painted, not only the selected or hovered one: WebKitGTK
+    once drew a `contain: strict` list half blank (the rows in the DOM, their pixels not). Each
+    row's rectangle in a real screenshot must hold more than one colour (its text)."""
+    time.sleep(0.5)  # the frame after the change
+    png = driver.get_screenshot_as_png()
+    with Image.open(io.BytesIO(png)) as img:
+        img = img.convert("RGB")
+        scale = img.width / driver.execute_script("return window.innerWidth")
+        blank = []
+        for row in by_testid(driver, "session-row"):
+            r = driver.execute_script("const b = arguments[0].getBoundingClientRect(); "
+                                      "return [b.left, b.top, b.right, b.bottom];", row)
+            box = [int(v * scale) for v in r]
+            if box[1] < 0 or box[3] > img.height or box[3] - box[1] < 10:
+                continue  # not on screen
+            colours = img.crop(box).getcolors(maxcolors=4096)
+            if colours is not None and len(colours) < 3:
+                blank.append(text_of(row)[:40])
+        assert not blank, f"{when}: rows in the DOM but not painted: {blank}"
+
+
 def step_viewer_rename_live(driver, claude, state_dir):
     # 3. A session opens in the viewer.
     click(driver, wait_until("the cart session row", lambda: row_with_text(driver, "session-row", "Cart quantity selector")))
@@ -329,6 +353,7 @@ def step_viewer_rename_live(driver, claude, state_dir):
         "QuantitySelector" in text_of(t) for t in by_testid(driver, "transcript")))
     messages = by_testid(driver, "message")
     assert len(messages) >= 3, f"only {len(messages)} messages shown"
+    assert_rows_painted(driver, "after opening a session")
     shot(driver, "04-session-open")
 
     # 4. A rename persists to <state dir>/session-metadata/<agent>.json.
@@ -617,6 +642,7 @@ def step_live_states(driver, claude):
                                        "usage": {"input_tokens": 5, "output_tokens": 4}},
                            "uuid": "f6f6f6f6-a000-4000-8000-000000000004", "timestamp": "2026-11-21T09:01:02.000Z"}))
         wait_until("the badge to say waiting", lambda: live_badge(driver, LIVE_SID) == "waiting", timeout=30)
+        assert_rows_painted(driver, "after a live badge changed")
         shot(driver, "29e-live-waiting")
         with transcript.open("a") as f:
             f.write(jsonl({**base, "parentUuid": "f6f6f6f6-a000-4000-8000-000000000004", "type": "user",
