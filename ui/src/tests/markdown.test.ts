@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import Markdown from '../lib/components/Markdown.svelte';
 import MessageView from '../lib/components/MessageView.svelte';
 import { renderMarkdown } from '../lib/markdown';
+import { message } from './fixtures';
 
 const hostile =
   'Look: <img src=x onerror=alert(1)> and <script>alert("xss")</script> and <a href="javascript:alert(1)">x</a> [y](javascript:alert(2))';
@@ -30,16 +31,7 @@ describe('Markdown rendering is safe', () => {
 
   it('a user message with hostile HTML renders as text in the transcript', () => {
     const { container } = render(MessageView, {
-      message: {
-        role: 'user',
-        content: hostile,
-        uuid: 'u1',
-        timestamp: null,
-        thinking: null,
-        toolCall: null,
-        originKind: null,
-        offset: 0,
-      },
+      message: message(0, { content: hostile }),
     });
     expect(container.querySelector('img, script')).toBeNull();
     expect(container.textContent).toContain('onerror=alert(1)');
@@ -111,16 +103,7 @@ describe('what the person typed', () => {
   it('keeps its indentation and line breaks, and is never read as Markdown', () => {
     const pasted = 'Fix this:\n    def f():\n        return 1\n\n* not a list\u2028second line';
     const { getByTestId, container } = render(MessageView, {
-      message: {
-        role: 'user',
-        content: pasted,
-        uuid: 'u1',
-        timestamp: null,
-        thinking: null,
-        toolCall: null,
-        originKind: null,
-        offset: 0,
-      },
+      message: message(0, { content: pasted }),
     });
     expect(getByTestId('typed').textContent).toBe(pasted.replace('\u2028', '\n'));
     expect(container.querySelector('ul, li, pre code')).toBeNull();

@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import MessageView from '../lib/components/MessageView.svelte';
 import { parseCommand, systemLine } from '../lib/slashcommands';
+import { message } from './fixtures';
 
 describe('slash commands and shell escapes in user lines', () => {
   it('recognises command wrappers', () => {
@@ -63,16 +64,7 @@ describe("Claude Code's own lines", () => {
 
   it('are quiet system lines in the transcript, not bubbles', () => {
     const { getByTestId, container } = render(MessageView, {
-      message: {
-        role: 'user',
-        content: '[Request interrupted by user for tool use]',
-        uuid: 'u1',
-        timestamp: null,
-        thinking: null,
-        toolCall: null,
-        originKind: null,
-        offset: 0,
-      },
+      message: message(0, { content: '[Request interrupted by user for tool use]' }),
     });
     expect(getByTestId('system-line').textContent).toContain('You interrupted the tool call');
     expect(container.querySelector('.bubble')).toBeNull();
