@@ -105,38 +105,39 @@ export const planUndo = (runId: string) => call('plan_undo', { runId });
 export const undoRun = (runId: string) => call('undo_run', { runId });
 export const revealPath = (path: string) => call('reveal_path', { path });
 
-/** Carries out a restore plan as an undoable run, streaming progress (entries done / total). */
-export async function desktopRestore(
-  plan: DesktopRestorePlan,
-  onProgress: (p: DesktopRestoreProgress) => void,
-): Promise<DesktopRestoreReport> {
+/** The commands that stream progress over a Tauri channel while they run. */
+type Streamed = 'apply_import' | 'desktop_restore';
+
+/** Runs `cmd` on `plan`, streaming its progress to `onProgress` (through the demo's `demoRun`
+ * outside Tauri). */
+async function streamed<K extends Streamed, P>(
+  cmd: K,
+  plan: Args<K>['plan'],
+  onProgress: (p: P) => void,
+  demoRun: (d: DemoModule) => Promise<Result<K>>,
+): Promise<Result<K>> {
   try {
     if (inTauri()) {
-      const channel = new Channel<DesktopRestoreProgress>();
+      const channel = new Channel<P>();
       channel.onmessage = onProgress;
-      const args: Args<'desktop_restore'> = { plan, onProgress: channel };
-      return await tauriInvoke<Result<'desktop_restore'>>('desktop_restore', args);
+      return await tauriInvoke<Result<K>>(cmd, { plan, onProgress: channel } as Args<K>);
     }
-    return await (await demo()).demoDesktopRestore(plan, onProgress);
+    return await demoRun(await demo());
   } catch (e) {
     throw toAppError(e);
   }
 }
 
+/** Carries out a restore plan as an undoable run, streaming progress (entries done / total). */
+export const desktopRestore = (
+  plan: DesktopRestorePlan,
+  onProgress: (p: DesktopRestoreProgress) => void,
+): Promise<DesktopRestoreReport> =>
+  streamed('desktop_restore', plan, onProgress, (d) => d.demoDesktopRestore(plan, onProgress));
+
 /** Runs an import plan, streaming progress (files done / total, current file) to `onProgress`. */
-export async function applyImport(plan: ImportPlan, onProgress: (p: ImportProgress) => void): Promise<ImportReport> {
-  try {
-    if (inTauri()) {
-      const channel = new Channel<ImportProgress>();
-      channel.onmessage = onProgress;
-      const args: Args<'apply_import'> = { plan, onProgress: channel };
-      return await tauriInvoke<Result<'apply_import'>>('apply_import', args);
-    }
-    return await (await demo()).demoApplyImport(plan, onProgress);
-  } catch (e) {
-    throw toAppError(e);
-  }
-}
+export const applyImport = (plan: ImportPlan, onProgress: (p: ImportProgress) => void): Promise<ImportReport> =>
+  streamed('apply_import', plan, onProgress, (d) => d.demoApplyImport(plan, onProgress));
 
 export type Unsubscribe = () => void;
 
