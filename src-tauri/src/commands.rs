@@ -369,11 +369,8 @@ pub async fn desktop_plan_restore(
     }
     let store = desktop_store(&state)?;
     blocking(move || {
-        let plan = desktop::plan_restore(&desktop::Store::read(&store), &account, &org, &request)?;
-        Ok::<_, corral_engine::Error>(desktop::RestorePreview {
-            plan,
-            app: desktop::app_state(&SystemProcesses),
-        })
+        let store = desktop::Store::read(&store);
+        desktop::RestorePreview::of(&store, (&account, &org), &request, &SystemProcesses)
     })
     .await
 }

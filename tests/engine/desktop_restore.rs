@@ -103,6 +103,9 @@ fn a_restore_copies_entries_unchanged_and_undo_is_byte_identical() {
     let before = hash_tree(&r.f.root);
     let plan = r.plan(&all());
     assert_eq!(plan.items.len(), 2, "{plan:?}");
+    // What the app's preview shows: the same plan, and the app closed.
+    let preview = desktop::RestorePreview::of(&r.f.store(), (A, A2), &all(), &nobody()).unwrap();
+    assert_eq!((preview.plan, preview.app), (plan.clone(), desktop::AppState::Closed));
     let mut seen = Vec::new();
     let run =
         RestoreRun { data_dir: &r.data, processes: &nobody(), now: now(), clock: chrono::Utc::now };

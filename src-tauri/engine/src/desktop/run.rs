@@ -97,6 +97,18 @@ pub struct RestorePreview {
     pub app: AppState,
 }
 
+impl RestorePreview {
+    /// Plans restoring `req` into `(account, org)` of `store` and looks once at `processes`.
+    pub fn of(
+        store: &Store,
+        (account, org): (&str, &str),
+        req: &super::RestoreRequest,
+        processes: &dyn ProcessSource,
+    ) -> Result<Self> {
+        Ok(Self { plan: plan_restore(store, account, org, req)?, app: app_state(processes) })
+    }
+}
+
 impl RestorePlan {
     /// The plan as the report of a dry run.
     pub fn dry_run_report(&self, app: AppState) -> RestoreReport {
