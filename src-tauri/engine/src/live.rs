@@ -149,9 +149,11 @@ pub fn live_states(
         written_at(s).map_or(i64::MAX, |m| (now.timestamp_millis() - m) / 1000)
     };
     // Each folder-wide process is on the newest session of its folder, if on any.
+    // The process on each session, if any: asked once per session (a home may hold 10,000).
+    let held: Vec<_> = sessions.iter().map(|s| holder(snapshot, s)).collect();
     let mut newest_of: BTreeMap<u32, (&SessionSummary, Option<i64>)> = BTreeMap::new();
-    for s in sessions {
-        if let Some(h) = holder(snapshot, s).filter(|h| h.session_id.is_none()) {
+    for (s, h) in sessions.iter().zip(&held) {
+        if let Some(h) = h.filter(|h| h.session_id.is_none()) {
             let at = written_at(s);
             let e = newest_of.entry(h.pid).or_insert((s, at));
             if at > e.1 {
@@ -161,8 +163,9 @@ pub fn live_states(
     }
     sessions
         .iter()
-        .map(|s| {
-            let Some(h) = holder(snapshot, s) else {
+        .zip(held)
+        .map(|(s, h)| {
+            let Some(h) = h else {
                 return status(s, LiveState::NotRunning, "no claude process is on it".into(), None);
             };
             let by_id = h.session_id.is_some();
