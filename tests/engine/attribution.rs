@@ -214,6 +214,7 @@ fn duplicate_claims_resolve_deterministically() {
         trigger_type: "manual".to_owned(),
         session_id: Some(sid(9)),
         started_at: started.to_owned(),
+        status: None,
     };
     // As strings "10:00+01:00" sorts after "09:30Z"; as instants it is earlier (09:00Z).
     let offset = claim("job-2026-11-25-t1u2v3", "alpha", "2026-11-25T10:00:00+01:00");

@@ -70,10 +70,22 @@ impl Claude {
         Catalog::open(CatalogConfig {
             claude_home: self.home.clone(),
             fleet_file: None,
-            state_dir: None,
+            state_dir: Some(self.state_dir()),
             data_dir: self.data.clone(),
         })
         .unwrap()
+    }
+
+    /// herdctl's state dir, beside the home.
+    fn state_dir(&self) -> PathBuf {
+        self.home.parent().unwrap().join("state")
+    }
+
+    /// An Agent View record, `<home>/jobs/<name>/state.json`.
+    fn agent_job(&self, name: &str, json: &str) {
+        let dir = self.home.join("jobs").join(name);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("state.json"), json).unwrap();
     }
 
     fn states(&self, table: Result<Vec<ProcessInfo>, TableUnreadable>) -> Vec<LiveStatus> {
@@ -183,4 +195,76 @@ fn an_unreadable_table_is_unknown_never_not_running() {
     blind.cwd = None;
     let states = c.states(Ok(vec![blind]));
     assert_eq!(states[0].state, LiveState::Unknown, "{states:?}");
+}
+
+#[test]
+fn what_a_job_says_is_shown_beside_the_measurement_never_instead_of_it() {
+    let c = Claude::new();
+    let done = r#"{"type":"text","text":"Done."}"#;
+    for short in ["1", "2", "3", "4", "5", "6"] {
+        c.session(short, &format!("/w/s{short}"), Some(done), 30);
+    }
+    // Claude Code's background agents. 1: blocked on its owner, and a process is on it.
+    c.agent_job(
+        "a1b2c3d4",
+        &format!(
+            r#"{{"sessionId":"{}","state":"blocked","tempo":"blocked","extra":{{"kept":1}}}}"#,
+            sid("1")
+        ),
+    );
+    // 2: says working, but no process is on it: shown, and still not running.
+    c.agent_job("e5f6a7b8", &format!(r#"{{"session_id":"{}","state":"working"}}"#, sid("2")));
+    // 3: finished: says nothing about now.
+    c.agent_job("c0ffee00", &format!(r#"{{"sessionId":"{}","state":"done"}}"#, sid("3")));
+    // Damaged and hostile records are passed over: broken JSON, a FIFO, a folder as state.json,
+    // a record naming no session, a session id that is not one.
+    c.agent_job("broken", "{not json");
+    c.agent_job("noid", r#"{"state":"working"}"#);
+    c.agent_job("badid", r#"{"sessionId":"../../etc","state":"working"}"#);
+    fs::create_dir_all(c.home.join("jobs/dir/state.json")).unwrap();
+    #[cfg(unix)]
+    {
+        fs::create_dir_all(c.home.join("jobs/fifo")).unwrap();
+        let fifo = c.home.join("jobs/fifo/state.json");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    }
+    // A record in a folder named by the session id, with no id inside.
+    c.agent_job(&sid("6"), r#"{"state":"working","tempo":"active"}"#);
+    // herdctl: 4's job is running (no process visible: it may be in a container), 5's finished.
+    let jobs = c.state_dir().join("jobs");
+    fs::create_dir_all(&jobs).unwrap();
+    let job = |id: &str, session: &str, status: &str| {
+        fs::write(
+            jobs.join(format!("{id}.yaml")),
+            format!("id: {id}\nagent: alpha\ntrigger_type: schedule\nstatus: {status}\nsession_id: {session}\nstarted_at: \"2026-11-30T10:00:00Z\"\n"),
+        )
+        .unwrap();
+    };
+    job("job-2026-11-30-aaaaaa", &sid("4"), "running");
+    job("job-2026-11-30-bbbbbb", &sid("5"), "completed");
+
+    let table = vec![claude(11, &["--resume", &sid("1")], "/w/s1")];
+    let states = c.states(Ok(table.clone()));
+    let s1 = of(&states, "1");
+    assert_eq!(s1.state, LiveState::Waiting, "blocked on its owner: {s1:?}");
+    assert!(
+        s1.why.contains("resumes it") && s1.why.contains("background agent a1b2c3d4 says blocked"),
+        "{s1:?}"
+    );
+    let s2 = of(&states, "2");
+    assert_eq!(s2.state, LiveState::NotRunning, "a record proves no process: {s2:?}");
+    assert!(s2.job.as_ref().is_some_and(|j| j.active && j.state == "working"), "{s2:?}");
+    assert!(s2.why.contains("no claude process"), "{s2:?}");
+    assert_eq!(of(&states, "3").job.as_ref().map(|j| j.active), Some(false));
+    let s4 = of(&states, "4");
+    assert_eq!(s4.state, LiveState::NotRunning, "{s4:?}");
+    assert!(s4.why.contains("herdctl job job-2026-11-30-aaaaaa says running"), "{s4:?}");
+    assert!(of(&states, "5").job.is_none(), "a finished herdctl job says nothing about now");
+    assert!(of(&states, "6").job.as_ref().is_some_and(|j| j.state == "working"));
+
+    // The window gets the sessions a process is on and those a job says are going.
+    let shown = c.now(Ok(table));
+    let mut ids: Vec<_> = shown.sessions.iter().map(|s| s.session_id.clone()).collect();
+    ids.sort();
+    assert_eq!(ids, [sid("1"), sid("2"), sid("4"), sid("6")], "{shown:?}");
 }

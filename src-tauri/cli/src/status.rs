@@ -27,11 +27,14 @@ pub fn status(catalog: &Catalog, json: bool) -> Result<(), Error> {
     };
     let mut quiet = 0usize;
     for s in &states {
-        if s.state == LiveState::NotRunning {
+        let job_going = s.job.as_ref().is_some_and(|j| j.active);
+        if s.state == LiveState::NotRunning && !job_going {
             quiet += 1;
             continue;
         }
-        say!("{:<8} {}  {}", word(s.state), s.session_id, name(&s.session_id).unwrap_or_default());
+        // A session only a job record says is going is marked as such: not a measurement.
+        let word = if s.state == LiveState::NotRunning { "job says" } else { word(s.state) };
+        say!("{word:<8} {}  {}", s.session_id, name(&s.session_id).unwrap_or_default());
         say!("         {}", s.why);
     }
     if quiet == states.len() {

@@ -77,6 +77,9 @@ pub struct JobClaim {
     pub trigger_type: String,
     pub session_id: Option<String>,
     pub started_at: String,
+    /// `pending|running|completed|failed|cancelled` as written (what the live view shows of it).
+    #[serde(default)]
+    pub status: Option<String>,
 }
 
 /// What one [`AttributionIndex::build`] did with the job folder (observable for tests and logs).
@@ -175,6 +178,11 @@ impl AttributionIndex {
     /// The job that won the claim on a session, if any.
     pub fn job(&self, session_id: &str) -> Option<&JobClaim> {
         self.jobs.get(session_id)
+    }
+
+    /// Every session's winning job claim.
+    pub fn jobs(&self) -> impl Iterator<Item = (&str, &JobClaim)> {
+        self.jobs.iter().map(|(sid, claim)| (sid.as_str(), claim))
     }
 
     /// The platform binding of a session (`(platform, agentName)`), if any.
@@ -343,6 +351,7 @@ struct RawJob {
     trigger_type: Option<String>,
     session_id: Option<String>,
     started_at: Option<String>,
+    status: Option<String>,
 }
 
 fn read_job(path: &Path, file_name: &str) -> std::result::Result<JobClaim, Unusable> {
@@ -361,7 +370,8 @@ fn read_job(path: &Path, file_name: &str) -> std::result::Result<JobClaim, Unusa
         .id
         .filter(|i| !i.is_empty())
         .unwrap_or_else(|| file_name.strip_suffix(".yaml").unwrap_or(file_name).to_owned());
-    Ok(JobClaim { id, agent, trigger_type, session_id: raw.session_id, started_at })
+    let status = raw.status.filter(|s| !s.is_empty());
+    Ok(JobClaim { id, agent, trigger_type, session_id: raw.session_id, started_at, status })
 }
 
 #[derive(Deserialize)]

@@ -194,7 +194,7 @@ fn save_jobs(jobs: &JobCache, file: &Path) -> Result<()> {
 const MAX_JOBS_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Bump when the shape of the persisted job cache changes.
-const JOBS_CACHE_FORMAT: u32 = 1;
+const JOBS_CACHE_FORMAT: u32 = 2;
 
 /// How long a scan may be reused without re-validating every transcript with a `stat`.
 const SCAN_REUSE: Duration = Duration::from_millis(1500);
@@ -516,11 +516,16 @@ impl Catalog {
     /// The same as of the last pass, however old (a pass is made if there is none): for answers
     /// that lag a file event by a moment anyway, like search, whose index lags as much.
     pub fn last_listed_sessions(&self) -> Result<Arc<[SessionSummary]>> {
+        Ok(self.listed(&*self.last_scan()?))
+    }
+
+    /// The last discovery pass, however old (one is made if there is none).
+    pub fn last_scan(&self) -> Result<Arc<Scan>> {
         let last =
             self.caches.lock().map_err(|_| poisoned())?.last.as_ref().map(|(_, s)| s.clone());
         match last {
-            Some(scan) => Ok(self.listed(&scan)),
-            None => self.listed_sessions(),
+            Some(scan) => Ok(scan),
+            None => self.scan(),
         }
     }
 

@@ -23,6 +23,7 @@ pub mod attribution;
 pub mod desktop;
 pub mod fleet;
 pub mod index;
+pub mod job_states;
 pub mod metadata;
 pub mod names;
 pub mod occupancy;

@@ -17,13 +17,19 @@
 //!
 //! "No session is working" and "no session is waiting" are different measurements: an hour
 //! without a write proves only the first.
+//!
+//! A job that started a session (a herdctl job record, a Claude Code background agent) has its
+//! own word for its state ([`crate::job_states`]): it is shown beside the measurement, and an
+//! Agent View job that says it is blocked on its owner makes a session a process is on
+//! **waiting**. It never makes a session running: a record says nothing about a process.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use ts_rs::TS;
 
+use crate::job_states::JobNote;
 use crate::model::{Role, SessionSummary, TranscriptMessage};
 use crate::occupancy::OccupancySnapshot;
 
@@ -59,6 +65,8 @@ pub struct LiveStatus {
     pub why: String,
     /// The process on it, when one is.
     pub pid: Option<u32>,
+    /// What the job that started it says, when one does.
+    pub job: Option<JobNote>,
 }
 
 /// What the end of a transcript says about its turn.
@@ -126,8 +134,41 @@ fn ends_in_question(text: &str) -> bool {
 }
 
 /// The state of every session in `sessions`, from one look at the process table (`snapshot`),
-/// the clock, and the write times and ends of the transcripts a process may be on.
+/// the clock, the write times and ends of the transcripts a process may be on, and what the jobs
+/// that started sessions say (`jobs`, by session id).
 pub fn live_states(
+    sessions: &[SessionSummary],
+    snapshot: &OccupancySnapshot,
+    now: DateTime<Utc>,
+    written_at: &WrittenAt<'_>,
+    tail: &mut TailReader<'_>,
+    jobs: &HashMap<String, JobNote>,
+) -> Vec<LiveStatus> {
+    let measured = measure(sessions, snapshot, now, written_at, tail);
+    measured.into_iter().map(|m| with_job(m, jobs)).collect()
+}
+
+/// A measured status with its job's word added (see the module's rules).
+fn with_job(mut m: LiveStatus, jobs: &HashMap<String, JobNote>) -> LiveStatus {
+    let Some(job) = jobs.get(&m.session_id) else { return m };
+    let said = job.describe();
+    match m.state {
+        LiveState::Running | LiveState::Idle if job.blocked => {
+            m.state = LiveState::Waiting;
+            m.why = format!("{}; {said}", m.why);
+        }
+        LiveState::NotRunning if job.active => {
+            m.why = format!(
+                "{said}, but no claude process on it is seen here (it may run in a container or on another machine)"
+            );
+        }
+        _ => m.why = format!("{}; {said}", m.why),
+    }
+    m.job = Some(job.clone());
+    m
+}
+
+fn measure(
     sessions: &[SessionSummary],
     snapshot: &OccupancySnapshot,
     now: DateTime<Utc>,
@@ -137,11 +178,13 @@ pub fn live_states(
     if let Some(reason) = &snapshot.unknown {
         return sessions
             .iter()
-            .map(|s| LiveStatus {
-                session_id: s.session_id.clone(),
-                state: LiveState::Unknown,
-                why: format!("the process table cannot be read: {reason}"),
-                pid: None,
+            .map(|s| {
+                status(
+                    s,
+                    LiveState::Unknown,
+                    format!("the process table cannot be read: {reason}"),
+                    None,
+                )
             })
             .collect();
     }
@@ -231,7 +274,20 @@ pub fn live_states_in(
         .ok()
         .map(|p| p.messages)
     };
-    Ok(live_states(&sessions, &snapshot, now, &written_at, &mut tail))
+    Ok(live_states(&sessions, &snapshot, now, &written_at, &mut tail, &job_notes(catalog)?))
+}
+
+/// What the jobs of `catalog` say, by session id: herdctl's going jobs (from the last pass's
+/// attribution), then Claude Code's background agents for sessions herdctl does not name.
+fn job_notes(catalog: &crate::catalog::Catalog) -> crate::error::Result<HashMap<String, JobNote>> {
+    let mut notes = crate::job_states::agent_view_notes(catalog.claude_home());
+    let scan = catalog.last_scan()?;
+    for (sid, claim) in scan.attribution.jobs() {
+        if let Some(note) = JobNote::of_herdctl(claim) {
+            notes.insert(sid.to_owned(), note);
+        }
+    }
+    Ok(notes)
 }
 
 /// What the window shows: only the sessions a process is on (a home of 10,000 sessions sends a
@@ -239,7 +295,7 @@ pub fn live_states_in(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct LiveNow {
-    /// Running, waiting and idle sessions.
+    /// Running, waiting and idle sessions, and those a job says are still going.
     pub sessions: Vec<LiveStatus>,
     /// Set when whether sessions run cannot be told (the process table cannot be read).
     pub unknown: Option<String>,
@@ -255,7 +311,10 @@ pub fn live_now_in(
     let unknown = all.iter().find(|s| s.state == LiveState::Unknown).map(|s| s.why.clone());
     let sessions = all
         .into_iter()
-        .filter(|s| matches!(s.state, LiveState::Running | LiveState::Waiting | LiveState::Idle))
+        .filter(|s| {
+            matches!(s.state, LiveState::Running | LiveState::Waiting | LiveState::Idle)
+                || s.job.as_ref().is_some_and(|j| j.active)
+        })
         .collect();
     Ok(LiveNow { sessions, unknown })
 }
@@ -268,7 +327,7 @@ fn holder<'a>(
 }
 
 fn status(s: &SessionSummary, state: LiveState, why: String, pid: Option<u32>) -> LiveStatus {
-    LiveStatus { session_id: s.session_id.clone(), state, why, pid }
+    LiveStatus { session_id: s.session_id.clone(), state, why, pid, job: None }
 }
 
 #[cfg(test)]

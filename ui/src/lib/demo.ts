@@ -1109,12 +1109,22 @@ const handlers: Handlers = {
       'claude process 4244 runs in its folder and it was written 40 s ago; its turn finished',
     ];
     return {
-      sessions: sessions.slice(0, 3).map((s, i) => ({
-        sessionId: s.sessionId,
-        state: states[i],
-        why: whys[i],
-        pid: 4242 + i,
-      })),
+      sessions: [
+        ...sessions.slice(0, 3).map((s, i) => ({
+          sessionId: s.sessionId,
+          state: states[i],
+          why: whys[i],
+          pid: 4242 + i,
+          job: null,
+        })),
+        ...sessions.slice(3, 4).map((s) => ({
+          sessionId: s.sessionId,
+          state: 'not-running' as const,
+          why: 'background agent a1b2c3d4 says working, but no claude process on it is seen here',
+          pid: null,
+          job: { source: 'agent-view' as const, id: 'a1b2c3d4', state: 'working', active: true, blocked: false },
+        })),
+      ],
       unknown: null,
     };
   },

@@ -260,13 +260,13 @@ describe('live sessions in All Chats', () => {
     app.live = new Map([
       [
         deploy.sessionId,
-        { sessionId: deploy.sessionId, state: 'waiting', why: 'a question waits for your answer', pid: 7 },
+        { sessionId: deploy.sessionId, state: 'waiting', why: 'a question waits for your answer', pid: 7, job: null },
       ],
       [
         nightly.sessionId,
-        { sessionId: nightly.sessionId, state: 'running', why: 'claude process 8 resumes it', pid: 8 },
+        { sessionId: nightly.sessionId, state: 'running', why: 'claude process 8 resumes it', pid: 8, job: null },
       ],
-      [ui.sessionId, { sessionId: ui.sessionId, state: 'idle', why: 'its turn finished', pid: 9 }],
+      [ui.sessionId, { sessionId: ui.sessionId, state: 'idle', why: 'its turn finished', pid: 9, job: null }],
     ]);
     render(AllChats);
     const badges = await vi.waitFor(() => {
@@ -304,7 +304,7 @@ describe('sampling what runs', () => {
   it('keeps the sessions a process is on, and the reason when the table cannot be read', async () => {
     const api = await import('../lib/api');
     vi.mocked(api.liveStates).mockResolvedValueOnce({
-      sessions: [{ sessionId: 'b', state: 'running', why: 'claude process 3 resumes it', pid: 3 }],
+      sessions: [{ sessionId: 'b', state: 'running', why: 'claude process 3 resumes it', pid: 3, job: null }],
       unknown: null,
     });
     await app.loadLive();

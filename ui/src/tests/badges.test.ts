@@ -1,5 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
+import LiveBadge from '../lib/components/LiveBadge.svelte';
 import OriginBadge from '../lib/components/OriginBadge.svelte';
 import ToolCallRow from '../lib/components/ToolCallRow.svelte';
 import { ORIGINS } from '../lib/format';
@@ -80,5 +81,34 @@ describe('tool-call rows', () => {
     const summary = screen.getByTestId('tool-call').querySelector('.summary')!;
     expect(summary.textContent).toBe('src/main.rs');
     expect(summary.getAttribute('title')).toBe('/home/ada/app/src/main.rs');
+  });
+});
+
+describe('live badges', () => {
+  const job = {
+    source: 'herdctl' as const,
+    id: 'job-2026-11-30-aaaaaa',
+    state: 'running',
+    active: true,
+    blocked: false,
+  };
+  it('a measured state says what the process does; a job alone shows its own word, marked as such', () => {
+    const running = render(LiveBadge, {
+      status: { sessionId: 's', state: 'running', why: 'resumes it', pid: 3, job: null },
+    });
+    expect(screen.getByTestId('live-badge').textContent).toContain('Running');
+    expect(screen.getByTestId('live-badge').className).toContain('running');
+    running.unmount();
+    const why = 'herdctl job job-2026-11-30-aaaaaa says running, but no claude process on it is seen here';
+    const going = render(LiveBadge, { status: { sessionId: 's', state: 'not-running', why, pid: null, job } });
+    const badge = screen.getByTestId('live-badge');
+    expect(badge.textContent).toContain('Job: running');
+    expect(badge.className).toContain('job');
+    expect(badge.getAttribute('title')).toBe(why);
+    going.unmount();
+    render(LiveBadge, {
+      status: { sessionId: 's', state: 'not-running', why: '', pid: null, job: { ...job, active: false } },
+    });
+    expect(screen.queryByTestId('live-badge')).toBeNull();
   });
 });

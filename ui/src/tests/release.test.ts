@@ -83,8 +83,11 @@ describe('Fleet view: grouping and release', () => {
       },
     ];
     app.live = new Map([
-      [adopted.sessionId, { sessionId: adopted.sessionId, state: 'waiting', why: 'a question waits', pid: 1 }],
-      [native.sessionId, { sessionId: native.sessionId, state: 'running', why: 'working', pid: 2 }],
+      [
+        adopted.sessionId,
+        { sessionId: adopted.sessionId, state: 'waiting', why: 'a question waits', pid: 1, job: null },
+      ],
+      [native.sessionId, { sessionId: native.sessionId, state: 'running', why: 'working', pid: 2, job: null }],
     ]);
     render(FleetView);
     const live = screen.getAllByTestId('agent-live');

@@ -7,7 +7,7 @@ import type { LiveStatus } from "./LiveStatus";
  */
 export type LiveNow = { 
 /**
- * Running, waiting and idle sessions.
+ * Running, waiting and idle sessions, and those a job says are still going.
  */
 sessions: Array<LiveStatus>, 
 /**
