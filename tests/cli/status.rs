@@ -86,15 +86,26 @@ fn status_sees_a_claude_process_resuming_a_session_and_one_in_a_folder() {
 }
 
 /// A terminal for tests: records its arguments, working directory and CLAUDE_CONFIG_DIR into
-/// `record`, then becomes the command it was given — as a fake `claude` that sleeps.
+/// `record`, then becomes the command it was given — as a fake `claude` that sleeps. A leading
+/// `env K=V…` is honoured as `env` would (its variables set, the rest run), with the terminal's
+/// own CLAUDE_CONFIG_DIR dropped first: the home must travel in the command.
 fn fake_terminal(home: &Home, record: &std::path::Path) -> String {
     let script = home.root.join("fake-term.py");
     std::fs::write(
         &script,
         format!(
             "import json, os, sys\n\
-             json.dump({{'argv': sys.argv[2:], 'cwd': os.getcwd(), 'home': os.environ.get('CLAUDE_CONFIG_DIR')}}, open(sys.argv[1], 'w'))\n\
-             os.execv('{PYTHON}', ['claude', '-S', '-c', 'import time; time.sleep(60)'] + sys.argv[3:])\n"
+             raw = sys.argv[2:]\n\
+             args = list(raw)\n\
+             env = dict(os.environ)\n\
+             env.pop('CLAUDE_CONFIG_DIR', None)\n\
+             if args and args[0] == 'env':\n\
+             \x20   args.pop(0)\n\
+             \x20   while args and '=' in args[0]:\n\
+             \x20       k, v = args.pop(0).split('=', 1)\n\
+             \x20       env[k] = v\n\
+             json.dump({{'argv': args, 'raw': raw, 'cwd': os.getcwd(), 'home': env.get('CLAUDE_CONFIG_DIR')}}, open(sys.argv[1], 'w'))\n\
+             os.execve('{PYTHON}', ['claude', '-S', '-c', 'import time; time.sleep(60)'] + args[1:], env)\n"
         ),
     )
     .unwrap();
@@ -130,6 +141,7 @@ fn resume_opens_a_terminal_with_the_command_as_arguments_and_verifies_the_start(
     assert_eq!(v["started"], true, "{v}");
     let seen: serde_json::Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
     assert_eq!(seen["argv"], serde_json::json!(["claude", "--resume", id]), "{seen}");
+    assert_eq!(seen["raw"][0], "env", "the home travels in the command: {seen}");
     assert_eq!(seen["cwd"], work.to_str().unwrap());
     assert_eq!(seen["home"], home.claude().to_str().unwrap());
 

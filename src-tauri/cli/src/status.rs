@@ -4,7 +4,7 @@
 
 use corral_engine::live::{LiveState, live_states_in};
 use corral_engine::occupancy::SystemProcesses;
-use corral_engine::resume::{self, Terminal};
+use corral_engine::resume;
 use corral_engine::{Catalog, Error};
 
 use crate::{print_json, say};
@@ -55,9 +55,10 @@ pub struct ResumeArgs {
     /// Resume from your home folder when the session's own working directory is gone.
     #[arg(long)]
     from_home: bool,
-    /// The terminal to open: a template whose words are split on spaces (no shell), with
-    /// `{cwd}` and `{command}` replaced (default: $TERMINAL, then the platform's terminals).
-    #[arg(long, value_name = "TEMPLATE")]
+    /// The terminal to open: a program (`kitty`, `Terminal`, …) or a template whose words are
+    /// split on spaces (no shell), with `{cwd}` and `{command}` replaced (default: $TERMINAL,
+    /// then the platform's terminals).
+    #[arg(long, value_name = "PROGRAM|TEMPLATE")]
     terminal: Option<String>,
 }
 
@@ -70,10 +71,8 @@ pub fn resume(catalog: &Catalog, a: &ResumeArgs, json: bool) -> Result<(), Error
         say!("{}", cmd.display);
         return Ok(());
     }
-    let terminals = match &a.terminal {
-        Some(t) => vec![Terminal::Template(t.clone())],
-        None => resume::default_terminals(std::env::var("TERMINAL").ok().as_deref()),
-    };
+    let terminals =
+        resume::terminals_to_try(a.terminal.as_deref(), std::env::var("TERMINAL").ok().as_deref())?;
     let done =
         resume::resume_in(catalog, &a.session_id, a.from_home, &terminals, &SystemProcesses)?;
     if json {

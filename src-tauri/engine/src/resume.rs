@@ -123,14 +123,131 @@ pub enum Terminal {
     /// A person's template: words (split on whitespace, never by a shell), where `{cwd}` is the
     /// working directory and `{command}` the whole command, each as its own argument(s).
     Template(String),
-    /// A known terminal program by name (`gnome-terminal`, `konsole`, `xterm`, …).
+    /// A known terminal program by name (`gnome-terminal`, `konsole`, `xterm`, …; on macOS
+    /// `Terminal` and `iTerm`, driven through `osascript`).
     Named(String),
+}
+
+impl Terminal {
+    /// A person's choice, as typed in Settings: a template when it has a `{command}` word, else
+    /// one program (a name or a path). Checked here, so a choice that cannot work is refused
+    /// when it is made, not at the first resume.
+    pub fn parse(text: &str) -> Result<Self> {
+        let text = text.trim();
+        if text.is_empty() || text.contains('\0') || text.len() > 1024 {
+            return Err(Error::InvalidInput(
+                "a terminal is a program name or a template of at most 1024 characters".to_owned(),
+            ));
+        }
+        let t = if text.split_whitespace().any(|w| w == "{command}") {
+            Self::Template(text.to_owned())
+        } else if text.split_whitespace().count() == 1 {
+            Self::Named(text.to_owned())
+        } else {
+            return Err(Error::InvalidInput(
+                "a terminal with arguments is a template: put {command} where the command goes \
+                 (and {cwd} where its folder goes), e.g. `alacritty --working-directory {cwd} -e \
+                 {command}`"
+                    .to_owned(),
+            ));
+        };
+        let probe = ResumeCommand {
+            session_id: String::new(),
+            program: "claude".to_owned(),
+            args: Vec::new(),
+            cwd: "/".to_owned(),
+            env: Vec::new(),
+            from_fallback: false,
+            display: String::new(),
+        };
+        terminal_argv(&t, &probe)?;
+        Ok(t)
+    }
+}
+
+/// The terminals a resume tries: only the person's choice when there is one (a chosen terminal
+/// that fails is reported, never swapped for another), else [`default_terminals`].
+pub fn terminals_to_try(chosen: Option<&str>, env_terminal: Option<&str>) -> Result<Vec<Terminal>> {
+    match chosen.filter(|c| !c.trim().is_empty()) {
+        Some(c) => Ok(vec![Terminal::parse(c)?]),
+        None => Ok(default_terminals(env_terminal)),
+    }
+}
+
+/// The terminal programs this platform knows, in the order they are tried.
+pub fn known_terminals() -> &'static [&'static str] {
+    if cfg!(windows) {
+        &["wt.exe", "powershell.exe"]
+    } else if cfg!(target_os = "macos") {
+        &["Terminal", "iTerm"]
+    } else {
+        &[
+            "x-terminal-emulator",
+            "gnome-terminal",
+            "konsole",
+            "xfce4-terminal",
+            "kitty",
+            "alacritty",
+            "wezterm",
+            "foot",
+            "xterm",
+        ]
+    }
+}
+
+/// The [`known_terminals`] found in the folders of `path_var` (`$PATH`), for Settings to offer.
+/// macOS's are applications, not programs on `$PATH`: they are always offered.
+pub fn installed_terminals(path_var: Option<&std::ffi::OsStr>) -> Vec<String> {
+    if cfg!(target_os = "macos") {
+        return known_terminals().iter().map(|t| (*t).to_owned()).collect();
+    }
+    let dirs: Vec<PathBuf> =
+        path_var.map(|p| std::env::split_paths(p).collect()).unwrap_or_default();
+    known_terminals()
+        .iter()
+        .filter(|t| dirs.iter().any(|d| d.join(t).is_file()))
+        .map(|t| (*t).to_owned())
+        .collect()
+}
+
+/// The command's words: on Unix `env K=V …` first when it sets variables, since many terminals
+/// start the command from a server process that does not inherit the launcher's environment.
+fn command_words(cmd: &ResumeCommand) -> Vec<String> {
+    let mut words = Vec::new();
+    if cfg!(unix) && !cmd.env.is_empty() {
+        words.push("env".to_owned());
+        words.extend(cmd.env.iter().map(|(k, v)| format!("{k}={v}")));
+    }
+    words.push(cmd.program.clone());
+    words.extend(cmd.args.iter().cloned());
+    words
+}
+
+/// The AppleScript that opens Terminal or iTerm on a command given as its arguments: the
+/// folder, then the command's words, each quoted by AppleScript's `quoted form of` (the values
+/// are never spliced into the script).
+fn mac_script(app: &str) -> String {
+    let tell = if app.eq_ignore_ascii_case("iterm") || app.eq_ignore_ascii_case("iterm2") {
+        "tell application \"iTerm\"\nactivate\nset w to (create window with default profile)\n\
+         tell current session of w to write text c\nend tell"
+    } else {
+        "tell application \"Terminal\"\nactivate\ndo script c\nend tell"
+    };
+    format!(
+        "on run argv\nset c to \"cd \" & quoted form of (item 1 of argv) & \" &&\"\n\
+         repeat with i from 2 to count of argv\nset c to c & \" \" & quoted form of (item i of argv)\n\
+         end repeat\n{tell}\nend run"
+    )
+}
+
+/// Whether `word` can stand in a PowerShell command line as it is (letters, digits, `-_.`).
+fn plain_word(word: &str) -> bool {
+    !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
 }
 
 /// The argument vector that opens `terminal` running `cmd` (program first).
 pub fn terminal_argv(terminal: &Terminal, cmd: &ResumeCommand) -> Result<Vec<String>> {
-    let mut command = vec![cmd.program.clone()];
-    command.extend(cmd.args.iter().cloned());
+    let command = command_words(cmd);
     match terminal {
         Terminal::Template(t) => {
             let mut out = Vec::new();
@@ -156,6 +273,28 @@ pub fn terminal_argv(terminal: &Terminal, cmd: &ResumeCommand) -> Result<Vec<Str
         }
         Terminal::Named(name) => {
             let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+            if matches!(base, "Terminal" | "iTerm" | "iTerm2") {
+                let mut out = vec!["osascript".to_owned(), "-e".to_owned()];
+                out.push(mac_script(base));
+                out.push(cmd.cwd.clone());
+                out.extend(command);
+                return Ok(out);
+            }
+            if matches!(base, "powershell.exe" | "powershell" | "pwsh" | "pwsh.exe") {
+                // PowerShell takes one command line: only words that need no quoting go in it
+                // (the program and `--resume <uuid>`); its folder is the process's own.
+                if let Some(w) = command.iter().find(|w| !plain_word(w)) {
+                    return Err(Error::InvalidInput(format!(
+                        "{name} cannot be given {w:?} safely; choose Windows Terminal"
+                    )));
+                }
+                return Ok(vec![
+                    name.clone(),
+                    "-NoExit".to_owned(),
+                    "-Command".to_owned(),
+                    command.join(" "),
+                ]);
+            }
             let mut out = vec![name.clone()];
             match base {
                 "gnome-terminal" | "kgx" | "ptyxis" => {
@@ -199,22 +338,7 @@ pub fn default_terminals(env_terminal: Option<&str>) -> Vec<Terminal> {
         .map(|t| Terminal::Named(t.trim().to_owned()))
         .into_iter()
         .collect();
-    let platform: &[&str] = if cfg!(windows) {
-        &["wt.exe"]
-    } else if cfg!(target_os = "macos") {
-        &[]
-    } else {
-        &[
-            "x-terminal-emulator",
-            "gnome-terminal",
-            "konsole",
-            "xfce4-terminal",
-            "kitty",
-            "alacritty",
-            "xterm",
-        ]
-    };
-    out.extend(platform.iter().map(|t| Terminal::Named((*t).to_owned())));
+    out.extend(known_terminals().iter().map(|t| Terminal::Named((*t).to_owned())));
     out
 }
 
@@ -416,6 +540,41 @@ mod tests {
     }
 
     #[test]
+    fn a_chosen_terminal_is_checked_when_chosen_and_is_the_only_one_tried() {
+        assert_eq!(Terminal::parse(" kitty ").unwrap(), Terminal::Named("kitty".into()));
+        assert_eq!(
+            Terminal::parse("foot -D {cwd} {command}").unwrap(),
+            Terminal::Template("foot -D {cwd} {command}".into())
+        );
+        for bad in ["", "  ", "alacritty -e", "{command}", "a\0b", &"x".repeat(2000)] {
+            assert!(Terminal::parse(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            terminals_to_try(Some("xterm"), Some("kitty")).unwrap(),
+            [Terminal::Named("xterm".into())]
+        );
+        let auto = terminals_to_try(None, Some("kitty")).unwrap();
+        assert_eq!(auto[0], Terminal::Named("kitty".into()), "$TERMINAL first");
+        assert!(auto.len() > 1);
+        assert!(terminals_to_try(Some("bad -x"), None).is_err());
+    }
+
+    #[test]
+    fn installed_terminals_are_the_known_ones_on_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = known_terminals()[0];
+        std::fs::write(dir.path().join(first), "").unwrap();
+        std::fs::write(dir.path().join("not-a-terminal"), "").unwrap();
+        let found = installed_terminals(Some(dir.path().as_os_str()));
+        if cfg!(target_os = "macos") {
+            assert_eq!(found.len(), known_terminals().len());
+        } else {
+            assert_eq!(found, [first]);
+            assert!(installed_terminals(None).is_empty());
+        }
+    }
+
+    #[test]
     fn terminals_get_the_command_as_arguments_never_as_a_shell_string() {
         let named = |t: &str| terminal_argv(&Terminal::Named(t.into()), &cmd()).unwrap();
         assert_eq!(
@@ -441,6 +600,32 @@ mod tests {
             ["my-term", "--dir", "/w/it's here", "--run", "claude", "--resume", "s1"]
         );
         assert!(terminal_argv(&Terminal::Template("my-term".into()), &cmd()).is_err());
+        // A home that is not the default travels in the command (`env`) on Unix: a terminal's
+        // server process does not inherit the launcher's environment.
+        let mut other_home = cmd();
+        other_home.env = vec![("CLAUDE_CONFIG_DIR".into(), "/h/it's".into())];
+        let argv = terminal_argv(&Terminal::Named("xterm".into()), &other_home).unwrap();
+        if cfg!(unix) {
+            assert_eq!(
+                argv,
+                ["xterm", "-e", "env", "CLAUDE_CONFIG_DIR=/h/it's", "claude", "--resume", "s1"]
+            );
+        }
+        // macOS: the script is fixed; the folder and the words are its arguments.
+        let mac = terminal_argv(&Terminal::Named("Terminal".into()), &cmd()).unwrap();
+        assert_eq!(mac[0], "osascript");
+        assert!(mac[2].contains("quoted form of") && !mac[2].contains("it's"), "{mac:?}");
+        assert_eq!(mac[3..], ["/w/it's here", "claude", "--resume", "s1"]);
+        let iterm = terminal_argv(&Terminal::Named("iTerm".into()), &cmd()).unwrap();
+        assert!(iterm[2].contains("\"iTerm\""));
+        // PowerShell gets one command line, so only words that need no quoting.
+        assert_eq!(
+            terminal_argv(&Terminal::Named("powershell.exe".into()), &cmd()).unwrap(),
+            ["powershell.exe", "-NoExit", "-Command", "claude --resume s1"]
+        );
+        let mut odd = cmd();
+        odd.args = vec!["--resume".into(), "x; rm -rf ~".into()];
+        assert!(terminal_argv(&Terminal::Named("powershell.exe".into()), &odd).is_err());
         assert!(terminal_argv(&Terminal::Template("{command}".into()), &cmd()).is_err());
         assert_eq!(
             display(
