@@ -428,8 +428,10 @@ pub async fn resume_session(
     from_home: bool,
 ) -> Reply<corral_engine::resume::ResumeOutcome> {
     check_session_id(&session_id)?;
-    let terminals =
-        corral_engine::resume::default_terminals(std::env::var("TERMINAL").ok().as_deref());
+    let terminals = corral_engine::resume::terminals_to_try(
+        state.terminal()?.as_deref(),
+        std::env::var("TERMINAL").ok().as_deref(),
+    )?;
     with_catalog(&state, move |c| {
         corral_engine::resume::resume_in(c, &session_id, from_home, &terminals, &SystemProcesses)
     })

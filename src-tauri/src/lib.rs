@@ -103,7 +103,9 @@ pub fn start_live_updates<R: Runtime>(
 /// Runs the desktop app.
 pub fn run() -> ExitCode {
     let state = AppState::launch(LaunchEnv::from_process(), Arc::new(reveal::open_in_file_manager));
-    let builder = configure(tauri::Builder::default(), state).plugin(tauri_plugin_dialog::init());
+    let builder = configure(tauri::Builder::default(), state)
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_notification::init());
     match builder.run(tauri::generate_context!()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

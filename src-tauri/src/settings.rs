@@ -41,6 +41,13 @@ pub struct Settings {
     #[ts(optional)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desktop_store: Option<String>,
+    /// The terminal "Resume" opens: a program or a template (`null`: automatic, `$TERMINAL`
+    /// then the platform's terminals).
+    pub terminal: Option<String>,
+    /// The known terminals found on this machine, for the choice.
+    pub terminals: Vec<String>,
+    /// Raise a desktop notification when a session starts waiting on you (off by default).
+    pub notify_waiting: bool,
 }
 
 /// What is saved on disk. Absent values mean "use the default".
@@ -51,6 +58,8 @@ pub struct SavedSettings {
     pub fleet_file: Option<PathBuf>,
     pub data_dir: Option<PathBuf>,
     pub desktop_store: Option<PathBuf>,
+    pub terminal: Option<String>,
+    pub notify_waiting: bool,
 }
 
 /// The process environment that matters, captured once at start (tests build it by hand).
@@ -66,6 +75,8 @@ pub struct LaunchEnv {
     /// `$XDG_CONFIG_HOME` and `%APPDATA%`, where the desktop app keeps its store.
     pub xdg_config_home: Option<PathBuf>,
     pub appdata: Option<PathBuf>,
+    /// `$PATH`, where the terminals Settings offers are looked for.
+    pub path: Option<std::ffi::OsString>,
 }
 
 impl LaunchEnv {
@@ -80,6 +91,7 @@ impl LaunchEnv {
             settings_file: dirs::config_dir().map(|d| d.join("corral").join("settings.json")),
             xdg_config_home: var("XDG_CONFIG_HOME"),
             appdata: var("APPDATA"),
+            path: std::env::var_os("PATH"),
         }
     }
 
@@ -115,13 +127,15 @@ impl LaunchEnv {
     }
 }
 
-/// The paths in force for this run.
+/// The paths and preferences in force for this run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Effective {
     pub claude_home: PathBuf,
     pub fleet_file: Option<PathBuf>,
     pub data_dir: PathBuf,
     pub desktop_store: Option<PathBuf>,
+    pub terminal: Option<String>,
+    pub notify_waiting: bool,
 }
 
 impl Effective {
@@ -137,7 +151,14 @@ impl Effective {
         };
         let fleet_file = env.corral_fleet.clone().or_else(|| saved.fleet_file.clone());
         let desktop_store = saved.desktop_store.clone().or_else(|| env.default_desktop_store());
-        Ok(Self { claude_home, fleet_file, data_dir, desktop_store })
+        Ok(Self {
+            claude_home,
+            fleet_file,
+            data_dir,
+            desktop_store,
+            terminal: saved.terminal.clone(),
+            notify_waiting: saved.notify_waiting,
+        })
     }
 }
 
@@ -157,12 +178,19 @@ pub struct SettingsPatch {
     #[serde(default, deserialize_with = "present")]
     #[ts(optional, type = "string | null")]
     pub desktop_store: Option<Option<PathBuf>>,
+    /// The terminal "Resume" opens (a program or a template); `null` = automatic.
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    pub terminal: Option<Option<String>>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub notify_waiting: Option<bool>,
 }
 
 /// A field that is present: `null` is `Some(None)`, so "absent" and `null` stay apart.
-fn present<'de, D: serde::Deserializer<'de>>(
+fn present<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
     d: D,
-) -> std::result::Result<Option<Option<PathBuf>>, D::Error> {
+) -> std::result::Result<Option<Option<T>>, D::Error> {
     serde::Deserialize::deserialize(d).map(Some)
 }
 
@@ -181,7 +209,15 @@ impl SettingsPatch {
                 checked_path(key, &path.to_string_lossy())?;
             }
         }
+        if let Some(Some(terminal)) = &patch.terminal {
+            corral_engine::resume::Terminal::parse(terminal)?;
+        }
         Ok(patch)
+    }
+
+    /// Whether the patch changes where Corral reads (a new catalog), not only preferences.
+    pub fn touches_paths(&self) -> bool {
+        self.claude_home.is_some() || self.fleet_file.is_some() || self.desktop_store.is_some()
     }
 
     /// Applies the patch to what is in force now, giving what would be in force next.
@@ -200,6 +236,12 @@ impl SettingsPatch {
             Some(Some(dir)) => next.desktop_store = Some(dir.clone()),
             Some(None) => next.desktop_store = env.default_desktop_store(),
         }
+        if let Some(terminal) = &self.terminal {
+            next.terminal = terminal.as_ref().map(|t| t.trim().to_owned());
+        }
+        if let Some(on) = self.notify_waiting {
+            next.notify_waiting = on;
+        }
         Ok(next)
     }
 
@@ -213,6 +255,12 @@ impl SettingsPatch {
         }
         if let Some(store) = &self.desktop_store {
             saved.desktop_store = store.clone();
+        }
+        if let Some(terminal) = &self.terminal {
+            saved.terminal = terminal.as_ref().map(|t| t.trim().to_owned());
+        }
+        if let Some(on) = self.notify_waiting {
+            saved.notify_waiting = on;
         }
     }
 }

@@ -88,6 +88,8 @@ impl AppState {
                     fleet_file: None,
                     data_dir: PathBuf::new(),
                     desktop_store: None,
+                    terminal: saved.terminal.clone(),
+                    notify_waiting: saved.notify_waiting,
                 },
                 catalog: Err(e.payload()),
                 fleet_error: None,
@@ -147,6 +149,11 @@ impl AppState {
         })
     }
 
+    /// The terminal chosen in Settings (`None`: automatic).
+    pub fn terminal(&self) -> Result<Option<String>, ErrorPayload> {
+        Ok(self.0.opened.read().map_err(|_| poisoned())?.effective.terminal.clone())
+    }
+
     /// The desktop app's store in force (`None`: this platform has none and none was chosen).
     pub fn desktop_store(&self) -> Result<Option<PathBuf>, ErrorPayload> {
         Ok(self.0.opened.read().map_err(|_| poisoned())?.effective.desktop_store.clone())
@@ -166,7 +173,8 @@ impl AppState {
         let mut saved = self.0.saved.lock().map_err(|_| poisoned())?;
         let current = self.0.opened.read().map_err(|_| poisoned())?.effective.clone();
         let next = patch.apply(&self.0.env, &current)?;
-        let catalog = open_catalog(&next)?;
+        // A preference alone keeps the catalog (and its watcher and index) as they are.
+        let catalog = if patch.touches_paths() { Some(open_catalog(&next)?) } else { None };
         let mut next_saved = saved.clone();
         if let Some(file) = &self.0.env.settings_file {
             // Another Corral window may have saved since this one loaded: under the folder lock,
@@ -185,10 +193,19 @@ impl AppState {
         *saved = next_saved;
         let described = {
             let mut opened = self.0.opened.write().map_err(|_| poisoned())?;
-            *opened = Opened { effective: next, catalog: Ok(Arc::new(catalog)), fleet_error: None };
+            match catalog {
+                Some(c) => {
+                    *opened =
+                        Opened { effective: next, catalog: Ok(Arc::new(c)), fleet_error: None }
+                }
+                None => opened.effective = next,
+            }
             describe(&opened, &self.0.env)
         };
         drop(saved);
+        if !patch.touches_paths() {
+            return Ok(self.with_live_updates_note(described));
+        }
         // The new home is watched before this returns: a change right after it is reported.
         self.restart_watcher(ARM_WAIT);
         self.request_index();
@@ -341,6 +358,9 @@ fn describe(opened: &Opened, env: &LaunchEnv) -> Settings {
         home_dir: env.home_dir.as_ref().map(|h| h.display().to_string()),
         live_updates_note: None,
         desktop_store: e.desktop_store.as_ref().map(|d| d.display().to_string()),
+        terminal: e.terminal.clone(),
+        terminals: corral_engine::resume::installed_terminals(env.path.as_deref()),
+        notify_waiting: e.notify_waiting,
     }
 }
 

@@ -24,6 +24,7 @@ shots=(
   "no-fleet|/?demo=nofleet#view=fleet"
   "import|/#view=import"
   "history|/#view=history"
+  "settings|/#view=settings"
   "desktop|/#view=desktop"
   "desktop-none|/?demo=empty#view=desktop"
   "desktop-restore-1-preview|/#view=desktop&restore=1"

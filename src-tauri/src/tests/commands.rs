@@ -82,6 +82,36 @@ fn set_settings_rejects_bad_input_and_changes_nothing() {
 }
 
 #[test]
+fn terminal_and_notification_preferences_are_checked_saved_and_keep_the_catalog() {
+    let h = harness(true);
+    let s = h.ok("get_settings", json!({}));
+    assert_eq!(s["terminal"], Value::Null, "automatic by default");
+    assert_eq!(s["notifyWaiting"], json!(false), "off by default");
+    let first = corral_engine::resume::known_terminals()[0];
+    assert_eq!(s["terminals"], json!([first]), "the known terminals on $PATH: {s}");
+    let listing = h.ok("list_sessions", json!({"includeTemp": false}));
+    let s = h.ok(
+        "set_settings",
+        json!({"terminal": " foot -D {cwd} {command} ", "notifyWaiting": true}),
+    );
+    assert_eq!(s["terminal"], json!("foot -D {cwd} {command}"));
+    assert_eq!(s["notifyWaiting"], json!(true));
+    let saved: Value = serde_json::from_slice(&std::fs::read(h.settings_file()).unwrap()).unwrap();
+    assert_eq!(saved["terminal"], json!("foot -D {cwd} {command}"));
+    assert_eq!(saved["notifyWaiting"], json!(true));
+    assert_eq!(saved["fleetFile"], Value::Null, "a preference saves no path: {saved}");
+    assert_eq!(h.ok("list_sessions", json!({"includeTemp": false})), listing);
+    // A terminal that cannot work is refused when chosen, and changes nothing.
+    for bad in [json!("alacritty -e"), json!("{command}"), json!(""), json!(7)] {
+        assert_eq!(h.err_kind("set_settings", json!({"terminal": bad})), "invalid-input", "{bad}");
+    }
+    assert_eq!(h.ok("get_settings", json!({}))["terminal"], json!("foot -D {cwd} {command}"));
+    let s = h.ok("set_settings", json!({"terminal": null}));
+    assert_eq!(s["terminal"], Value::Null);
+    assert_eq!(s["notifyWaiting"], json!(true), "absent is unchanged");
+}
+
+#[test]
 fn list_agents_lists_the_fleet() {
     let h = harness(true);
     let agents = h.ok("list_agents", json!({}));
@@ -115,6 +145,7 @@ fn a_broken_fleet_keeps_all_chats_working_and_reports_through_list_agents() {
         settings_file: None,
         xdg_config_home: None,
         appdata: None,
+        path: None,
     };
     let h = harness_with(tmp, env);
     assert_eq!(h.err_kind("list_agents", json!({})), "config");

@@ -107,8 +107,18 @@ pub fn harness(with_fleet: bool) -> Harness {
         settings_file: Some(tmp.path().join("config/corral/settings.json")),
         xdg_config_home: None,
         appdata: None,
+        // One known terminal "installed", for the terminals Settings offers.
+        path: Some(fake_terminal_bin(tmp.path()).into_os_string()),
     };
     harness_with(tmp, env)
+}
+
+/// A `bin/` folder holding an empty file named as the platform's first known terminal.
+fn fake_terminal_bin(root: &std::path::Path) -> std::path::PathBuf {
+    let bin = root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join(corral_engine::resume::known_terminals()[0]), "").unwrap();
+    bin
 }
 
 pub fn harness_with(tmp: TempDir, env: LaunchEnv) -> Harness {

@@ -24,6 +24,7 @@ fn the_launch_environment_overrides_saved_settings() {
         fleet_file: Some("/saved/herdctl.yaml".into()),
         data_dir: Some("/saved/data".into()),
         desktop_store: Some("/saved/store".into()),
+        ..SavedSettings::default()
     };
     let env = LaunchEnv {
         claude_config_dir: Some("/env/claude".into()),
@@ -106,10 +107,13 @@ fn read_json(rel: &str) -> serde_json::Value {
 }
 
 #[test]
-fn the_ui_gets_only_core_and_the_open_dialog() {
+fn the_ui_gets_only_core_the_open_dialog_and_notifications() {
     let cap = read_json("capabilities/default.json");
     assert_eq!(cap["windows"], json!(["main"]));
-    assert_eq!(cap["permissions"], json!(["core:default", "dialog:allow-open"]));
+    assert_eq!(
+        cap["permissions"],
+        json!(["core:default", "dialog:allow-open", "notification:default"])
+    );
 }
 
 #[test]

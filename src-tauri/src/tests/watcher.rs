@@ -116,6 +116,7 @@ fn a_projects_folder_created_after_start_is_picked_up() {
         settings_file: None,
         xdg_config_home: None,
         appdata: None,
+        path: None,
     };
     let h = harness_with(tmp, env);
     assert_eq!(h.ok("get_settings", json!({}))["claudeHomeExists"], json!(false));

@@ -196,7 +196,7 @@ function browserDrag(cb: (s: DragState) => void): Unsubscribe {
   };
 }
 
-export type PickKind = 'claude-home' | 'fleet' | 'import-folders' | 'import-files';
+export type PickKind = 'claude-home' | 'fleet' | 'desktop-store' | 'import-folders' | 'import-files';
 
 /** Opens the native file dialog; returns the chosen paths (empty when cancelled). */
 export async function pickPaths(kind: PickKind): Promise<string[]> {
@@ -206,26 +206,43 @@ export async function pickPaths(kind: PickKind): Promise<string[]> {
     const opts =
       kind === 'claude-home'
         ? { directory: true, multiple: false, title: 'Choose a Claude home (the folder that holds projects/)' }
-        : kind === 'fleet'
-          ? {
-              directory: false,
-              multiple: false,
-              title: 'Open a herdctl fleet file',
-              filters: [{ name: 'herdctl fleet', extensions: ['yaml', 'yml'] }],
-            }
-          : kind === 'import-folders'
-            ? { directory: true, multiple: true, title: 'Choose folders with transcripts' }
-            : {
+        : kind === 'desktop-store'
+          ? { directory: true, multiple: false, title: "Choose the Claude desktop app's claude-code-sessions folder" }
+          : kind === 'fleet'
+            ? {
                 directory: false,
-                multiple: true,
-                title: 'Choose transcripts',
-                filters: [{ name: 'Claude Code transcripts', extensions: ['jsonl'] }],
-              };
+                multiple: false,
+                title: 'Open a herdctl fleet file',
+                filters: [{ name: 'herdctl fleet', extensions: ['yaml', 'yml'] }],
+              }
+            : kind === 'import-folders'
+              ? { directory: true, multiple: true, title: 'Choose folders with transcripts' }
+              : {
+                  directory: false,
+                  multiple: true,
+                  title: 'Choose transcripts',
+                  filters: [{ name: 'Claude Code transcripts', extensions: ['jsonl'] }],
+                };
     const r = await open(opts);
     if (r == null) return [];
     return Array.isArray(r) ? r : [r];
   } catch (e) {
     throw toAppError(e);
+  }
+}
+
+/** Shows a desktop notification (asking the system's permission the first time); outside the
+ *  app, or when the system refuses, nothing is shown. Resolves to whether it was shown. */
+export async function notify(title: string, body: string): Promise<boolean> {
+  if (!inTauri()) return false;
+  try {
+    const n = await import('@tauri-apps/plugin-notification');
+    let granted = await n.isPermissionGranted();
+    if (!granted) granted = (await n.requestPermission()) === 'granted';
+    if (granted) n.sendNotification({ title, body });
+    return granted;
+  } catch {
+    return false;
   }
 }
 

@@ -62,6 +62,9 @@ const settings: Settings = {
   dataDir: `${HOME}/.local/share/corral`,
   homeDir: HOME,
   desktopStore: mode === 'empty' ? undefined : `${HOME}/.config/Claude/claude-code-sessions`,
+  terminal: null,
+  terminals: ['x-terminal-emulator', 'gnome-terminal', 'xterm'],
+  notifyWaiting: false,
 };
 
 const agentDefs = [
@@ -638,6 +641,7 @@ export function demoEmit(event: string, payload: unknown): void {
 export async function demoPick(kind: PickKind): Promise<string[]> {
   if (kind === 'claude-home') return [`${HOME}/.claude`];
   if (kind === 'fleet') return [`${HOME}/fleet/herdctl.yaml`];
+  if (kind === 'desktop-store') return [`${HOME}/.config/Claude/claude-code-sessions`];
   if (kind === 'import-folders') return [`${HOME}/backup/projects/-home-ada-src-old`];
   return [`${HOME}/Downloads/colleague-session.jsonl`];
 }
@@ -779,6 +783,17 @@ const handlers: Handlers = {
   set_settings: (a) => {
     if ('claudeHome' in a && typeof a.claudeHome === 'string') settings.claudeHome = a.claudeHome;
     if ('fleetFile' in a) settings.fleetFile = (a.fleetFile as string | null) ?? null;
+    if ('desktopStore' in a) settings.desktopStore = (a.desktopStore as string | null) ?? undefined;
+    if ('terminal' in a) {
+      const t = (a.terminal as string | null)?.trim() ?? null;
+      if (t !== null && t.split(/\s+/).length > 1 && !t.split(/\s+/).includes('{command}'))
+        throw {
+          kind: 'invalid-input',
+          message: 'a terminal with arguments is a template: put {command} where the command goes',
+        };
+      settings.terminal = t;
+    }
+    if ('notifyWaiting' in a) settings.notifyWaiting = Boolean(a.notifyWaiting);
     return { ...settings };
   },
   list_agents: (a) => {

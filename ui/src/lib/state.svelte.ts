@@ -1,6 +1,7 @@
 // Application state shared by every view (Svelte 5 runes). Data comes only through api.ts.
 import * as api from './api';
-import { setHomeDir } from './format';
+import { displayName, setHomeDir } from './format';
+import { newlyWaiting, waitingNotification } from './notify';
 import { newestFirst } from './search';
 import type {
   AgentSummary,
@@ -15,7 +16,7 @@ import type {
   Warning,
 } from './types';
 
-export type View = 'fleet' | 'chats' | 'import' | 'history' | 'desktop';
+export type View = 'fleet' | 'chats' | 'import' | 'history' | 'desktop' | 'settings';
 export type Toast = {
   id: number;
   text: string;
@@ -51,6 +52,11 @@ export type WizardStart = {
 export const REFRESH_GAP_MS = 1000;
 /** How often the process table is sampled while the window is visible. */
 export const LIVE_EVERY_MS = 5000;
+/** Most terminals "Resume selected" opens at once. */
+export const RESUME_AT_ONCE = 8;
+/** A hidden window samples once this long after the last transcript write (a little more than
+ *  the engine's 15 s grace for a tool call that is still running). */
+export const HIDDEN_SAMPLE_DELAY_MS = 16_000;
 
 class AppState {
   view = $state<View>('fleet');
@@ -123,6 +129,19 @@ class AppState {
     this.watchLive();
   }
 
+  /** Resumes several sessions, one terminal each, one after the other (each start is verified
+   *  before the next opens). At most {@link RESUME_AT_ONCE}: a slip of the shift key must not open
+   *  a hundred terminals. */
+  async resumeMany(list: SessionSummary[]): Promise<void> {
+    if (list.length > RESUME_AT_ONCE) {
+      this.toast(`Choose at most ${RESUME_AT_ONCE} sessions to resume at once (${list.length} chosen)`, {
+        kind: 'error',
+      });
+      return;
+    }
+    for (const s of list) await this.resume(s);
+  }
+
   /** Resumes a session in a terminal, and says whether claude started on it. */
   async resume(s: SessionSummary, fromHome = false): Promise<void> {
     try {
@@ -151,10 +170,37 @@ class AppState {
     try {
       const now = await api.liveStates();
       this.liveUnknown = now.unknown;
+      const before = this.live;
       this.live = new Map(now.sessions.map((s) => [s.sessionId, s]));
+      // The first look is the baseline: what already waited when Corral opened is not news.
+      if (this.liveLooked && this.settings?.notifyWaiting) this.notifyNewlyWaiting(before, this.live);
+      this.liveLooked = true;
     } catch {
       // Not knowing is said by the banner only when the table itself cannot be read.
     }
+  }
+  private liveLooked = false;
+
+  private notifyNewlyWaiting(before: ReadonlyMap<string, LiveStatus>, now: ReadonlyMap<string, LiveStatus>): void {
+    for (const s of newlyWaiting(before, now)) {
+      const summary = this.sessionById(s.sessionId);
+      const name = summary ? (this.customName(summary) ?? displayName(summary)) : s.sessionId.slice(0, 8);
+      const { title, body } = waitingNotification(s, name);
+      void api.notify(title, body);
+    }
+  }
+
+  /** A listed session by id (All Chats' listing, then the agents' loaded sessions). */
+  sessionById(id: string): SessionSummary | undefined {
+    for (const g of this.groups ?? []) {
+      const s = g.sessions.find((x) => x.sessionId === id);
+      if (s) return s;
+    }
+    for (const list of Object.values(this.agentSessions)) {
+      const s = list?.find((x) => x.sessionId === id);
+      if (s) return s;
+    }
+    return undefined;
   }
 
   private liveTimer: ReturnType<typeof setInterval> | null = null;
@@ -247,7 +293,21 @@ class AppState {
     await Promise.all([this.loadAgents(), this.loadListing(), ...loaded.map((a) => this.loadAgentSessions(a))]);
   }
 
-  async changeSettings(patch: { claudeHome?: string | null; fleetFile?: string | null }): Promise<void> {
+  /** Changes a preference (no new catalog): the error's message when the backend refused it. */
+  async changePreferences(patch: { terminal?: string | null; notifyWaiting?: boolean }): Promise<string | null> {
+    try {
+      this.settings = await api.setSettings(patch);
+      return null;
+    } catch (e) {
+      return api.toAppError(e).message;
+    }
+  }
+
+  async changeSettings(patch: {
+    claudeHome?: string | null;
+    fleetFile?: string | null;
+    desktopStore?: string | null;
+  }): Promise<void> {
     try {
       this.settings = await api.setSettings(patch);
       setHomeDir(this.settings.homeDir ?? homeFromClaudeHome(this.settings.claudeHome));
@@ -356,15 +416,27 @@ class AppState {
     this.changeTick++;
     void this.throttledRefresh();
     const now = Date.now();
-    if (
-      now - this.liveAt >= REFRESH_GAP_MS &&
-      (typeof document === 'undefined' || document.visibilityState === 'visible')
-    ) {
+    const visible = typeof document === 'undefined' || document.visibilityState === 'visible';
+    if (visible && now - this.liveAt >= REFRESH_GAP_MS) {
       this.liveAt = now;
       void this.loadLive();
+    } else if (!visible && this.settings?.notifyWaiting) {
+      this.sampleHiddenAfterWrite();
     }
   }
   private liveAt = 0;
+  private hiddenSample: ReturnType<typeof setTimeout> | null = null;
+
+  /** With notifications on and the window hidden, nothing is polled: a write to a transcript
+   *  samples the process table once, a little after the writes stop (so a tool call left
+   *  without a result has become "waiting"). Quiet homes are never sampled. */
+  private sampleHiddenAfterWrite(): void {
+    if (this.hiddenSample) clearTimeout(this.hiddenSample);
+    this.hiddenSample = setTimeout(() => {
+      this.hiddenSample = null;
+      void this.loadLive();
+    }, HIDDEN_SAMPLE_DELAY_MS);
+  }
 
   private async throttledRefresh(): Promise<void> {
     if (this.refreshing) {

@@ -3,7 +3,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { group, session } from './fixtures';
 import type { DirectoryGroup } from '../lib/types';
 
+import * as fx from './fixtures';
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
+const api = await import('../lib/api');
 const { app } = await import('../lib/state.svelte');
 const { default: AllChats } = await import('../lib/components/AllChats.svelte');
 const { buildIndex, filterIndex, highlightParts } = await import('../lib/search');
@@ -50,6 +52,7 @@ function big(): DirectoryGroup[] {
 
 describe('All Chats', () => {
   beforeEach(() => {
+    vi.clearAllMocks();
     app.names = {};
     app.selected = [];
     app.view = 'chats';
@@ -69,6 +72,9 @@ describe('All Chats', () => {
       fleetFile: '/f.yaml',
       stateDir: '/s',
       dataDir: '/d',
+      terminal: null,
+      terminals: [],
+      notifyWaiting: false,
     };
   });
 
@@ -143,18 +149,42 @@ describe('All Chats', () => {
     ]);
   });
 
-  it('selects unattributed sessions with checkboxes and shift-click ranges', async () => {
+  it('selects sessions with checkboxes and shift-click ranges; adopts the unowned, resumes the idle', async () => {
     app.groups = small();
+    const ids = app.groups.flatMap((g) => g.sessions.map((s) => s.sessionId));
+    app.live = new Map([[ids[2], { sessionId: ids[2], state: 'running', why: 'resumes it', pid: 5, job: null }]]);
+    vi.mocked(api.resumeSession).mockImplementation(async (sessionId) => ({
+      command: { sessionId, program: 'claude', args: [], cwd: '/', env: [], fromFallback: false, display: '' },
+      terminal: 'xterm',
+      started: true,
+      pid: 9,
+      reason: null,
+    }));
     render(AllChats);
     const checks = screen.getAllByTestId('session-check');
-    expect(checks).toHaveLength(3); // attributed sessions cannot be selected
+    expect(checks).toHaveLength(5);
     await fireEvent.click(checks[0]);
-    await fireEvent.click(checks[2], { shiftKey: true });
-    expect(app.selected).toHaveLength(3);
-    expect(screen.getByTestId('selection-bar').textContent).toContain('3 selected');
+    await fireEvent.click(checks[4], { shiftKey: true });
+    expect(app.selected).toHaveLength(5);
+    expect(screen.getByTestId('selection-bar').textContent).toContain('5 selected');
+    // Two belong to an agent: adoption takes the other three.
+    expect(screen.getByTestId('adopt-selected').textContent).toContain('Adopt 3 into agent');
     await fireEvent.click(screen.getByTestId('adopt-selected'));
     expect(app.wizard?.sessionIds).toHaveLength(3);
     app.wizard = null;
+    // One already runs: the other four open, one terminal each.
+    expect(screen.getByTestId('resume-selected').textContent).toContain('Resume 4 in terminals');
+    await fireEvent.click(screen.getByTestId('resume-selected'));
+    await vi.waitFor(() => expect(api.resumeSession).toHaveBeenCalledTimes(4));
+    expect(vi.mocked(api.resumeSession).mock.calls.map((c) => c[0])).not.toContain(ids[2]);
+    app.selected = [];
+  });
+
+  it('never opens more than eight terminals at once', async () => {
+    const many = Array.from({ length: 9 }, () => session({ workingDirectory: '/w' }));
+    await app.resumeMany(many);
+    expect(api.resumeSession).not.toHaveBeenCalled();
+    expect(app.toasts.at(-1)?.text).toContain('at most 8');
   });
 
   it('virtualises: 10,000 sessions in 1,000 folders render only a screenful of rows', () => {
@@ -362,7 +392,7 @@ describe('resuming in a terminal', () => {
 
 describe('All Chats without a fleet', () => {
   it('offers no adoption, no agent filter, and only the origins present', async () => {
-    app.settings = { claudeHome: '/h/.claude', claudeHomeExists: true, fleetFile: null, stateDir: '/s', dataDir: '/d' };
+    app.settings = fx.settings();
     app.agents = [];
     app.live = new Map();
     app.groups = [
@@ -370,7 +400,11 @@ describe('All Chats without a fleet', () => {
     ];
     render(AllChats);
     await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
-    expect(screen.queryByTestId('session-check')).toBeNull();
+    // Sessions can be picked (to resume several), but there is no agent to adopt them into.
+    await fireEvent.click(screen.getByTestId('session-check'));
+    expect(screen.getByTestId('resume-selected')).toBeTruthy();
+    expect(screen.queryByTestId('adopt-selected')).toBeNull();
+    app.selected = [];
     expect(screen.queryByTestId('agent-filter')).toBeNull();
     const origins = [...(screen.getByTestId('origin-filter') as HTMLSelectElement).options].map((o) => o.value);
     expect(origins).toEqual(['', 'native']);
@@ -380,13 +414,7 @@ describe('All Chats without a fleet', () => {
 describe('where the app opens', () => {
   it('opens on All Chats when no fleet is open, and on the Fleet view when one is', async () => {
     const api = await import('../lib/api');
-    const settings = (fleetFile: string | null) => ({
-      claudeHome: '/h/.claude',
-      claudeHomeExists: true,
-      fleetFile,
-      stateDir: '/s',
-      dataDir: '/d',
-    });
+    const settings = (fleetFile: string | null) => fx.settings({ fleetFile });
     vi.mocked(api.getSettings).mockResolvedValueOnce(settings(null));
     app.view = 'fleet';
     await app.init();

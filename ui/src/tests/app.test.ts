@@ -1,5 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as fx from './fixtures';
 import { group, session } from './fixtures';
 import type { FilesDropped, SessionsChanged, Settings } from '../lib/types';
 
@@ -8,14 +9,7 @@ const api = await import('../lib/api');
 const { app } = await import('../lib/state.svelte');
 const { default: App } = await import('../App.svelte');
 
-const settings = (o: Partial<Settings> = {}): Settings => ({
-  claudeHome: '/home/ada/.claude',
-  claudeHomeExists: true,
-  fleetFile: null,
-  stateDir: '/s',
-  dataDir: '/d',
-  ...o,
-});
+const settings = (o: Partial<Settings> = {}) => fx.settings({ claudeHome: '/home/ada/.claude', ...o });
 
 describe('the app shell', () => {
   let dropped: ((p: FilesDropped) => void) | null;

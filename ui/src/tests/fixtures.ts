@@ -1,5 +1,28 @@
 import { vi } from 'vitest';
-import type { AppError, DirectoryGroup, Origin, SessionSummary, ToolCall, TranscriptMessage } from '../lib/types';
+import type {
+  AppError,
+  DirectoryGroup,
+  Origin,
+  SessionSummary,
+  Settings,
+  ToolCall,
+  TranscriptMessage,
+} from '../lib/types';
+
+/** Settings as the backend gives them: a home, no fleet, automatic terminal, no notifications. */
+export function settings(o: Partial<Settings> = {}): Settings {
+  return {
+    claudeHome: '/h/.claude',
+    claudeHomeExists: true,
+    fleetFile: null,
+    stateDir: '/s',
+    dataDir: '/d',
+    terminal: null,
+    terminals: [],
+    notifyWaiting: false,
+    ...o,
+  };
+}
 
 let n = 0;
 export function session(o: Partial<SessionSummary> = {}): SessionSummary {
@@ -129,5 +152,6 @@ export function apiMock(): ApiFunctions {
     onWindowDrag: fn<'onWindowDrag'>(async () => () => {}),
     pickPaths: fn<'pickPaths'>(async () => []),
     copyText: fn<'copyText'>(async () => undefined),
+    notify: fn<'notify'>(async () => true),
   };
 }

@@ -30,6 +30,9 @@ describe('Fleet view: grouping and release', () => {
       fleetFile: '/home/ada/fleet/herdctl.yaml',
       stateDir: '/s',
       dataDir: '/d',
+      terminal: null,
+      terminals: [],
+      notifyWaiting: false,
     };
     app.agents = [
       {

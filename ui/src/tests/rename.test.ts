@@ -2,6 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from './fixtures';
 
+import * as fx from './fixtures';
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
 const { app } = await import('../lib/state.svelte');
@@ -74,7 +75,7 @@ describe('inline rename', () => {
   });
 
   const withFleet = (fleetFile: string | null) => {
-    app.settings = { claudeHome: '/h/.claude', claudeHomeExists: true, fleetFile, stateDir: '/s', dataDir: '/d' };
+    app.settings = fx.settings({ fleetFile });
   };
 
   it('without a fleet the row menu offers no adoption', async () => {

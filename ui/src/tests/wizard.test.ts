@@ -72,6 +72,9 @@ describe('import wizard', () => {
       fleetFile: '/f.yaml',
       stateDir: '/s',
       dataDir: '/h/.local/share/corral',
+      terminal: null,
+      terminals: [],
+      notifyWaiting: false,
     };
     app.agents = [
       {

@@ -24,4 +24,17 @@ liveUpdatesNote?: string,
  * The Claude desktop app's session store read for its sidebars (absent when this platform
  * has no default and none was chosen).
  */
-desktopStore?: string, };
+desktopStore?: string, 
+/**
+ * The terminal "Resume" opens: a program or a template (`null`: automatic, `$TERMINAL`
+ * then the platform's terminals).
+ */
+terminal: string | null, 
+/**
+ * The known terminals found on this machine, for the choice.
+ */
+terminals: Array<string>, 
+/**
+ * Raise a desktop notification when a session starts waiting on you (off by default).
+ */
+notifyWaiting: boolean, };

@@ -9,4 +9,8 @@ export type SettingsPatch = { claudeHome?: string | null, fleetFile?: string | n
 /**
  * The desktop app's store; `null` = back to the platform's.
  */
-desktopStore?: string | null, };
+desktopStore?: string | null, 
+/**
+ * The terminal "Resume" opens (a program or a template); `null` = automatic.
+ */
+terminal?: string | null, notifyWaiting?: boolean, };
