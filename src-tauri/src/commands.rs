@@ -149,6 +149,19 @@ pub async fn transcript_page(
     with_catalog(&state, move |c| c.page(&session_id, agent_id.as_deref(), at, limit)).await
 }
 
+/// The messages of one rewound branch of a session (a page's `rewinds[].branch`).
+#[tauri::command]
+pub async fn rewound_branch(
+    state: State<'_, AppState>,
+    session_id: String,
+    branch: u64,
+    limit: u32,
+) -> Reply<MessagePage> {
+    check_session_id(&session_id)?;
+    let limit = check_limit(limit)?;
+    with_catalog(&state, move |c| c.rewound_branch(&session_id, branch, limit)).await
+}
+
 /// Searches every conversation the index covers (the last commit; the background indexer keeps
 /// it up to date). `limit` counts sessions.
 #[tauri::command]

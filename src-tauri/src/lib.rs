@@ -39,6 +39,7 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::session_messages,
         commands::subagent_messages,
         commands::transcript_page,
+        commands::rewound_branch,
         commands::search,
         commands::search_status,
         commands::find_in_transcript,

@@ -62,7 +62,7 @@ fn every_corpus_file_reads_and_pages_consistently() {
         // and skipped count come out.
         for piece in [1, 4096] {
             let mut streamed = Vec::new();
-            let summary = messages::stream_transcript(p, piece, &mut |m| {
+            let summary = messages::stream_transcript(p, piece, &messages::Lines::All, &mut |m| {
                 streamed.extend(m);
                 Ok(())
             })
@@ -359,4 +359,42 @@ fn corpus_peek() {
             m.thinking.as_ref().map(String::len)
         );
     }
+}
+
+/// Real rewinds are found and recording artifacts are not: a rewind in 03eb5929 (2.1.x, a new
+/// prompt hanging from the first turn), against parallel tool results (spotter, ef958aa1) and
+/// 1.0.x local commands hanging from one caveat line (0d3a8e6f, 71c9afe9).
+#[test]
+fn rewinds_in_real_transcripts() {
+    use corral_engine::transcript::branches;
+    let Some(root) = crate::support::corpus() else { return };
+    let ideas =
+        root.join(CCL).join("-experiments-ideas/03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl");
+    let (_, b) = branches::scan(&ideas).unwrap();
+    assert_eq!(b.rewinds.len(), 1, "{b:?}");
+    assert_eq!(b.rewinds[0].prompts, 3);
+    let f = facts::scan_file(&ideas, None).unwrap().scanner.facts();
+    assert_eq!(f.rewound_prompts, 3);
+    let page =
+        messages::read_page_in(&ideas, None, 500, &messages::Lines::Except(b.hidden.clone()))
+            .unwrap();
+    assert!(page.messages.iter().any(|m| m.content.starts_with("I actually don't like much")));
+    assert!(!page.messages.iter().any(|m| m.content.starts_with("I very much like this idea")));
+    for rel in [
+        "spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
+        "claude-code-log/projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl",
+        "claude-code-log/projects/-Users-dain-workspace-claude-code-log-sample/0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl",
+        "claude-code-log/projects/-Users-dain-workspace-claude-code-log-sample/71c9afe9-d9cc-4583-86b3-e62ba682b83a.jsonl",
+    ] {
+        let (_, b) = branches::scan(&root.join(rel)).unwrap();
+        assert!(b.rewinds.is_empty() && b.hidden.is_empty(), "{rel}: {b:?}");
+    }
+    // The cheap flag is set on the files that need the exact scan, and on few others.
+    let mut files = Vec::new();
+    jsonl_files(&root, &mut files);
+    let flagged = files
+        .iter()
+        .filter(|p| facts::scan_file(p, None).unwrap().scanner.facts().may_branch)
+        .count();
+    assert!(flagged >= 1 && flagged * 5 < files.len(), "{flagged} of {}", files.len());
 }

@@ -731,3 +731,212 @@ fn a_page_around_a_deep_line_starts_at_its_prompt_and_pages_on_to_the_end() {
     let first = messages::read_page_around(&path, 0, 10).unwrap();
     assert_eq!((first.earlier_cursor, first.messages[0].uuid.as_deref()), (None, Some("u0")));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rewound branches (fixtures/transcripts/rewound-2.1.jsonl: a rewind back to the first turn,
+// abandoning two prompts and a tool call; an unknown `atis-latch` line)
+
+const REWOUND_SID: &str = "7a1f3c5e-2b4d-4e6f-8a0b-1c3d5e7f9a2b";
+
+fn rewound() -> PathBuf {
+    fx("rewound-2.1.jsonl")
+}
+
+fn texts(messages: &[TranscriptMessage]) -> Vec<String> {
+    messages.iter().filter(|m| m.role != Role::Tool).map(|m| m.content.clone()).collect()
+}
+
+#[test]
+fn listing_facts_follow_the_resumed_branch() {
+    let f = facts_of(&rewound());
+    assert!(f.may_branch);
+    assert_eq!(f.rewound_prompts, 2);
+    // Resumed: 3 prompts + 3 responses. In file order there are 5 more (2 prompts, 3 responses).
+    assert_eq!(f.message_count, 6);
+    assert_eq!(
+        f.preview.as_deref(),
+        Some("Is a dev-docs/ vs work/ split a good idea for this repo?")
+    );
+    let plain = facts_of(&fx("streamed-2.1.jsonl"));
+    assert!(!plain.may_branch && plain.rewound_prompts == 0, "{plain:?}");
+}
+
+#[test]
+fn a_rewind_whose_first_prompt_was_replaced_takes_its_preview_from_the_resumed_branch() {
+    let text = fs::read_to_string(rewound()).unwrap();
+    // Rewind to the very start: the replacement prompt hangs from nothing but the session head.
+    let first_prompt = "7a1f0001-7a1f-4001-8001-b0a1d0000001";
+    let edited = text.replace(
+        "\"parentUuid\":\"7a1f0004-7a1f-4004-8004-b0a1d0000004\",\"isSidechain\":false,\"userType\":\"external\",\"cwd\":\"/home/dev/ideas\",\"sessionId\":\"7a1f3c5e-2b4d-4e6f-8a0b-1c3d5e7f9a2b\",\"version\":\"2.1.42\",\"gitBranch\":\"main\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"I actually",
+        "\"parentUuid\":null,\"isSidechain\":false,\"userType\":\"external\",\"cwd\":\"/home/dev/ideas\",\"sessionId\":\"7a1f3c5e-2b4d-4e6f-8a0b-1c3d5e7f9a2b\",\"version\":\"2.1.42\",\"gitBranch\":\"main\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"I actually",
+    );
+    assert_ne!(edited, text, "the fixture's rewind line changed shape");
+    // A null parent makes a separate root, not a rewind: nothing is hidden.
+    let (_d, p) = temp_file(edited.as_bytes());
+    assert_eq!(facts_of(&p).rewound_prompts, 0);
+    // Hanging it from the first prompt's snapshot-less head (its first line) is a rewind of all.
+    let mut lines: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let head = serde_json::json!({"type":"system","subtype":"informational","uuid":"7a1f00ff-7a1f-40ff-80ff-b0a1d00000ff",
+        "parentUuid":null,"isSidechain":false,"content":"session start","timestamp":"2026-05-12T18:46:59.000Z"});
+    for l in &mut lines {
+        if l["uuid"] == first_prompt {
+            l["parentUuid"] = head["uuid"].clone();
+        }
+        if l["message"]["content"].as_str().is_some_and(|c| c.starts_with("I actually")) {
+            l["parentUuid"] = head["uuid"].clone();
+        }
+    }
+    lines.insert(1, head);
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let (_d2, p2) = temp_file(body.as_bytes());
+    let f = facts_of(&p2);
+    assert_eq!(f.rewound_prompts, 3, "{f:?}");
+    assert_eq!(
+        f.preview.as_deref(),
+        Some("I actually don't like this idea much. List five weak points.")
+    );
+    assert_eq!(f.message_count, 4);
+}
+
+#[test]
+fn the_viewer_shows_the_resumed_branch_and_the_rewound_one_on_request() {
+    let path = rewound();
+    let (_, b) = corral_engine::transcript::branches::scan(&path).unwrap();
+    assert_eq!(b.rewinds.len(), 1);
+    let r = &b.rewinds[0];
+    assert_eq!((r.prompts, r.messages), (2, 5));
+    let lines = messages::Lines::Except(b.hidden.clone());
+    let page = messages::read_page_in(&path, None, 100, &lines).unwrap();
+    let shown = texts(&page.messages);
+    assert_eq!(
+        shown,
+        vec![
+            "Is a dev-docs/ vs work/ split a good idea for this repo?",
+            "Mostly yes: one idea file, a convention for where notes go.",
+            "I actually don't like this idea much. List five weak points.",
+            "1. The boundary is often blurry.",
+            "Fair enough. Write a balanced opinion.",
+            "It works when the boundary is named up front.",
+        ]
+    );
+    assert!(page.messages.iter().all(|m| m.tool_call.is_none()), "the Read was rewound too");
+    let replacement = page.messages.iter().find(|m| m.content.starts_with("I actually")).unwrap();
+    assert_eq!(replacement.offset, r.at, "the mark sits at the prompt that replaced the branch");
+    // Pages of any size concatenate to the same resumed view.
+    for limit in [1, 2, 3] {
+        let mut all = Vec::new();
+        let mut before = None;
+        loop {
+            let p = messages::read_page_in(&path, before, limit, &lines).unwrap();
+            all.splice(0..0, p.messages);
+            match p.earlier_cursor {
+                Some(c) => before = Some(c),
+                None => break,
+            }
+        }
+        assert_eq!(texts(&all), shown, "limit {limit}");
+    }
+    // The whole read (show, export) follows the same branch.
+    let whole = messages::read_transcript_in(&path, REWOUND_SID, "/w", &lines).unwrap();
+    assert_eq!(texts(&whole.messages), shown);
+    // The abandoned branch, one click away: its prompts, replies and the tool call with output.
+    let branch = messages::read_lines(&path, &r.lines, 100).unwrap();
+    let abandoned = texts(&branch.messages);
+    assert_eq!(abandoned[0], "I very much like this idea. List five strengths.");
+    assert_eq!(abandoned[2], "Now write a balanced opinion on it.");
+    assert_eq!(abandoned.len(), 4, "2 prompts, 2 replies with text (the third only called Read)");
+    let read = branch.messages.iter().find_map(|m| m.tool_call.as_ref()).unwrap();
+    assert_eq!(
+        (read.tool_name.as_str(), read.output.as_str(), read.pending),
+        ("Read", "# dev-docs\n", false)
+    );
+    // Every line is either shown or on the branch, never both.
+    let everything = texts(&read_all_lines(&path));
+    assert_eq!(everything.len(), shown.len() + abandoned.len());
+}
+
+/// A world whose Claude home holds the rewound fixture: (world, its folder, a catalog).
+fn rewound_catalog() -> (crate::world::World, PathBuf, corral_engine::catalog::Catalog) {
+    let w = crate::world::World::new();
+    let dir = w.folder_of("/home/dev/ideas");
+    fs::create_dir_all(&dir).unwrap();
+    fs::copy(rewound(), dir.join(format!("{REWOUND_SID}.jsonl"))).unwrap();
+    let c = w.catalog();
+    (w, dir, c)
+}
+
+fn read_all_lines(path: &Path) -> Vec<TranscriptMessage> {
+    read(path)
+}
+
+#[test]
+fn an_unknown_entry_type_changes_no_count_preview_or_message() {
+    let text = fs::read_to_string(rewound()).unwrap();
+    assert!(text.contains("\"type\":\"atis-latch\""));
+    let without: String =
+        text.lines().filter(|l| !l.contains("atis-latch")).map(|l| format!("{l}\n")).collect();
+    let (_d, p) = temp_file(without.as_bytes());
+    let (a, b) = (facts_of(&rewound()), facts_of(&p));
+    assert_eq!(
+        (a.message_count, &a.preview, a.skipped_lines, a.rewound_prompts),
+        (b.message_count, &b.preview, b.skipped_lines, b.rewound_prompts)
+    );
+    assert_eq!(texts(&read(&rewound())), texts(&read(&p)));
+}
+
+#[test]
+fn the_catalog_marks_rewinds_in_pages_and_serves_the_abandoned_branch() {
+    let (_w, dir, c) = rewound_catalog();
+    let s = c.session(REWOUND_SID).unwrap();
+    assert_eq!(s.message_count, 6);
+    let page = c.messages_page(REWOUND_SID, None, 100).unwrap();
+    assert_eq!(page.rewinds.len(), 1);
+    let mark = &page.rewinds[0];
+    assert_eq!((mark.prompts, mark.messages), (2, 5));
+    assert_eq!(
+        mark.first_prompt.as_deref(),
+        Some("I very much like this idea. List five strengths.")
+    );
+    assert!(page.messages.iter().any(|m| m.offset == mark.at));
+    assert!(!page.messages.iter().any(|m| m.content.contains("five strengths")));
+    // A page that ends before the replacement prompt carries no mark.
+    let early = c.messages_page(REWOUND_SID, Some(mark.at), 100).unwrap();
+    assert!(early.rewinds.is_empty());
+    let branch = c.rewound_branch(REWOUND_SID, mark.branch, 100).unwrap();
+    assert_eq!(branch.messages[0].content, "I very much like this idea. List five strengths.");
+    assert!(c.rewound_branch(REWOUND_SID, mark.branch + 1, 100).is_err());
+    let whole = c.transcript(REWOUND_SID).unwrap();
+    assert!(!whole.messages.iter().any(|m| m.content.contains("five strengths")));
+    // Appending to the resumed branch keeps the mark (the cached scan is continued).
+    let mut f =
+        fs::OpenOptions::new().append(true).open(dir.join(format!("{REWOUND_SID}.jsonl"))).unwrap();
+    writeln!(
+        f,
+        "{}",
+        serde_json::json!({"parentUuid":"7a1f002b-7a1f-402b-802b-b0a1d000002b","isSidechain":false,
+            "type":"user","uuid":"7a1f0050-7a1f-4050-8050-b0a1d0000050","sessionId":REWOUND_SID,
+            "timestamp":"2026-05-12T19:59:00.000Z","message":{"role":"user","content":"One more thing."}})
+    )
+    .unwrap();
+    drop(f);
+    let after = c.messages_page(REWOUND_SID, None, 100).unwrap();
+    assert_eq!(after.rewinds.len(), 1);
+    assert_eq!(after.messages.last().unwrap().content, "One more thing.");
+}
+
+#[test]
+fn a_search_hit_on_a_rewound_branch_opens_the_branch_where_it_was_replaced() {
+    let (_w, _, c) = rewound_catalog();
+    let newest = c.messages_page(REWOUND_SID, None, 100).unwrap();
+    let mark = newest.rewinds[0].clone();
+    let hit = c.rewound_branch(REWOUND_SID, mark.branch, 100).unwrap().messages[2].offset;
+    let page = c.page(REWOUND_SID, None, corral_engine::catalog::PageAt::Around(hit), 100).unwrap();
+    assert_eq!(page.open_branch, Some(mark.branch));
+    assert!(page.rewinds.iter().any(|r| r.branch == mark.branch));
+    assert!(page.messages.iter().any(|m| m.offset == mark.at));
+    // A hit on the resumed branch opens as before.
+    let plain =
+        c.page(REWOUND_SID, None, corral_engine::catalog::PageAt::Around(mark.at), 100).unwrap();
+    assert_eq!(plain.open_branch, None);
+}

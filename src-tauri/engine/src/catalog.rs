@@ -23,12 +23,14 @@ use crate::fleet::{Agent, Fleet};
 use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex, LoadedShard, PendingShard};
 use crate::metadata::MetadataStore;
 use crate::model::{
-    AgentSummary, Attribution, DirectoryGroup, MessagePage, NotResumableReason, SessionSummary,
-    SessionTranscript, SubagentInfo, TranscriptMessage, Usage, Warning,
+    AgentSummary, Attribution, DirectoryGroup, MessagePage, NotResumableReason, RewindMark,
+    SessionSummary, SessionTranscript, SubagentInfo, TranscriptMessage, Usage, Warning,
 };
 use crate::names::{FolderAgents, NameKeys};
 use crate::paths;
+use crate::transcript::branches::{BranchCache, Branches, Rewind};
 use crate::transcript::facts::{self, FactsScanner, TranscriptFacts};
+use crate::transcript::messages::Lines;
 use crate::transcript::{messages, subagents};
 
 /// Where everything lives. Every path computation starts from these values.
@@ -214,6 +216,8 @@ pub struct Catalog {
     default_claude_home: Option<PathBuf>,
     state_dir: PathBuf,
     caches: Mutex<Caches>,
+    /// Branch scans of the transcripts last opened that may hold a rewind.
+    branch_cache: Mutex<BranchCache>,
 }
 
 impl Catalog {
@@ -254,6 +258,7 @@ impl Catalog {
                 changed: None,
                 validated_at: None,
             }),
+            branch_cache: Mutex::new(BranchCache::default()),
         })
     }
 
@@ -647,8 +652,26 @@ impl Catalog {
     /// The whole transcript of a session.
     pub fn transcript(&self, session_id: &str) -> Result<SessionTranscript> {
         let (t, _) = self.locate(session_id)?;
-        messages::read_transcript(&t.path, &t.session_id, &t.working_directory())
+        let lines = self.resumed_lines(&t)?;
+        messages::read_transcript_in(&t.path, &t.session_id, &t.working_directory(), &lines)
             .map_err(|e| Error::io_at("read", &t.path, e))
+    }
+
+    /// The branch scan of a transcript whose facts say it may hold a rewind.
+    fn branches_of(&self, t: &FoundTranscript) -> Result<Option<Arc<Branches>>> {
+        if !t.facts.may_branch {
+            return Ok(None);
+        }
+        let mut cache = self.branch_cache.lock().map_err(|_| poisoned())?;
+        cache.get(&t.path).map(Some).map_err(|e| Error::io_at("read", &t.path, e))
+    }
+
+    /// The lines of the branch `claude --resume` continues.
+    fn resumed_lines(&self, t: &FoundTranscript) -> Result<Lines> {
+        Ok(match self.branches_of(t)? {
+            Some(b) if !b.hidden.is_empty() => Lines::Except(Arc::clone(&b.hidden)),
+            _ => Lines::All,
+        })
     }
 
     /// The whole transcript of a session handed to `emit` piece by piece (bounded memory for a
@@ -660,8 +683,10 @@ impl Catalog {
         emit: &mut dyn FnMut(Vec<TranscriptMessage>) -> std::io::Result<()>,
     ) -> Result<SessionTranscript> {
         let (t, _) = self.locate(session_id)?;
-        let summary = messages::stream_transcript(&t.path, messages::STREAM_PIECE_BYTES, emit)
-            .map_err(|e| Error::io_at("read", &t.path, e))?;
+        let lines = self.resumed_lines(&t)?;
+        let summary =
+            messages::stream_transcript(&t.path, messages::STREAM_PIECE_BYTES, &lines, emit)
+                .map_err(|e| Error::io_at("read", &t.path, e))?;
         Ok(SessionTranscript {
             session_id: t.session_id.clone(),
             working_directory: t.working_directory(),
@@ -717,13 +742,61 @@ impl Catalog {
         limit: usize,
     ) -> Result<MessagePage> {
         let path = self.transcript_path(session_id, agent_id)?;
+        let branches = match agent_id {
+            None => self.branches_of(&self.locate(session_id)?.0)?,
+            Some(_) => None,
+        };
+        let lines = match &branches {
+            Some(b) if !b.hidden.is_empty() => Lines::Except(Arc::clone(&b.hidden)),
+            _ => Lines::All,
+        };
         let limit = limit.clamp(1, 5_000);
-        match at {
-            PageAt::Before(before) => messages::read_page(&path, before, limit),
-            PageAt::Around(offset) => messages::read_page_around(&path, offset, limit),
-            PageAt::After(offset) => messages::read_page_after(&path, offset, limit),
+        // A line on a rewound branch (a search hit there) opens the page where the branch was
+        // replaced, with the branch open.
+        let open = match (&branches, at) {
+            (Some(b), PageAt::Around(offset)) => {
+                b.rewinds.iter().find(|r| r.lines.binary_search(&offset).is_ok()).cloned()
+            }
+            _ => None,
+        };
+        let at = open.as_ref().map_or(at, |r| PageAt::Around(r.at));
+        let mut page = match at {
+            PageAt::Before(before) => messages::read_page_in(&path, before, limit, &lines),
+            PageAt::Around(offset) => messages::read_page_around_in(&path, offset, limit, &lines),
+            PageAt::After(offset) => messages::read_page_after_in(&path, offset, limit, &lines),
         }
-        .map_err(|e| Error::io_at("read", &path, e))
+        .map_err(|e| Error::io_at("read", &path, e))?;
+        if let Some(b) = branches {
+            let (from, to) =
+                (page.earlier_cursor.unwrap_or(0), page.later_cursor.unwrap_or(u64::MAX));
+            page.rewinds = b
+                .rewinds
+                .iter()
+                .filter(|r| (from..to).contains(&r.at))
+                .map(|r| rewind_mark(&path, r))
+                .collect();
+            page.open_branch = open.map(|r| r.branch);
+        }
+        Ok(page)
+    }
+
+    /// The messages of one rewound branch of a session (`branch` as in
+    /// [`crate::model::RewindMark::branch`]), at most `limit` of them.
+    pub fn rewound_branch(
+        &self,
+        session_id: &str,
+        branch: u64,
+        limit: usize,
+    ) -> Result<MessagePage> {
+        let (t, _) = self.locate(session_id)?;
+        let rewind = self
+            .branches_of(&t)?
+            .and_then(|b| b.rewind(branch).cloned())
+            .ok_or_else(|| Error::InvalidInput(format!("no rewound branch at byte {branch}")))?;
+        let mut page = messages::read_lines(&t.path, &rewind.lines, limit.clamp(1, 5_000))
+            .map_err(|e| Error::io_at("read", &t.path, e))?;
+        page.rewinds = Vec::new();
+        Ok(page)
     }
 
     /// What the transcript viewer's header shows: the listing facts, token usage, subagents and
@@ -865,6 +938,19 @@ impl Catalog {
         }
         paths::folder_is_descendant_of(folder, &wd)
             && cwd.is_some_and(|c| paths::cwd_is_within(c, &wd))
+    }
+}
+
+/// The mark a page shows where a rewound branch was replaced.
+fn rewind_mark(path: &Path, r: &Rewind) -> RewindMark {
+    let first_prompt =
+        r.first_prompt.and_then(|o| facts::prompt_preview_at(path, o).ok().flatten());
+    RewindMark {
+        at: r.at,
+        branch: r.branch,
+        prompts: r.prompts,
+        messages: r.messages,
+        first_prompt,
     }
 }
 

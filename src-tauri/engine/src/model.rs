@@ -244,6 +244,34 @@ pub struct MessagePage {
     /// Byte length of the transcript that this page reflects (to detect growth).
     #[ts(type = "number")]
     pub size_bytes: u64,
+    /// Rewound branches replaced within this page (see `transcript::branches`).
+    #[serde(default)]
+    pub rewinds: Vec<RewindMark>,
+    /// Set when the page was asked for around a line on a rewound branch: that branch (one of
+    /// `rewinds`), to be shown open with the line in it.
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub open_branch: Option<u64>,
+}
+
+/// Where a rewind abandoned a branch: shown before the prompt that replaced it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RewindMark {
+    /// Byte offset of the prompt that replaced the branch (a message's `offset`).
+    #[ts(type = "number")]
+    pub at: u64,
+    /// The abandoned branch's id: the byte offset of its first line.
+    #[ts(type = "number")]
+    pub branch: u64,
+    /// Typed prompts on the abandoned branch.
+    #[ts(type = "number")]
+    pub prompts: u64,
+    /// Messages on it.
+    #[ts(type = "number")]
+    pub messages: u64,
+    /// The preview of its first prompt.
+    pub first_prompt: Option<String>,
 }
 
 /// A whole transcript opened in the viewer (or printed by `corral-cli show`).

@@ -76,6 +76,8 @@ export const subagentMessages = (sessionId: string, agentId: string, before: num
   call('subagent_messages', { sessionId, agentId, before, limit });
 export const transcriptPage = (sessionId: string, agentId: string | null, at: PageAt, limit: number) =>
   call('transcript_page', { sessionId, agentId, at, limit });
+export const rewoundBranch = (sessionId: string, branch: number, limit: number) =>
+  call('rewound_branch', { sessionId, branch, limit });
 export const search = (query: string, limit: number) => call('search', { query, limit });
 export const searchStatus = () => call('search_status', {});
 export const findInTranscript = (sessionId: string, agentId: string | null, query: string) =>

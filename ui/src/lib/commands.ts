@@ -57,6 +57,7 @@ export interface Commands {
     args: { sessionId: string; agentId: string | null; at: PageAt; limit: number };
     result: MessagePage;
   };
+  rewound_branch: { args: { sessionId: string; branch: number; limit: number }; result: MessagePage };
   search: { args: { query: string; limit: number }; result: SearchResults };
   search_status: { args: NoArgs; result: IndexStatus };
   find_in_transcript: {

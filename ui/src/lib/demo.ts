@@ -17,6 +17,7 @@ import type {
   ImportReport,
   ImportSkip,
   MessagePage,
+  RewindMark,
   Origin,
   PageAt,
   PlannedPlacement,
@@ -521,11 +522,56 @@ function page(total: number, before: number | null, limit: number): MessagePage 
 function range(total: number, start: number, end: number): MessagePage {
   const messages: TranscriptMessage[] = [];
   for (let i = start; i < end; i++) messages.push(messageAt(i, total));
+  // Every demo conversation was rewound once, at its second prompt (message 6).
+  const rewinds: RewindMark[] =
+    total > 8 && start <= REWIND_AT && REWIND_AT < end
+      ? [
+          {
+            at: REWIND_AT * 1000,
+            branch: REWIND_AT * 1000 - 500,
+            prompts: 2,
+            messages: 5,
+            firstPrompt: 'Try it with a global lock instead',
+          },
+        ]
+      : [];
   return {
     messages,
     earlierCursor: start > 0 ? start * 1000 : null,
     laterCursor: end < total ? end * 1000 : null,
     sizeBytes: total * 1000,
+    rewinds,
+    openBranch: null,
+  };
+}
+
+const REWIND_AT = 6;
+
+/** The demo's rewound branch: two abandoned prompts with their replies. */
+function rewoundBranch(): MessagePage {
+  const at = REWIND_AT * 1000 - 500;
+  const m = (i: number, role: 'user' | 'assistant', content: string): TranscriptMessage => ({
+    role,
+    content,
+    uuid: `r-${i}`,
+    timestamp: iso((20 - i) * 60_000),
+    thinking: null,
+    toolCall: null,
+    originKind: null,
+    offset: at + i,
+  });
+  return {
+    messages: [
+      m(0, 'user', 'Try it with a global lock instead'),
+      m(1, 'assistant', 'A global lock serialises every scan; here is the change.'),
+      m(2, 'user', 'Now make the lock fair'),
+      m(3, 'assistant', 'Done: waiters are served in arrival order.'),
+    ],
+    earlierCursor: null,
+    laterCursor: null,
+    sizeBytes: 0,
+    rewinds: [],
+    openBranch: null,
   };
 }
 
@@ -767,7 +813,10 @@ async function cliInvoke(cmd: Command, a: Record<string, unknown>): Promise<unkn
         return {
           messages: page,
           earlierCursor: page.length < older.length ? page[0].offset : null,
+          laterCursor: null,
           sizeBytes: s.sizeBytes,
+          rewinds: [],
+          openBranch: null,
         };
       }
     }
@@ -836,6 +885,7 @@ const handlers: Handlers = {
     const total = a.agentId ? 12 : Math.max(7, findSession(String(a.sessionId)).messageCount);
     return pageAt(total, a.at, Number(a.limit) || 100);
   },
+  rewound_branch: () => rewoundBranch(),
   search: (a) => demoSearch(a.query, a.limit),
   find_in_transcript: (a) => {
     const total = Math.max(7, findSession(String(a.sessionId)).messageCount);

@@ -8,6 +8,7 @@ export type { ErrorPayload } from './bindings/ErrorPayload';
 export type { Listing } from './bindings/Listing';
 export type { MessagePage } from './bindings/MessagePage';
 export type { NotResumableReason } from './bindings/NotResumableReason';
+export type { RewindMark } from './bindings/RewindMark';
 export type { Origin } from './bindings/Origin';
 export type { Role } from './bindings/Role';
 export type { SessionSummary } from './bindings/SessionSummary';

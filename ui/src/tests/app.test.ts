@@ -115,6 +115,8 @@ describe('the app shell', () => {
       earlierCursor: null,
       laterCursor: null,
       sizeBytes: 0,
+      rewinds: [],
+      openBranch: null,
     });
     await fireEvent.click(screen.getByTestId('session-row'));
     expect(app.openId).not.toBeNull();

@@ -100,6 +100,8 @@ describe('a transcript opened at a hit', () => {
       earlierCursor: from > 0 ? from * 100 : null,
       laterCursor: end < all.length ? end * 100 : null,
       sizeBytes: all.length * 100,
+      rewinds: [],
+      openBranch: null,
     };
   });
 
@@ -114,6 +116,35 @@ describe('a transcript opened at a hit', () => {
     await fireEvent.click(screen.getByTestId('load-later'));
     await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(40));
     expect(fetchAt).toHaveBeenLastCalledWith({ kind: 'after', offset: 5800 }, 20);
+  });
+
+  it('a hit on a rewound branch opens that branch at the hit', async () => {
+    const page = all.slice(0, 10);
+    const fetchAtBranch = vi.fn(async (): Promise<MessagePage> => ({
+      messages: page,
+      earlierCursor: null,
+      laterCursor: null,
+      sizeBytes: 1000,
+      rewinds: [{ at: 500, branch: 450, prompts: 1, messages: 2, firstPrompt: 'old idea' }],
+      openBranch: 450,
+    }));
+    const fetchBranch = vi.fn(async (): Promise<MessagePage> => ({
+      messages: [
+        message(0, { uuid: 'b0', content: 'old idea', offset: 450 }),
+        message(1, { uuid: 'b1', content: 'a Zeppelin reply', offset: 460 }),
+      ],
+      earlierCursor: null,
+      laterCursor: null,
+      sizeBytes: 1000,
+      rewinds: [],
+      openBranch: null,
+    }));
+    const anchor = { sessionId: 's', agentId: null, offset: 460, uuid: 'b1', toolUseId: null, terms: ['zeppelin'] };
+    render(MessageList, { props: { fetchPage: vi.fn(), fetchAt: fetchAtBranch, fetchBranch, anchor, pageSize: 20 } });
+    await vi.waitFor(() => expect(screen.getByTestId('rewound-branch').textContent).toContain('Zeppelin'));
+    expect(fetchBranch).toHaveBeenCalledWith(450);
+    await vi.waitFor(() => expect(document.querySelector('.anchor')?.getAttribute('data-uuid')).toBe('b1'));
+    expect(document.querySelector('mark.term')?.textContent).toBe('Zeppelin');
   });
 });
 

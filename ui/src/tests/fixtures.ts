@@ -119,6 +119,7 @@ export function apiMock(): ApiFunctions {
     sessionMessages: fn<'sessionMessages'>(),
     subagentMessages: fn<'subagentMessages'>(),
     transcriptPage: fn<'transcriptPage'>(),
+    rewoundBranch: fn<'rewoundBranch'>(),
     search: fn<'search'>(),
     findInTranscript: fn<'findInTranscript'>(),
     desktopReport: fn<'desktopReport'>(),

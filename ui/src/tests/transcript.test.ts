@@ -22,6 +22,8 @@ function pager(all: () => TranscriptMessage[]) {
       earlierCursor: start > 0 ? list[start].offset : null,
       laterCursor: null,
       sizeBytes: list.length * 100,
+      rewinds: [],
+      openBranch: null,
     };
   };
 }
@@ -152,6 +154,8 @@ describe('transcript viewer', () => {
       earlierCursor: null,
       laterCursor: null,
       sizeBytes: 10,
+      rewinds: [],
+      openBranch: null,
     });
     render(TranscriptView, { session: s });
     await vi.waitFor(() => expect(screen.getByTestId('open-subagent')).toBeTruthy());
@@ -180,5 +184,42 @@ describe('transcript viewer', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('marks a rewind before the prompt that replaced it and shows the abandoned branch on request', async () => {
+    const short = Array.from({ length: 6 }, (_, i) => msg(i));
+    vi.mocked(api.sessionMessages).mockImplementation(async () => ({
+      messages: short,
+      earlierCursor: null,
+      laterCursor: null,
+      sizeBytes: 600,
+      rewinds: [{ at: short[4].offset, branch: 350, prompts: 2, messages: 4, firstPrompt: 'Try a global lock' }],
+      openBranch: null,
+    }));
+    vi.mocked(api.rewoundBranch).mockResolvedValue({
+      messages: [msg(0, { uuid: 'gone-1', content: 'Try a global lock', offset: 350 })],
+      earlierCursor: null,
+      laterCursor: null,
+      sizeBytes: 600,
+      rewinds: [],
+      openBranch: null,
+    });
+    render(TranscriptView, { session: s });
+    const mark = await vi.waitFor(() => screen.getByTestId('rewind-mark'));
+    expect(mark.textContent).toContain('2 prompts rewound here');
+    expect(mark.textContent).toContain('Try a global lock');
+    // It sits right before the replacing prompt's message.
+    const next = mark.nextElementSibling as HTMLElement;
+    expect(next.dataset.uuid).toBe(short[4].uuid);
+    expect(screen.queryByTestId('rewound-branch')).toBeNull();
+    const toggle = screen.getByTestId('rewind-toggle');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    await fireEvent.click(toggle);
+    const branch = await vi.waitFor(() => screen.getByTestId('rewound-branch'));
+    await vi.waitFor(() => expect(branch.textContent).toContain('Try a global lock'));
+    expect(branch.textContent).toContain('does not see these 4 messages');
+    expect(api.rewoundBranch).toHaveBeenCalledWith(s.sessionId, 350, 2000);
+    await fireEvent.click(toggle);
+    expect(screen.queryByTestId('rewound-branch')).toBeNull();
   });
 });

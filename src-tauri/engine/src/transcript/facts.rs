@@ -27,6 +27,9 @@
 
 use std::collections::VecDeque;
 use std::path::Path;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use serde::{Deserialize, Serialize};
 
@@ -40,10 +43,9 @@ use crate::model::Usage;
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
-pub const EXTRACTOR_VERSION: u32 = 1;
+pub const EXTRACTOR_VERSION: u32 = 2;
 
-/// Maximum preview length in characters (an ellipsis is appended when clipped).
-pub const PREVIEW_CHARS: usize = 100;
+pub use super::{PREVIEW_CHARS, preview_of};
 
 /// What listing needs to know about one transcript.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -76,6 +78,14 @@ pub struct TranscriptFacts {
     pub ai_title: Option<String>,
     pub summary: Option<String>,
     pub usage: Usage,
+    /// A typed prompt's `parentUuid` is not the line written just before it: the file may hold
+    /// a rewound branch (a cheap, over-eager test; [`super::branches`] decides).
+    #[serde(default)]
+    pub may_branch: bool,
+    /// Typed prompts on rewound branches (`message_count` and `preview` follow the resumed
+    /// branch, see [`super::branches`]).
+    #[serde(default)]
+    pub rewound_prompts: u64,
     /// Lines that could not be parsed: over-long lines, non-object lines, and user/assistant/title
     /// lines that stayed invalid after repair (other record types are not parsed for listing).
     pub skipped_lines: u64,
@@ -189,6 +199,23 @@ pub struct FactsScanner {
     /// `/command args` of the first slash command, shown when no typed prompt exists.
     #[serde(default)]
     command_fallback: Option<String>,
+    /// The `uuid` of the last line that had one (for [`TranscriptFacts::may_branch`]).
+    #[serde(default)]
+    last_uuid: Option<String>,
+    /// What the branch scan said when `may_branch` was set.
+    #[serde(default)]
+    resumed: Option<ResumedBranch>,
+}
+
+/// The resumed branch's corrections to file-order facts (see [`super::branches`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResumedBranch {
+    hidden_messages: u64,
+    rewound_prompts: u64,
+    /// The preview of the first typed prompt on the resumed branch, when the file's first one
+    /// was rewound.
+    preview: Option<String>,
 }
 
 /// Top-level types the facts scanner looks at; every other line is skipped unparsed.
@@ -242,6 +269,7 @@ impl FactsScanner {
             }
             LineShape::ObjectLike => {}
         }
+        self.probe_branch(line);
         if !jsonl::has_type_in(line, FACT_TYPES) {
             return;
         }
@@ -268,8 +296,13 @@ impl FactsScanner {
     fn feed_reference(&mut self, line: &[u8]) {
         match jsonl::quick_shape(line) {
             LineShape::Malformed => self.facts.skipped_lines += 1,
-            LineShape::ObjectLike if jsonl::has_type_in(line, FACT_TYPES) => self.feed_parsed(line),
-            LineShape::ObjectLike | LineShape::Blank => {}
+            LineShape::ObjectLike => {
+                self.probe_branch(line);
+                if jsonl::has_type_in(line, FACT_TYPES) {
+                    self.feed_parsed(line);
+                }
+            }
+            LineShape::Blank => {}
         }
     }
 
@@ -380,10 +413,46 @@ impl FactsScanner {
         }
     }
 
+    /// Sets `may_branch` when a user line that may be a typed prompt names a parent other than
+    /// the line written just before it. Byte-level on purpose: every approximation here (a
+    /// nested `uuid` key, a meta line taken for a prompt) can only set the flag too often, and
+    /// the branch scan it triggers is exact.
+    fn probe_branch(&mut self, line: &[u8]) {
+        static TOOL_RESULT: LazyLock<Finder<'static>> =
+            LazyLock::new(|| Finder::new(b"\"tool_result\""));
+        static PARENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"parentUuid\""));
+        static UUID: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"uuid\""));
+        if !self.facts.may_branch
+            && jsonl::has_type_in(line, &["user"])
+            && TOOL_RESULT.find(line).is_none()
+            && let Some(parent) = string_field(line, &PARENT, false)
+            && self.last_uuid.as_deref().map(str::as_bytes) != Some(parent)
+        {
+            self.facts.may_branch = true;
+        }
+        if let Some(uuid) = string_field(line, &UUID, true)
+            && let Ok(uuid) = std::str::from_utf8(uuid)
+        {
+            set_string(&mut self.last_uuid, uuid);
+        }
+    }
+
+    /// Records what the branch scan found (see [`scan_file`]).
+    fn set_branches(&mut self, b: Option<ResumedBranch>) {
+        self.resumed = b;
+    }
+
     /// The facts as of the lines fed so far.
     pub fn facts(&self) -> TranscriptFacts {
         let mut f = self.facts.clone();
         f.usage = self.usage.usage();
+        if let Some(r) = &self.resumed {
+            f.message_count = f.message_count.saturating_sub(r.hidden_messages);
+            f.rewound_prompts = r.rewound_prompts;
+            if let Some(p) = &r.preview {
+                f.preview = Some(p.clone());
+            }
+        }
         if f.preview.is_none() {
             f.preview.clone_from(&self.command_fallback);
         }
@@ -437,32 +506,6 @@ fn set_string(slot: &mut Option<String>, s: &str) {
 
 fn non_empty(v: &Loose<'_>) -> Option<String> {
     v.as_str().filter(|s| !s.trim().is_empty()).map(str::to_owned)
-}
-
-/// The preview of a user prompt, or `None` when the text is not a typed prompt: command
-/// wrappers and injected tags (`<command-name>`, `<local-command-stdout>`, `<bash-input>`,
-/// `<system-reminder>`, … — any text starting with a lowercase tag) and interrupt markers.
-/// Whitespace is collapsed; the result is clipped to [`PREVIEW_CHARS`] characters + `…`.
-pub fn preview_of(text: &str) -> Option<String> {
-    let t = text.trim_start();
-    let mut chars = t.chars();
-    if chars.next() == Some('<') && chars.next().is_some_and(|c| c.is_ascii_lowercase()) {
-        return None;
-    }
-    if t.starts_with("[Request interrupted by user") {
-        return None;
-    }
-    let collapsed = t.split_whitespace().collect::<Vec<_>>().join(" ");
-    if collapsed.is_empty() {
-        return None;
-    }
-    if collapsed.chars().count() > PREVIEW_CHARS {
-        let mut s: String = collapsed.chars().take(PREVIEW_CHARS).collect();
-        s.push('…');
-        Some(s)
-    } else {
-        Some(collapsed)
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -794,7 +837,62 @@ pub fn scan_file(path: &Path, resume: Option<(u64, FactsScanner)>) -> std::io::R
         scanner.feed(line.bytes);
     }
     scanner.add_skipped(reader.oversized_lines());
+    if scanner.facts.may_branch {
+        scanner.set_branches(resumed_branch(path)?);
+    }
     Ok(ScanOutcome { offset: reader.complete_offset(), scanner })
+}
+
+/// Runs the exact branch scan for a file that may hold a rewind.
+fn resumed_branch(path: &Path) -> std::io::Result<Option<ResumedBranch>> {
+    let (_, b) = super::branches::scan(path)?;
+    if b.rewinds.is_empty() {
+        return Ok(None);
+    }
+    let preview = match b.first_visible_prompt {
+        Some(at) if b.first_prompt_hidden => prompt_preview_at(path, at)?,
+        _ => None,
+    };
+    Ok(Some(ResumedBranch {
+        hidden_messages: b.hidden_messages(),
+        rewound_prompts: b.rewound_prompts(),
+        preview,
+    }))
+}
+
+#[derive(Deserialize)]
+struct PromptLine<'a> {
+    #[serde(default, borrow)]
+    message: MapOr<MessageRef<'a>>,
+}
+
+/// The preview of the user line at byte `offset`.
+pub(crate) fn prompt_preview_at(path: &Path, offset: u64) -> std::io::Result<Option<String>> {
+    let mut reader = LineReader::new(super::open_at(path, offset)?, offset);
+    let Some(line) = reader.next_line()? else { return Ok(None) };
+    let mut scratch = Vec::new();
+    Ok(match jsonl::parse_line_with::<PromptLine<'_>>(line.bytes, &mut scratch) {
+        Parsed::Value(l) => l.message.0.and_then(|m| first_preview(&m.content)),
+        _ => None,
+    })
+}
+
+/// The string value of the first (or, with `last`, the last) `key` in `line` whose value is a
+/// plain string, as raw bytes (escapes left as they are).
+fn string_field<'l>(line: &'l [u8], key: &Finder<'_>, last: bool) -> Option<&'l [u8]> {
+    let mut found = None;
+    for i in key.find_iter(line) {
+        let rest = line.get(i + key.needle().len()..).unwrap_or_default();
+        let rest = rest.trim_ascii_start();
+        let Some(rest) = rest.strip_prefix(b":".as_slice()) else { continue };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"\"".as_slice()) else { continue };
+        let Some(end) = memchr::memchr(b'"', rest) else { continue };
+        found = rest.get(..end);
+        if !last {
+            break;
+        }
+    }
+    found
 }
 
 #[cfg(test)]
@@ -888,6 +986,9 @@ mod tests {
                 LineReader::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()), 0);
             while let Some(l) = r.next_line().unwrap() {
                 slow.feed_reference(l.bytes);
+            }
+            if slow.facts.may_branch {
+                slow.set_branches(resumed_branch(path).unwrap());
             }
             assert_eq!(fast.scanner, slow, "{}", path.display());
             assert_eq!(fast.offset, r.complete_offset());

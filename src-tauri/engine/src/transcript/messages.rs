@@ -31,6 +31,7 @@ use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -96,9 +97,50 @@ fn owned(v: &Loose<'_>) -> Option<String> {
     v.as_str().map(str::to_owned)
 }
 
+/// Which lines of a transcript a read shows, by the byte offsets where they start.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Lines {
+    /// Every line (the file as written).
+    #[default]
+    All,
+    /// Every line but these (ascending): the resumed branch without its rewound branches.
+    Except(Arc<[u64]>),
+    /// Only these (ascending): one rewound branch.
+    Only(Arc<[u64]>),
+}
+
+impl Lines {
+    /// Whether the line starting at `offset` is shown.
+    pub fn keeps(&self, offset: u64) -> bool {
+        match self {
+            Self::All => true,
+            Self::Except(o) => o.binary_search(&offset).is_err(),
+            Self::Only(o) => o.binary_search(&offset).is_ok(),
+        }
+    }
+}
+
+/// What a read looks at: the file's sidechain status and the lines shown.
+#[derive(Debug, Clone, Copy)]
+struct Scope<'a> {
+    sidechain: bool,
+    lines: &'a Lines,
+}
+
+impl Scope<'_> {
+    fn probe(&self, offset: u64, bytes: &[u8]) -> Probe {
+        if self.lines.keeps(offset) {
+            probe(bytes, self.sidechain)
+        } else {
+            Probe { candidate: false, boundary: false, assistant_id: None }
+        }
+    }
+}
+
 /// Builds viewer messages from the lines of (a byte range of) one transcript.
 pub(crate) struct Builder {
     file_sidechain: bool,
+    lines: Lines,
     messages: Vec<Option<TranscriptMessage>>,
     assistant_by_id: HashMap<String, usize>,
     /// Assistant messages whose uuid came from a text/thinking line.
@@ -110,9 +152,11 @@ pub(crate) struct Builder {
 }
 
 impl Builder {
-    pub(crate) fn new(file_sidechain: bool) -> Self {
+    /// A builder that skips the lines `lines` does not keep.
+    pub(crate) fn showing(file_sidechain: bool, lines: Lines) -> Self {
         Self {
             file_sidechain,
+            lines,
             messages: Vec::new(),
             assistant_by_id: HashMap::new(),
             assistant_has_uuid: Vec::new(),
@@ -135,6 +179,9 @@ impl Builder {
 
     /// Feeds one complete line.
     pub(crate) fn line(&mut self, offset: u64, bytes: &[u8]) {
+        if !self.lines.keeps(offset) {
+            return;
+        }
         match jsonl::quick_shape(bytes) {
             LineShape::Blank => return,
             LineShape::Malformed => {
@@ -600,7 +647,17 @@ pub fn read_transcript(
     session_id: &str,
     working_directory: &str,
 ) -> std::io::Result<SessionTranscript> {
-    let mut builder = Builder::new(super::file_is_sidechain(path));
+    read_transcript_in(path, session_id, working_directory, &Lines::All)
+}
+
+/// [`read_transcript`] of the lines `lines` keeps.
+pub fn read_transcript_in(
+    path: &Path,
+    session_id: &str,
+    working_directory: &str,
+    lines: &Lines,
+) -> std::io::Result<SessionTranscript> {
+    let mut builder = Builder::showing(super::file_is_sidechain(path), lines.clone());
     let mut reader = LineReader::new(super::open_at(path, 0)?, 0);
     while let Some(line) = reader.next_line()? {
         builder.line(line.offset, line.bytes);
@@ -652,9 +709,10 @@ pub const STREAM_PIECE_BYTES: u64 = 16 * 1024 * 1024;
 pub fn stream_transcript(
     path: &Path,
     piece_bytes: u64,
+    lines: &Lines,
     emit: &mut dyn FnMut(Vec<TranscriptMessage>) -> std::io::Result<()>,
 ) -> std::io::Result<StreamSummary> {
-    let file_sidechain = super::file_is_sidechain(path);
+    let scope = Scope { sidechain: super::file_is_sidechain(path), lines };
     let size = crate::files::open_regular(path)?.metadata()?.len();
     let mut cuts = LineReader::new(super::open_at(path, 0)?, 0);
     let mut summary = StreamSummary::default();
@@ -662,19 +720,19 @@ pub fn stream_transcript(
     loop {
         let cut = match cuts.next_line()? {
             Some(line) if line.offset.saturating_sub(start) >= piece_bytes.max(1) => {
-                probe(line.bytes, file_sidechain).boundary.then_some(line.offset)
+                scope.probe(line.offset, line.bytes).boundary.then_some(line.offset)
             }
             Some(_) => None,
             None => break,
         };
         if let Some(at) = cut {
-            let piece = build_piece(path, file_sidechain, start, at, false)?;
+            let piece = build_piece(path, scope, start, at, false)?;
             summary.add(&piece.1, piece.2);
             emit(piece.0)?;
             start = at;
         }
     }
-    let last = build_piece(path, file_sidechain, start, size.max(start), true)?;
+    let last = build_piece(path, scope, start, size.max(start), true)?;
     summary.add(&last.1, last.2);
     emit(last.0)?;
     Ok(summary)
@@ -700,23 +758,24 @@ impl StreamSummary {
 /// at `end` when `with_tail` and it is a complete record.
 fn build_range(
     path: &Path,
-    file_sidechain: bool,
+    scope: Scope<'_>,
     start: u64,
     end: u64,
     with_tail: bool,
 ) -> std::io::Result<Vec<TranscriptMessage>> {
-    build_piece(path, file_sidechain, start, end, with_tail).map(|p| p.0)
+    build_piece(path, scope, start, end, with_tail).map(|p| p.0)
 }
 
 /// [`build_range`] with the range's usage and the lines it skipped (malformed, over-long).
 fn build_piece(
     path: &Path,
-    file_sidechain: bool,
+    scope: Scope<'_>,
     start: u64,
     end: u64,
     with_tail: bool,
 ) -> std::io::Result<(Vec<TranscriptMessage>, Usage, u64)> {
-    let mut builder = Builder::new(file_sidechain);
+    let file_sidechain = scope.sidechain;
+    let mut builder = Builder::showing(file_sidechain, scope.lines.clone());
     let mut file = crate::files::open_regular(path)?;
     file.seek(SeekFrom::Start(start))?;
     let take = end.saturating_sub(start);
@@ -893,9 +952,19 @@ const MID_TURN_BYTES: u64 = 8 * 1024 * 1024;
 /// Reads about `limit` messages ending just before byte offset `before` (or at the end of the
 /// file), reading backwards so the newest page of a huge file is cheap.
 pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Result<MessagePage> {
+    read_page_in(path, before, limit, &Lines::All)
+}
+
+/// [`read_page`] of the lines `lines` keeps.
+pub fn read_page_in(
+    path: &Path,
+    before: Option<u64>,
+    limit: usize,
+    lines: &Lines,
+) -> std::io::Result<MessagePage> {
     let mut file = crate::files::open_regular(path)?;
     let size = file.metadata()?.len();
-    let file_sidechain = super::file_is_sidechain(path);
+    let scope = Scope { sidechain: super::file_is_sidechain(path), lines };
     let with_tail = before.is_none_or(|b| b >= size);
     let end = line_start_at_or_before(&mut file, before.unwrap_or(size).min(size), with_tail)?;
     let limit = limit.max(1);
@@ -908,7 +977,7 @@ pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Res
         // The newest assistant line seen so far (file order: the next one after `offset`).
         let mut newer_assistant: Option<(u64, String)> = None;
         while let Some((offset, bytes)) = back.prev()? {
-            let p = probe(&bytes, file_sidechain);
+            let p = scope.probe(offset, &bytes);
             if p.candidate {
                 candidates += 1;
             }
@@ -932,7 +1001,7 @@ pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Res
                 break;
             }
         }
-        messages = build_range(path, file_sidechain, start, end, with_tail)?;
+        messages = build_range(path, scope, start, end, with_tail)?;
         if messages.len() >= limit || start == 0 {
             break;
         }
@@ -943,6 +1012,8 @@ pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Res
         earlier_cursor: (start > 0).then_some(start),
         later_cursor: (!with_tail).then_some(end),
         size_bytes: size,
+        rewinds: Vec::new(),
+        open_branch: None,
     })
 }
 
@@ -953,9 +1024,19 @@ const TURN_START_BYTES: u64 = 8 * 1024 * 1024;
 /// starts at that turn's prompt (looked for at most `TURN_START_BYTES` back) and ends before
 /// a later prompt. Deep in a huge file this reads only the page, not everything after it.
 pub fn read_page_around(path: &Path, at: u64, limit: usize) -> std::io::Result<MessagePage> {
+    read_page_around_in(path, at, limit, &Lines::All)
+}
+
+/// [`read_page_around`] of the lines `lines` keeps.
+pub fn read_page_around_in(
+    path: &Path,
+    at: u64,
+    limit: usize,
+    lines: &Lines,
+) -> std::io::Result<MessagePage> {
     let mut file = crate::files::open_regular(path)?;
     let size = file.metadata()?.len();
-    let file_sidechain = super::file_is_sidechain(path);
+    let scope = Scope { sidechain: super::file_is_sidechain(path), lines };
     let line = line_start_at_or_before(&mut file, at.min(size), false)?;
     let mut back = BackLines::new(file, line_end_after(path, line, size)?);
     let mut start = line;
@@ -964,27 +1045,38 @@ pub fn read_page_around(path: &Path, at: u64, limit: usize) -> std::io::Result<M
             break;
         }
         start = offset;
-        if probe(&bytes, file_sidechain).boundary {
+        if scope.probe(offset, &bytes).boundary {
             break;
         }
     }
-    page_from(path, file_sidechain, start, size, limit)
+    page_from(path, scope, start, size, limit)
 }
 
 /// About `limit` messages starting at byte offset `after` (a `later_cursor`), ending before a
 /// prompt so that a turn is never split.
 pub fn read_page_after(path: &Path, after: u64, limit: usize) -> std::io::Result<MessagePage> {
+    read_page_after_in(path, after, limit, &Lines::All)
+}
+
+/// [`read_page_after`] of the lines `lines` keeps.
+pub fn read_page_after_in(
+    path: &Path,
+    after: u64,
+    limit: usize,
+    lines: &Lines,
+) -> std::io::Result<MessagePage> {
     let mut file = crate::files::open_regular(path)?;
     let size = file.metadata()?.len();
     let start = line_start_at_or_before(&mut file, after.min(size), false)?;
-    page_from(path, super::file_is_sidechain(path), start, size, limit)
+    let scope = Scope { sidechain: super::file_is_sidechain(path), lines };
+    page_from(path, scope, start, size, limit)
 }
 
 /// Reads forward from the line boundary `start`: at least `limit` messages' worth of lines, then
 /// up to the next prompt.
 fn page_from(
     path: &Path,
-    file_sidechain: bool,
+    scope: Scope<'_>,
     start: u64,
     size: u64,
     limit: usize,
@@ -995,7 +1087,7 @@ fn page_from(
     let mut candidates = 0usize;
     let mut end = None;
     while let Some(line) = reader.next_line()? {
-        let p = probe(line.bytes, file_sidechain);
+        let p = scope.probe(line.offset, line.bytes);
         if p.boundary && candidates >= limit.max(1) && line.offset > start {
             end = Some(line.offset);
             break;
@@ -1006,12 +1098,42 @@ fn page_from(
     }
     let with_tail = end.is_none();
     let end = end.unwrap_or(size);
-    let messages = build_range(path, file_sidechain, start, end, with_tail)?;
+    let messages = build_range(path, scope, start, end, with_tail)?;
     Ok(MessagePage {
         messages,
         earlier_cursor: (start > 0).then_some(start),
         later_cursor: (!with_tail).then_some(end),
         size_bytes: size,
+        rewinds: Vec::new(),
+        open_branch: None,
+    })
+}
+
+/// The messages of the lines at `offsets` (ascending; one rewound branch), at most `limit`.
+pub fn read_lines(path: &Path, offsets: &[u64], limit: usize) -> std::io::Result<MessagePage> {
+    let size = crate::files::open_regular(path)?.metadata()?.len();
+    let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else {
+        return Ok(MessagePage {
+            messages: Vec::new(),
+            earlier_cursor: None,
+            later_cursor: None,
+            size_bytes: size,
+            rewinds: Vec::new(),
+            open_branch: None,
+        });
+    };
+    let lines = Lines::Only(offsets.into());
+    let scope = Scope { sidechain: super::file_is_sidechain(path), lines: &lines };
+    let end = line_end_after(path, last, size)?;
+    let mut messages = build_range(path, scope, first, end, end >= size)?;
+    messages.truncate(limit.max(1));
+    Ok(MessagePage {
+        messages,
+        earlier_cursor: None,
+        later_cursor: None,
+        size_bytes: size,
+        rewinds: Vec::new(),
+        open_branch: None,
     })
 }
 

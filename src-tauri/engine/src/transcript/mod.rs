@@ -4,6 +4,7 @@
 //! structures), so a field of an unexpected shape never makes a whole line unreadable and the big
 //! payloads (pasted images, tool outputs) are skipped without being copied.
 
+pub mod branches;
 pub mod facts;
 pub mod messages;
 pub mod subagents;
@@ -381,6 +382,35 @@ pub fn file_is_sidechain(path: &Path) -> bool {
         }
     }
     by_name
+}
+
+/// Maximum preview length in characters (an ellipsis is appended when clipped).
+pub const PREVIEW_CHARS: usize = 100;
+
+/// The preview of a user prompt, or `None` when the text is not a typed prompt: command
+/// wrappers and injected tags (`<command-name>`, `<local-command-stdout>`, `<bash-input>`,
+/// `<system-reminder>`, … — any text starting with a lowercase tag) and interrupt markers.
+/// Whitespace is collapsed; the result is clipped to [`PREVIEW_CHARS`] characters + `…`.
+pub fn preview_of(text: &str) -> Option<String> {
+    let t = text.trim_start();
+    let mut chars = t.chars();
+    if chars.next() == Some('<') && chars.next().is_some_and(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    if t.starts_with("[Request interrupted by user") {
+        return None;
+    }
+    let collapsed = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.is_empty() {
+        return None;
+    }
+    if collapsed.chars().count() > PREVIEW_CHARS {
+        let mut s: String = collapsed.chars().take(PREVIEW_CHARS).collect();
+        s.push('…');
+        Some(s)
+    } else {
+        Some(collapsed)
+    }
 }
 
 /// Opens `path` positioned at `offset`. The buffer is small: [`LineReader`] reads big blocks
