@@ -29,7 +29,7 @@ use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::LazyLock;
 
-use memchr::memmem::Finder;
+use memchr::memmem::{Finder, FinderRev};
 
 use serde::{Deserialize, Serialize};
 
@@ -199,9 +199,10 @@ pub struct FactsScanner {
     /// `/command args` of the first slash command, shown when no typed prompt exists.
     #[serde(default)]
     command_fallback: Option<String>,
-    /// The `uuid` of the last line that had one (for [`TranscriptFacts::may_branch`]).
+    /// The `uuid` of the last line that had one, as written (for
+    /// [`TranscriptFacts::may_branch`]; `None` when unknown).
     #[serde(default)]
-    last_uuid: Option<String>,
+    last_uuid: Option<Vec<u8>>,
     /// What the branch scan said when `may_branch` was set.
     #[serde(default)]
     resumed: Option<ResumedBranch>,
@@ -217,6 +218,14 @@ pub struct ResumedBranch {
     /// was rewound.
     preview: Option<String>,
 }
+
+/// Where the rewind probe looks (see `probe_branch`): the head of a line for `parentUuid` and
+/// `isSidechain` (Claude Code writes them first), its tail for `uuid` (written last but for a
+/// few fields), and a little more of the head for a tool result's block.
+const PROBE_HEAD: usize = 256;
+const PROBE_TAIL: usize = 512;
+const PROBE_NEAR: usize = 128;
+const PROBE_RESULT: usize = 4096;
 
 /// Top-level types the facts scanner looks at; every other line is skipped unparsed.
 const FACT_TYPES: &[&str] = &["user", "assistant", "summary", "custom-title", "ai-title"];
@@ -414,26 +423,66 @@ impl FactsScanner {
     }
 
     /// Sets `may_branch` when a user line that may be a typed prompt names a parent other than
-    /// the line written just before it. Byte-level on purpose: every approximation here (a
-    /// nested `uuid` key, a meta line taken for a prompt) can only set the flag too often, and
-    /// the branch scan it triggers is exact.
+    /// the line written just before it. Byte-level on purpose: the approximations here (a
+    /// nested `uuid` key, a meta line taken for a prompt, a uuid not found near either end of a
+    /// long line) can only set the flag too often, and the branch scan it triggers is exact.
+    /// The one way to miss a rewind is a writer that puts `parentUuid` past the first
+    /// [`PROBE_HEAD`] bytes (Claude Code writes it first): its file then reads in file order,
+    /// as it always did.
+    /// The work per line is bounded (a few hundred bytes at each end) but for the rare line
+    /// whose parent differs from the line before it, and lines that put these keys elsewhere.
     fn probe_branch(&mut self, line: &[u8]) {
         static TOOL_RESULT: LazyLock<Finder<'static>> =
             LazyLock::new(|| Finder::new(b"\"tool_result\""));
         static PARENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"parentUuid\""));
         static UUID: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"uuid\""));
+        static UUID_BACK: LazyLock<FinderRev<'static>> =
+            LazyLock::new(|| FinderRev::new(b"\"uuid\""));
+        static SIDECHAIN: LazyLock<Finder<'static>> =
+            LazyLock::new(|| Finder::new(b"\"isSidechain\":true"));
+        let head = line.get(..PROBE_HEAD).unwrap_or(line);
+        // Claude Code's own lines start `{"parentUuid":<value>,"isSidechain":<bool>`: read at
+        // once, without a search. Other shapes are searched for in the head.
+        let (parent, sidechain) = match lead(line) {
+            Some(lead) => lead,
+            // No `parentUuid` key in the head: a bookkeeping line (snapshot, title, queue
+            // operation), or one written in an order Claude Code does not use.
+            None if PARENT.find(head).is_none() => return,
+            None => (string_field(head, &PARENT, false), SIDECHAIN.find(head).is_some()),
+        };
+        // Subagent lines (1.0.x wrote them inline) are not on the conversation's chain.
+        if sidechain {
+            return;
+        }
         if !self.facts.may_branch
+            && let Some(parent) = parent
+            && self.last_uuid.as_deref() != Some(parent)
             && jsonl::has_type_in(line, &["user"])
             && TOOL_RESULT.find(line).is_none()
-            && let Some(parent) = string_field(line, &PARENT, false)
-            && self.last_uuid.as_deref().map(str::as_bytes) != Some(parent)
         {
             self.facts.may_branch = true;
         }
-        if let Some(uuid) = string_field(line, &UUID, true)
-            && let Ok(uuid) = std::str::from_utf8(uuid)
+        // Near the end first (where Claude Code writes it), then the rest of the tail, the head.
+        let near = line.get(line.len().saturating_sub(PROBE_NEAR)..).unwrap_or(line);
+        let tail = line.get(line.len().saturating_sub(PROBE_TAIL)..).unwrap_or(line);
+        let uuid = match last_string_field(near, &UUID_BACK)
+            .or_else(|| last_string_field(tail, &UUID_BACK))
+            .or_else(|| string_field(head, &UUID, true))
         {
-            set_string(&mut self.last_uuid, uuid);
+            Some(u) => Some(u),
+            None if line.len() <= PROBE_TAIL => None,
+            // A tool result's uuid sits between its output and `toolUseResult`: left unknown
+            // rather than searched for (a prompt rarely follows a result directly).
+            None if TOOL_RESULT.find(line.get(..PROBE_RESULT).unwrap_or(line)).is_some() => {
+                self.last_uuid = None;
+                return;
+            }
+            None => string_field(line, &UUID, true),
+        };
+        if let Some(uuid) = uuid {
+            let slot = self.last_uuid.get_or_insert_with(Vec::new);
+            slot.clear();
+            slot.extend_from_slice(uuid);
         }
     }
 
@@ -875,6 +924,45 @@ pub(crate) fn prompt_preview_at(path: &Path, offset: u64) -> std::io::Result<Opt
         Parsed::Value(l) => l.message.0.and_then(|m| first_preview(&m.content)),
         _ => None,
     })
+}
+
+/// `(parentUuid, isSidechain)` of a line that starts the way Claude Code writes them:
+/// `{"parentUuid":"…"` or `{"parentUuid":null`, then `,"isSidechain":true|false`.
+fn lead(line: &[u8]) -> Option<(Option<&[u8]>, bool)> {
+    let rest = line.strip_prefix(b"{\"parentUuid\":".as_slice())?;
+    let (parent, rest) = if let Some(r) = rest.strip_prefix(b"null".as_slice()) {
+        (None, r)
+    } else {
+        let r = rest.strip_prefix(b"\"".as_slice())?;
+        let end = memchr::memchr(b'"', r.get(..r.len().min(128))?)?;
+        (Some(r.get(..end)?), r.get(end + 1..)?)
+    };
+    let rest = rest.strip_prefix(b",\"isSidechain\":".as_slice())?;
+    if rest.starts_with(b"true") {
+        Some((parent, true))
+    } else if rest.starts_with(b"false") {
+        Some((parent, false))
+    } else {
+        None
+    }
+}
+
+/// The string value of the last `key` in `line` whose value is a plain string (searched from
+/// the end).
+fn last_string_field<'l>(line: &'l [u8], key: &FinderRev<'_>) -> Option<&'l [u8]> {
+    let mut end = line.len();
+    while let Some(i) = key.rfind(line.get(..end)?) {
+        let rest = line.get(i + key.needle().len()..).unwrap_or_default();
+        let rest = rest.trim_ascii_start();
+        if let Some(rest) = rest.strip_prefix(b":".as_slice())
+            && let Some(rest) = rest.trim_ascii_start().strip_prefix(b"\"".as_slice())
+            && let Some(close) = memchr::memchr(b'"', rest)
+        {
+            return rest.get(..close);
+        }
+        end = i;
+    }
+    None
 }
 
 /// The string value of the first (or, with `last`, the last) `key` in `line` whose value is a
