@@ -40,6 +40,8 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::lost_questions::LostQuestion::export_all(&cfg)?;
     corral_engine::live::LiveNow::export_all(&cfg)?;
     corral_engine::resume::ResumeOutcome::export_all(&cfg)?;
+    corral_engine::export::ExportRequest::export_all(&cfg)?;
+    corral_engine::export::ExportSummary::export_all(&cfg)?;
     // Shell types.
     crate::settings::Settings::export_all(&cfg)?;
     crate::settings::SettingsPatch::export_all(&cfg)?;

@@ -16,6 +16,7 @@ use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
 use corral_engine::catalog::PageAt;
 use corral_engine::desktop;
+use corral_engine::export::{ExportRequest, ExportSummary};
 use corral_engine::lost_questions::LostQuestion;
 use corral_engine::model::{AgentSummary, MessagePage, SessionSummary};
 use corral_engine::search::{IndexStatus, SearchOptions, SearchResults, TranscriptMatches};
@@ -162,6 +163,24 @@ pub async fn rewound_branch(
     with_catalog(&state, move |c| c.rewound_branch(&session_id, branch, limit)).await
 }
 
+/// Exports a session's transcript to `path` (chosen in a save dialog, which asked before
+/// replacing a file: `replace`). Written beside it and renamed into place when complete.
+#[tauri::command]
+pub async fn export_session(
+    state: State<'_, AppState>,
+    session_id: String,
+    request: ExportRequest,
+    path: String,
+    replace: bool,
+) -> Reply<ExportSummary> {
+    check_session_id(&session_id)?;
+    let path = check_export_path(&path)?;
+    with_catalog(&state, move |c| {
+        corral_engine::export::export_to_file(c, &session_id, request, &path, replace)
+    })
+    .await
+}
+
 /// Searches every conversation the index covers (the last commit; the background indexer keeps
 /// it up to date). `limit` counts sessions.
 #[tauri::command]
@@ -227,6 +246,15 @@ pub async fn reveal_path(state: State<'_, AppState>, path: String) -> Reply<()> 
 }
 
 // ---- argument checks (before anything touches the disk) ----
+
+/// An export's destination: an absolute path to a file.
+pub fn check_export_path(path: &str) -> Reply<PathBuf> {
+    let p = PathBuf::from(path);
+    if path.chars().any(char::is_control) || !p.is_absolute() || p.file_name().is_none() {
+        return Err(invalid(format!("not a file path to export to: {path:?}")));
+    }
+    Ok(p)
+}
 
 pub fn check_session_id(id: &str) -> Reply<()> {
     Ok(corral_engine::paths::validate_session_id(id).map(|_| ())?)

@@ -40,6 +40,7 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::subagent_messages,
         commands::transcript_page,
         commands::rewound_branch,
+        commands::export_session,
         commands::search,
         commands::search_status,
         commands::find_in_transcript,

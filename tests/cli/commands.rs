@@ -113,6 +113,38 @@ fn show_json() {
 }
 
 #[test]
+fn export_to_stdout_and_to_a_file_never_replacing_one_unasked() {
+    let home = Home::new();
+    let md = cli(&home, &["export", &sid("a1"), "--format", "md"]);
+    assert!(md.status.success(), "{}", String::from_utf8_lossy(&md.stderr));
+    let text = String::from_utf8(md.stdout).unwrap();
+    assert!(text.starts_with("# "), "{text}");
+    assert!(text.contains("\n## You"), "{text}");
+    assert!(text.contains("### Tool: Bash — make report"), "{text}");
+    let out = home.root.join("chat.json");
+    let path = out.to_str().unwrap();
+    let v = json(&cli(
+        &home,
+        &["export", &sid("a1"), "--format", "json", "--subagents", "--out", path, "--json"],
+    ));
+    assert_eq!(v["path"], path);
+    assert_eq!(v["subagents"], 2);
+    let back: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(back["session"]["sessionId"], sid("a1"));
+    assert_eq!(back["subagents"].as_array().unwrap().len(), 2);
+    let again = cli(&home, &["export", &sid("a1"), "--format", "html", "--out", path]);
+    assert_eq!(again.status.code(), Some(2), "an existing file is refused");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    assert_eq!(std::fs::read(&out).unwrap().first(), Some(&b'{'), "and left as it was");
+    let replaced =
+        cli(&home, &["export", &sid("a1"), "--format", "html", "--out", path, "--replace"]);
+    assert!(replaced.status.success());
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with("<!DOCTYPE html>"));
+    let bad = cli(&home, &["export", &sid("a1"), "--format", "pdf"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
 fn rename_and_clear() {
     let home = Home::new();
     let v = json(&cli(&home, &["rename", &sid("d1"), "Bash arrays", "--json"]));

@@ -23,6 +23,7 @@ mod crash;
 mod desktop;
 mod desktop_restore;
 mod discovery;
+mod export;
 mod fleet;
 mod home;
 mod import;

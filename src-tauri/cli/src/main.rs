@@ -57,6 +57,8 @@ enum Command {
     Sessions(sessions::SessionsArgs),
     /// Print a session's transcript.
     Show(sessions::ShowArgs),
+    /// Export a session's transcript as Markdown, a self-contained HTML page or JSON.
+    Export(sessions::ExportArgs),
     /// Set or clear a session's custom name.
     Rename(sessions::RenameArgs),
     /// List the fleet's agents with their session counts.
@@ -101,6 +103,7 @@ fn run(cli: Cli) -> Result<(), Error> {
     let done = match cli.command {
         Command::Sessions(a) => sessions::sessions(&catalog, &a, g.json),
         Command::Show(a) => sessions::show(&catalog, &a, g.json),
+        Command::Export(a) => sessions::export(&catalog, &a, g.json),
         Command::Rename(a) => sessions::rename(&catalog, &a, g.json),
         Command::Agents => sessions::agents(&catalog, g.json),
         Command::Status => status::status(&catalog, g.json),

@@ -1,5 +1,6 @@
 //! `sessions`, `show`, `rename`, `agents`.
 
+use corral_engine::export::{self, ExportFormat, ExportRequest};
 use corral_engine::model::{Role, SessionSummary, SessionTranscript, TranscriptMessage};
 use corral_engine::{Catalog, Error, ListOptions};
 use serde_json::json;
@@ -23,6 +24,28 @@ pub struct SessionsArgs {
 pub struct ShowArgs {
     /// The session id.
     session_id: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The session id.
+    session_id: String,
+    /// md, html or json.
+    #[arg(long, value_parser = parse_format)]
+    format: ExportFormat,
+    /// Write to this file (refused if it exists, unless --replace) instead of stdout.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Replace the --out file if it exists.
+    #[arg(long, requires = "out")]
+    replace: bool,
+    /// Follow the conversation with each subagent run.
+    #[arg(long)]
+    subagents: bool,
+}
+
+fn parse_format(s: &str) -> Result<ExportFormat, String> {
+    ExportFormat::parse(s).ok_or_else(|| format!("unknown format {s:?}: use md, html or json"))
 }
 
 #[derive(Debug, clap::Args)]
@@ -108,6 +131,36 @@ pub fn show(catalog: &Catalog, a: &ShowArgs, json: bool) -> Result<(), Error> {
         Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
+}
+
+/// `export`: to a file (atomically; then a line, or `--json` the summary, says what was written)
+/// or to stdout.
+pub fn export(catalog: &Catalog, a: &ExportArgs, json: bool) -> Result<(), Error> {
+    let req = ExportRequest { format: a.format, subagents: a.subagents };
+    let Some(path) = &a.out else {
+        let mut out = std::io::BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
+        return match export::export(catalog, &a.session_id, req, &mut out) {
+            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+                Ok(())
+            }
+            other => other.map(drop),
+        };
+    };
+    let summary = export::export_to_file(catalog, &a.session_id, req, path, a.replace)?;
+    if json {
+        return print_json(&summary);
+    }
+    crate::say!(
+        "Wrote {} ({} messages{}, {} bytes)",
+        crate::escape_for_terminal(&path.display().to_string()),
+        summary.messages,
+        match summary.subagents {
+            0 => String::new(),
+            n => format!(", {n} subagent runs"),
+        },
+        summary.bytes
+    );
+    Ok(())
 }
 
 /// One piece of messages: JSON array items, or table lines.

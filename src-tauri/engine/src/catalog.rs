@@ -903,6 +903,7 @@ impl Catalog {
             first_message_at: t.facts.first_message_at.clone(),
             last_message_at: t.facts.last_message_at.clone(),
             message_count: t.facts.message_count,
+            rewound_prompts: t.facts.rewound_prompts,
             size_bytes: t.size,
         }
     }

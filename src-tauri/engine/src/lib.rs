@@ -35,6 +35,7 @@ pub mod adopt;
 
 // Live updates: which transcript folders changed (plain callbacks; the app forwards them).
 pub mod catalog;
+pub mod export;
 pub mod import;
 pub mod live;
 pub mod lost_questions;

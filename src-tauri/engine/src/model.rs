@@ -106,6 +106,10 @@ pub struct SessionSummary {
     pub message_count: u64,
     #[ts(type = "number")]
     pub size_bytes: u64,
+    /// Typed prompts on rewound branches (left out of `message_count` and the viewer).
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub rewound_prompts: u64,
 }
 
 impl SessionSummary {

@@ -497,6 +497,7 @@ mod tests {
             last_message_at: None,
             message_count: 0,
             size_bytes: 0,
+            rewound_prompts: 0,
         }
     }
 

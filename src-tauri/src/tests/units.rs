@@ -107,12 +107,12 @@ fn read_json(rel: &str) -> serde_json::Value {
 }
 
 #[test]
-fn the_ui_gets_only_core_the_open_dialog_and_notifications() {
+fn the_ui_gets_only_core_the_open_and_save_dialogs_and_notifications() {
     let cap = read_json("capabilities/default.json");
     assert_eq!(cap["windows"], json!(["main"]));
     assert_eq!(
         cap["permissions"],
-        json!(["core:default", "dialog:allow-open", "notification:default"])
+        json!(["core:default", "dialog:allow-open", "dialog:allow-save", "notification:default"])
     );
 }
 
@@ -128,4 +128,16 @@ fn the_csp_is_strict() {
     assert!(!all.contains('*'), "no wildcard sources: {all}");
     assert_eq!(conf["app"]["windows"][0]["title"], json!("Corral"));
     assert_eq!(conf["app"]["windows"][0]["minWidth"], json!(900));
+}
+
+#[test]
+fn an_export_goes_only_to_an_absolute_file_path() {
+    use crate::commands::check_export_path;
+    let dir = tempfile::tempdir().unwrap();
+    let ok = dir.path().join("chat.md");
+    assert_eq!(check_export_path(ok.to_str().unwrap()).unwrap(), ok);
+    for bad in ["chat.md", "", "relative/chat.md", "/tmp/a\u{7}b.md"] {
+        let e = check_export_path(bad).unwrap_err();
+        assert_eq!(e.kind, corral_engine::ErrorKind::InvalidInput, "{bad:?}");
+    }
 }

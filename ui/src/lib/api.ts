@@ -13,6 +13,8 @@ import type {
   DesktopRestoreProgress,
   DesktopRestoreReport,
   DesktopRestoreRequest,
+  ExportFormat,
+  ExportRequest,
   ImportPlan,
   ImportProgress,
   ImportReport,
@@ -78,6 +80,8 @@ export const transcriptPage = (sessionId: string, agentId: string | null, at: Pa
   call('transcript_page', { sessionId, agentId, at, limit });
 export const rewoundBranch = (sessionId: string, branch: number, limit: number) =>
   call('rewound_branch', { sessionId, branch, limit });
+export const exportSession = (sessionId: string, request: ExportRequest, path: string, replace: boolean) =>
+  call('export_session', { sessionId, request, path, replace });
 export const search = (query: string, limit: number) => call('search', { query, limit });
 export const searchStatus = () => call('search_status', {});
 export const findInTranscript = (sessionId: string, agentId: string | null, query: string) =>
@@ -201,6 +205,22 @@ function browserDrag(cb: (s: DragState) => void): Unsubscribe {
 export type PickKind = 'claude-home' | 'fleet' | 'desktop-store' | 'import-folders' | 'import-files';
 
 /** Opens the native file dialog; returns the chosen paths (empty when cancelled). */
+/** A file to write an export to (the system's save dialog, which asks before replacing one); `null` when cancelled. */
+export async function pickSavePath(defaultName: string, format: ExportFormat): Promise<string | null> {
+  if (!inTauri()) return (await demo()).demoSavePath(defaultName);
+  const names: Record<ExportFormat, string> = { md: 'Markdown', html: 'HTML page', json: 'JSON' };
+  try {
+    const { save } = await import('@tauri-apps/plugin-dialog');
+    return await save({
+      title: 'Export the conversation',
+      defaultPath: defaultName,
+      filters: [{ name: names[format], extensions: [format] }],
+    });
+  } catch (e) {
+    throw toAppError(e);
+  }
+}
+
 export async function pickPaths(kind: PickKind): Promise<string[]> {
   if (!inTauri()) return (await demo()).demoPick(kind);
   try {

@@ -15,6 +15,8 @@ import type {
   DesktopRestorePreview,
   DesktopRestoreReport,
   DesktopRestoreRequest,
+  ExportRequest,
+  ExportSummary,
   ImportPlan,
   LiveNow,
   ResumeOutcome,
@@ -58,6 +60,10 @@ export interface Commands {
     result: MessagePage;
   };
   rewound_branch: { args: { sessionId: string; branch: number; limit: number }; result: MessagePage };
+  export_session: {
+    args: { sessionId: string; request: ExportRequest; path: string; replace: boolean };
+    result: ExportSummary;
+  };
   search: { args: { query: string; limit: number }; result: SearchResults };
   search_status: { args: NoArgs; result: IndexStatus };
   find_in_transcript: {

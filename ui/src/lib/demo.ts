@@ -133,6 +133,7 @@ function addSession(
     lastMessageAt: iso(ago),
     messageCount: 4 + Math.floor(rnd() * 300),
     sizeBytes: 4_000 + Math.floor(rnd() * 3_000_000),
+    rewoundPrompts: 0,
     sidechainFree: true,
     ...opts,
   };
@@ -684,6 +685,10 @@ export function demoEmit(event: string, payload: unknown): void {
   listeners.get(event)?.forEach((cb) => cb(payload));
 }
 
+export async function demoSavePath(defaultName: string): Promise<string | null> {
+  return `${HOME}/Documents/${defaultName}`;
+}
+
 export async function demoPick(kind: PickKind): Promise<string[]> {
   if (kind === 'claude-home') return [`${HOME}/.claude`];
   if (kind === 'fleet') return [`${HOME}/fleet/herdctl.yaml`];
@@ -886,6 +891,12 @@ const handlers: Handlers = {
     return pageAt(total, a.at, Number(a.limit) || 100);
   },
   rewound_branch: () => rewoundBranch(),
+  export_session: (a) => ({
+    messages: Math.max(7, findSession(String(a.sessionId)).messageCount),
+    subagents: a.request.subagents ? 1 : 0,
+    bytes: 48_213,
+    path: a.path,
+  }),
   search: (a) => demoSearch(a.query, a.limit),
   find_in_transcript: (a) => {
     const total = Math.max(7, findSession(String(a.sessionId)).messageCount);

@@ -116,3 +116,17 @@ export function notResumableText(r: NotResumableReason | null | undefined): stri
 export function resumeCommand(dir: string, id: string): string {
   return `cd -- '${dir.replace(/'/g, `'\\''`)}' && claude --resume ${id}`;
 }
+
+/** A file name for a session's export: its name made safe for every file system, and the format's extension. */
+export function exportFileName(s: SessionSummary, ext: string): string {
+  const safe = displayName(s)
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[.\s]+|[.\s]+$/g, '')
+    .slice(0, 80)
+    .trim();
+  const stem = safe && safe !== 'Untitled session' ? safe : `session-${s.sessionId.slice(0, 8)}`;
+  return `${stem}.${ext}`;
+}

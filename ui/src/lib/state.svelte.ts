@@ -1,6 +1,6 @@
 // Application state shared by every view (Svelte 5 runes). Data comes only through api.ts.
 import * as api from './api';
-import { displayName, setHomeDir } from './format';
+import { displayName, exportFileName, setHomeDir } from './format';
 import { newlyWaiting, waitingNotification } from './notify';
 import { newestFirst } from './search';
 import type {
@@ -9,6 +9,7 @@ import type {
   DesktopPlacement,
   DesktopReport,
   DirectoryGroup,
+  ExportFormat,
   IndexStatus,
   LiveStatus,
   SessionSummary,
@@ -162,6 +163,21 @@ class AppState {
       } else {
         this.toastError('Could not resume the session', e);
       }
+    }
+  }
+
+  /** Exports a session's conversation: the save dialog picks the file, then Corral writes it. */
+  async exportSession(s: SessionSummary, format: ExportFormat, subagents = false): Promise<void> {
+    const name = exportFileName(this.withName(s), format);
+    try {
+      const path = await api.pickSavePath(name, format);
+      if (!path) return;
+      // The system dialog asked before the person chose an existing file.
+      const done = await api.exportSession(s.sessionId, { format, subagents }, path, true);
+      const runs = done.subagents ? ` and ${done.subagents} subagent run${done.subagents === 1 ? '' : 's'}` : '';
+      this.toast(`Exported ${done.messages.toLocaleString()} messages${runs} to ${done.path ?? path}`);
+    } catch (e) {
+      this.toastError('Could not export the conversation', e);
     }
   }
 

@@ -47,6 +47,7 @@ export function session(o: Partial<SessionSummary> = {}): SessionSummary {
     lastMessageAt: null,
     messageCount: 10,
     sizeBytes: 2048,
+    rewoundPrompts: 0,
     ...o,
   };
 }
@@ -120,6 +121,8 @@ export function apiMock(): ApiFunctions {
     subagentMessages: fn<'subagentMessages'>(),
     transcriptPage: fn<'transcriptPage'>(),
     rewoundBranch: fn<'rewoundBranch'>(),
+    exportSession: fn<'exportSession'>(),
+    pickSavePath: fn<'pickSavePath'>(),
     search: fn<'search'>(),
     findInTranscript: fn<'findInTranscript'>(),
     desktopReport: fn<'desktopReport'>(),

@@ -8,8 +8,10 @@ import {
   resumeCommand,
   setHomeDir,
   tildePath,
+  exportFileName,
 } from '../lib/format';
 import { buildFleetTree, shortName } from '../lib/fleettree';
+import { session } from './fixtures';
 
 describe('formatting', () => {
   const now = Date.parse('2026-11-29T12:00:00Z');
@@ -76,5 +78,13 @@ describe('home detection', () => {
     expect(homeFromClaudeHome('C:\\Users\\ada\\.claude')).toBe('C:\\Users\\ada');
     expect(homeFromClaudeHome('/tmp/e2e/fx/claude')).toBeNull();
     expect(homeFromClaudeHome('/data/claude-configs/work')).toBeNull();
+  });
+
+  it('names an export after the session, safely for every file system', () => {
+    expect(exportFileName(session({ customName: 'Fix: the <cache>/index?' }), 'md')).toBe('Fix the cache index.md');
+    expect(exportFileName(session({ customName: '..\u0007hidden..' }), 'html')).toBe('hidden.html');
+    const untitled = session({ customName: null, autoName: null, preview: null });
+    expect(exportFileName(untitled, 'json')).toBe(`session-${untitled.sessionId.slice(0, 8)}.json`);
+    expect(exportFileName(session({ customName: 'x'.repeat(200) }), 'md')).toHaveLength(83);
   });
 });

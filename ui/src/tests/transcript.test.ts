@@ -222,4 +222,32 @@ describe('transcript viewer', () => {
     await fireEvent.click(toggle);
     expect(screen.queryByTestId('rewound-branch')).toBeNull();
   });
+
+  it('exports through the save dialog, and a cancelled dialog writes nothing', async () => {
+    vi.mocked(api.pickSavePath).mockReset().mockResolvedValueOnce('/home/ada/Documents/Long one.html');
+    vi.mocked(api.exportSession).mockReset().mockResolvedValue({
+      messages: 250,
+      subagents: 0,
+      bytes: 1000,
+      path: '/home/ada/Documents/Long one.html',
+    });
+    app.toasts = [];
+    render(TranscriptView, { session: s });
+    await fireEvent.click(screen.getByTestId('export-open'));
+    await fireEvent.click(screen.getByRole('menuitem', { name: /HTML page/ }));
+    await vi.waitFor(() => expect(api.exportSession).toHaveBeenCalledTimes(1));
+    expect(api.pickSavePath).toHaveBeenCalledWith('Long one.html', 'html');
+    expect(api.exportSession).toHaveBeenCalledWith(
+      s.sessionId,
+      { format: 'html', subagents: false },
+      '/home/ada/Documents/Long one.html',
+      true,
+    );
+    await vi.waitFor(() => expect(app.toasts.some((t) => t.text.includes('Exported 250 messages'))).toBe(true));
+    vi.mocked(api.pickSavePath).mockResolvedValueOnce(null);
+    await fireEvent.click(screen.getByTestId('export-open'));
+    await fireEvent.click(screen.getByRole('menuitem', { name: /^Markdown/ }));
+    await vi.waitFor(() => expect(api.pickSavePath).toHaveBeenCalledTimes(2));
+    expect(api.exportSession).toHaveBeenCalledTimes(1);
+  });
 });

@@ -19,4 +19,8 @@ encodedPath: string,
 /**
  * Absolute path of the transcript file.
  */
-transcriptPath: string, mtime: string, origin: Origin, agentName: string | null, resumable: boolean, notResumableReason: NotResumableReason | null, customName: string | null, autoName: string | null, preview: string | null, gitBranch: string | null, claudeCodeVersion: string | null, firstMessageAt: string | null, lastMessageAt: string | null, messageCount: number, sizeBytes: number, };
+transcriptPath: string, mtime: string, origin: Origin, agentName: string | null, resumable: boolean, notResumableReason: NotResumableReason | null, customName: string | null, autoName: string | null, preview: string | null, gitBranch: string | null, claudeCodeVersion: string | null, firstMessageAt: string | null, lastMessageAt: string | null, messageCount: number, sizeBytes: number, 
+/**
+ * Typed prompts on rewound branches (left out of `message_count` and the viewer).
+ */
+rewoundPrompts: number, };
