@@ -940,3 +940,51 @@ fn a_search_hit_on_a_rewound_branch_opens_the_branch_where_it_was_replaced() {
         c.page(REWOUND_SID, None, corral_engine::catalog::PageAt::Around(mark.at), 100).unwrap();
     assert_eq!(plain.open_branch, None);
 }
+
+/// One rule for what a subagent run is (a transcript on disk): a call whose run has none says
+/// so, wherever the call is read.
+#[test]
+fn a_subagent_call_whose_run_is_not_on_disk_says_so() {
+    let w = crate::world::World::new();
+    let shop = w.folder_of("/home/dev/shop");
+    crate::support::copy_tree(&fx("project"), &shop);
+    let main = shop.join(format!("{PROJECT_SID}.jsonl"));
+    let mut f = fs::OpenOptions::new().append(true).open(&main).unwrap();
+    for l in [
+        serde_json::json!({"type":"assistant","uuid":"gone-1","parentUuid":null,"sessionId":PROJECT_SID,
+            "timestamp":"2026-03-04T11:00:00.000Z","message":{"id":"msg_gone","model":"claude-opus-4-6",
+            "role":"assistant","content":[{"type":"tool_use","id":"toolu_gone","name":"Agent",
+            "input":{"description":"A run whose file was deleted","prompt":"x"}}]}}),
+        serde_json::json!({"type":"user","uuid":"gone-2","parentUuid":"gone-1","sessionId":PROJECT_SID,
+            "timestamp":"2026-03-04T11:00:09.000Z","toolUseResult":{"status":"completed","agentId":"a0ffffffffffffff0"},
+            "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_gone","content":"done"}]}}),
+    ] {
+        writeln!(f, "{l}").unwrap();
+    }
+    drop(f);
+    let c = w.catalog();
+    let runs: Vec<String> =
+        c.session_details(PROJECT_SID).unwrap().subagents.into_iter().map(|s| s.agent_id).collect();
+    let check = |messages: &[TranscriptMessage]| {
+        let calls: Vec<_> = messages
+            .iter()
+            .filter_map(|m| m.tool_call.as_ref())
+            .filter(|c| c.subagent_id.is_some())
+            .collect();
+        assert_eq!(calls.len(), 2, "{calls:?}");
+        for call in calls {
+            let id = call.subagent_id.as_deref().unwrap();
+            assert_eq!(call.subagent_missing, !runs.iter().any(|r| r == id), "{id}");
+        }
+        assert!(messages.iter().filter_map(|m| m.tool_call.as_ref()).any(|c| c.subagent_missing));
+    };
+    check(&c.messages_page(PROJECT_SID, None, 100).unwrap().messages);
+    check(&c.transcript(PROJECT_SID).unwrap().messages);
+    let mut streamed = Vec::new();
+    c.stream_transcript(PROJECT_SID, &mut |m| {
+        streamed.extend(m);
+        Ok(())
+    })
+    .unwrap();
+    check(&streamed);
+}

@@ -224,8 +224,13 @@ fn message_line(m: &TranscriptMessage) -> String {
             } else {
                 "✓"
             };
+            let run = match (&c.subagent_id, c.subagent_missing) {
+                (Some(id), false) => format!("  [subagent run {id}]"),
+                (Some(id), true) => format!("  [subagent run {id}: no transcript on disk]"),
+                (None, _) => String::new(),
+            };
             format!(
-                "  {} {} {} {state}",
+                "  {} {} {} {state}{run}",
                 c.emoji,
                 c.tool_name,
                 clip(c.input_summary.as_deref().unwrap_or(""), 80)

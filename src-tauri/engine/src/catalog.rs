@@ -653,8 +653,11 @@ impl Catalog {
     pub fn transcript(&self, session_id: &str) -> Result<SessionTranscript> {
         let (t, _) = self.locate(session_id)?;
         let lines = self.resumed_lines(&t)?;
-        messages::read_transcript_in(&t.path, &t.session_id, &t.working_directory(), &lines)
-            .map_err(|e| Error::io_at("read", &t.path, e))
+        let mut whole =
+            messages::read_transcript_in(&t.path, &t.session_id, &t.working_directory(), &lines)
+                .map_err(|e| Error::io_at("read", &t.path, e))?;
+        self.mark_missing_runs(session_id, &mut whole.messages)?;
+        Ok(whole)
     }
 
     /// The branch scan of a transcript whose facts say it may hold a rewind.
@@ -684,8 +687,13 @@ impl Catalog {
     ) -> Result<SessionTranscript> {
         let (t, _) = self.locate(session_id)?;
         let lines = self.resumed_lines(&t)?;
+        let runs = runs_on_disk(&t);
+        let mut marked = |mut piece: Vec<TranscriptMessage>| {
+            mark_runs(&runs, &mut piece);
+            emit(piece)
+        };
         let summary =
-            messages::stream_transcript(&t.path, messages::STREAM_PIECE_BYTES, &lines, emit)
+            messages::stream_transcript(&t.path, messages::STREAM_PIECE_BYTES, &lines, &mut marked)
                 .map_err(|e| Error::io_at("read", &t.path, e))?;
         Ok(SessionTranscript {
             session_id: t.session_id.clone(),
@@ -766,6 +774,7 @@ impl Catalog {
             PageAt::After(offset) => messages::read_page_after_in(&path, offset, limit, &lines),
         }
         .map_err(|e| Error::io_at("read", &path, e))?;
+        self.mark_missing_runs(session_id, &mut page.messages)?;
         if let Some(b) = branches {
             let (from, to) =
                 (page.earlier_cursor.unwrap_or(0), page.later_cursor.unwrap_or(u64::MAX));
@@ -778,6 +787,21 @@ impl Catalog {
             page.open_branch = open.map(|r| r.branch);
         }
         Ok(page)
+    }
+
+    /// Marks the tool calls whose subagent run has no transcript on disk: the runs are the files
+    /// [`subagents::list_subagents`] finds, for the header's count, the buttons and the CLI alike.
+    fn mark_missing_runs(
+        &self,
+        session_id: &str,
+        messages: &mut [TranscriptMessage],
+    ) -> Result<()> {
+        if !messages.iter().any(|m| m.tool_call.as_ref().is_some_and(|c| c.subagent_id.is_some())) {
+            return Ok(());
+        }
+        let (t, _) = self.locate(session_id)?;
+        mark_runs(&runs_on_disk(&t), messages);
+        Ok(())
     }
 
     /// The messages of one rewound branch of a session (`branch` as in
@@ -795,6 +819,7 @@ impl Catalog {
             .ok_or_else(|| Error::InvalidInput(format!("no rewound branch at byte {branch}")))?;
         let mut page = messages::read_lines(&t.path, &rewind.lines, limit.clamp(1, 5_000))
             .map_err(|e| Error::io_at("read", &t.path, e))?;
+        self.mark_missing_runs(session_id, &mut page.messages)?;
         page.rewinds = Vec::new();
         Ok(page)
     }
@@ -939,6 +964,20 @@ impl Catalog {
         }
         paths::folder_is_descendant_of(folder, &wd)
             && cwd.is_some_and(|c| paths::cwd_is_within(c, &wd))
+    }
+}
+
+/// The ids of a session's subagent runs that have a transcript on disk.
+fn runs_on_disk(t: &FoundTranscript) -> std::collections::HashSet<String> {
+    subagents::list_subagents(&t.path, &t.session_id).into_iter().map(|s| s.agent_id).collect()
+}
+
+/// Marks the tool calls whose subagent run is not among `runs`.
+fn mark_runs(runs: &std::collections::HashSet<String>, messages: &mut [TranscriptMessage]) {
+    for call in messages.iter_mut().filter_map(|m| m.tool_call.as_mut()) {
+        if let Some(id) = &call.subagent_id {
+            call.subagent_missing = !runs.contains(id);
+        }
     }
 }
 

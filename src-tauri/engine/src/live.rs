@@ -355,6 +355,7 @@ mod tests {
                 duration_ms: None,
                 pending,
                 subagent_id: None,
+                subagent_missing: false,
             }),
             origin_kind: None,
             offset: 0,

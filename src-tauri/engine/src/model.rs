@@ -183,6 +183,10 @@ pub struct ToolCall {
     pub pending: bool,
     /// For Task/Agent calls: the subagent whose transcript this call produced.
     pub subagent_id: Option<String>,
+    /// The subagent run this call started has no transcript on disk (see
+    /// `transcript::subagents`: the runs are the files found there).
+    #[serde(default)]
+    pub subagent_missing: bool,
 }
 
 /// One message of a transcript as the viewer shows it.

@@ -433,6 +433,7 @@ function tool(
     durationMs: Math.floor(rnd() * 4000),
     pending: false,
     subagentId: null,
+    subagentMissing: false,
     ...extra,
   };
 }

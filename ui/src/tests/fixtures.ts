@@ -77,6 +77,7 @@ export function toolCall(o: Partial<ToolCall> = {}): ToolCall {
     durationMs: 1500,
     pending: false,
     subagentId: null,
+    subagentMissing: false,
     ...o,
   };
 }

@@ -28,6 +28,16 @@ function pager(all: () => TranscriptMessage[]) {
   };
 }
 
+/** A whole transcript in one page. */
+const onePage = (messages: TranscriptMessage[]): MessagePage => ({
+  messages,
+  earlierCursor: null,
+  laterCursor: null,
+  sizeBytes: 10,
+  rewinds: [],
+  openBranch: null,
+});
+
 const s = session({
   workingDirectory: "/home/ada/it's here",
   autoName: 'Long one',
@@ -149,14 +159,9 @@ describe('transcript viewer', () => {
         toolCall: toolCall({ toolName: 'Task', subagentId: 'agent-7' }),
       }),
     ];
-    vi.mocked(api.subagentMessages).mockResolvedValue({
-      messages: [msg(0, { uuid: 'sub-0', content: 'inside the subagent' })],
-      earlierCursor: null,
-      laterCursor: null,
-      sizeBytes: 10,
-      rewinds: [],
-      openBranch: null,
-    });
+    vi.mocked(api.subagentMessages).mockResolvedValue(
+      onePage([msg(0, { uuid: 'sub-0', content: 'inside the subagent' })]),
+    );
     render(TranscriptView, { session: s });
     await vi.waitFor(() => expect(screen.getByTestId('open-subagent')).toBeTruthy());
     await fireEvent.click(screen.getByTestId('open-subagent'));
@@ -249,5 +254,43 @@ describe('transcript viewer', () => {
     await fireEvent.click(screen.getByRole('menuitem', { name: /^Markdown/ }));
     await vi.waitFor(() => expect(api.pickSavePath).toHaveBeenCalledTimes(2));
     expect(api.exportSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('every counted subagent run opens from the header; a call whose run is gone says so', async () => {
+    messages = [
+      msg(0),
+      msg(1, {
+        role: 'tool',
+        content: '',
+        uuid: 'gone',
+        toolCall: toolCall({ toolName: 'Agent', subagentId: 'a0ff', subagentMissing: true }),
+      }),
+    ];
+    vi.mocked(api.sessionInfo).mockResolvedValue({
+      summary: s,
+      usage: { inputTokens: 1, outputTokens: 1, turnCount: 1, model: null },
+      subagents: [
+        {
+          agentId: 'acompact-fffbd0',
+          transcriptPath: '/t/a.jsonl',
+          agentType: null,
+          description: null,
+          sizeBytes: 2048,
+        },
+      ],
+      resumeCommand: 'claude --resume x',
+    });
+    vi.mocked(api.subagentMessages).mockResolvedValue(
+      onePage([msg(0, { uuid: 'c-0', content: 'the compaction summary' })]),
+    );
+    render(TranscriptView, { session: s });
+    await vi.waitFor(() => expect(screen.getByTestId('subagent-missing')).toBeTruthy());
+    expect(screen.queryByTestId('open-subagent')).toBeNull();
+    const runs = await vi.waitFor(() => screen.getByTestId('subagent-runs'));
+    expect(runs.textContent).toContain('1 subagent run');
+    await fireEvent.click(runs);
+    await fireEvent.click(screen.getByRole('menuitem', { name: /Compaction/ }));
+    await vi.waitFor(() => expect(screen.getByText('the compaction summary')).toBeTruthy());
+    expect(api.subagentMessages).toHaveBeenCalledWith(s.sessionId, 'acompact-fffbd0', null, 100);
   });
 });

@@ -19,4 +19,9 @@ pending: boolean,
 /**
  * For Task/Agent calls: the subagent whose transcript this call produced.
  */
-subagentId: string | null, };
+subagentId: string | null, 
+/**
+ * The subagent run this call started has no transcript on disk (see
+ * `transcript::subagents`: the runs are the files found there).
+ */
+subagentMissing: boolean, };
