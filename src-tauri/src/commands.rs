@@ -18,7 +18,7 @@ use corral_engine::catalog::PageAt;
 use corral_engine::desktop;
 use corral_engine::export::{ExportRequest, ExportSummary};
 use corral_engine::lost_questions::LostQuestion;
-use corral_engine::model::{AgentSummary, MessagePage, SessionSummary};
+use corral_engine::model::{AgentSummary, MessagePage, ModelUsage, SessionSummary};
 use corral_engine::search::{IndexStatus, SearchOptions, SearchResults, TranscriptMatches};
 use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, SessionDetails};
 use tauri::State;
@@ -161,6 +161,17 @@ pub async fn rewound_branch(
     check_session_id(&session_id)?;
     let limit = check_limit(limit)?;
     with_catalog(&state, move |c| c.rewound_branch(&session_id, branch, limit)).await
+}
+
+/// Token usage by model over the branch `claude --resume` continues (read when asked: it reads
+/// the whole transcript).
+#[tauri::command]
+pub async fn session_usage(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Reply<Vec<ModelUsage>> {
+    check_session_id(&session_id)?;
+    with_catalog(&state, move |c| c.usage_by_model(&session_id)).await
 }
 
 /// Exports a session's transcript to `path` (chosen in a save dialog, which asked before

@@ -41,6 +41,7 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::transcript_page,
         commands::rewound_branch,
         commands::export_session,
+        commands::session_usage,
         commands::search,
         commands::search_status,
         commands::find_in_transcript,

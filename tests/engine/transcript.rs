@@ -988,3 +988,36 @@ fn a_subagent_call_whose_run_is_not_on_disk_says_so() {
     .unwrap();
     check(&streamed);
 }
+
+#[test]
+fn usage_by_model_counts_each_response_once_over_the_resumed_branch() {
+    use corral_engine::model::ModelUsage;
+    use corral_engine::transcript::usage;
+    let u = usage::by_model(&fx("streamed-2.1.jsonl"), &messages::Lines::All).unwrap();
+    let sonnet = ModelUsage {
+        model: "claude-sonnet-4-6".into(),
+        responses: 3,
+        input_tokens: 12 + 20 + 5,
+        // The last chunk of each response: 60, 45, 25 (not the sum of every chunk).
+        output_tokens: 60 + 45 + 25,
+        cache_read_tokens: 2000 + 2500 + 2600,
+        // The nested 5m/1h split counts when it is larger than the flat field.
+        cache_write_tokens: 500 + 100 + 300,
+    };
+    let opus = ModelUsage {
+        model: "claude-opus-4-7".into(),
+        responses: 1,
+        input_tokens: 30,
+        output_tokens: 70,
+        cache_read_tokens: 2700,
+        cache_write_tokens: 0,
+    };
+    assert_eq!(u, vec![sonnet, opus], "<synthetic> is not a model");
+    // Over the resumed branch only: the rewound fixture's abandoned responses are left out.
+    let (_w, _, c) = rewound_catalog();
+    let resumed = c.usage_by_model(REWOUND_SID).unwrap();
+    assert_eq!(resumed.len(), 1);
+    assert_eq!(resumed[0].responses, 3);
+    let all = usage::by_model(&rewound(), &messages::Lines::All).unwrap();
+    assert_eq!(all[0].responses, 6);
+}

@@ -23,8 +23,8 @@ use crate::fleet::{Agent, Fleet};
 use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex, LoadedShard, PendingShard};
 use crate::metadata::MetadataStore;
 use crate::model::{
-    AgentSummary, Attribution, DirectoryGroup, MessagePage, NotResumableReason, RewindMark,
-    SessionSummary, SessionTranscript, SubagentInfo, TranscriptMessage, Usage, Warning,
+    AgentSummary, Attribution, DirectoryGroup, MessagePage, ModelUsage, NotResumableReason,
+    RewindMark, SessionSummary, SessionTranscript, SubagentInfo, TranscriptMessage, Usage, Warning,
 };
 use crate::names::{FolderAgents, NameKeys};
 use crate::paths;
@@ -802,6 +802,14 @@ impl Catalog {
         let (t, _) = self.locate(session_id)?;
         mark_runs(&runs_on_disk(&t), messages);
         Ok(())
+    }
+
+    /// Token usage by model over the branch `claude --resume` continues.
+    pub fn usage_by_model(&self, session_id: &str) -> Result<Vec<ModelUsage>> {
+        let (t, _) = self.locate(session_id)?;
+        let lines = self.resumed_lines(&t)?;
+        crate::transcript::usage::by_model(&t.path, &lines)
+            .map_err(|e| Error::io_at("read", &t.path, e))
     }
 
     /// The messages of one rewound branch of a session (`branch` as in

@@ -262,6 +262,24 @@ pub struct MessagePage {
     pub open_branch: Option<u64>,
 }
 
+/// Tokens one model used in a session (see `transcript::usage`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelUsage {
+    pub model: String,
+    /// Responses (one `message.id` each, however many lines it was streamed in).
+    #[ts(type = "number")]
+    pub responses: u64,
+    #[ts(type = "number")]
+    pub input_tokens: u64,
+    #[ts(type = "number")]
+    pub output_tokens: u64,
+    #[ts(type = "number")]
+    pub cache_read_tokens: u64,
+    #[ts(type = "number")]
+    pub cache_write_tokens: u64,
+}
+
 /// Where a rewind abandoned a branch: shown before the prompt that replaced it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

@@ -80,6 +80,7 @@ export const transcriptPage = (sessionId: string, agentId: string | null, at: Pa
   call('transcript_page', { sessionId, agentId, at, limit });
 export const rewoundBranch = (sessionId: string, branch: number, limit: number) =>
   call('rewound_branch', { sessionId, branch, limit });
+export const sessionUsage = (sessionId: string) => call('session_usage', { sessionId });
 export const exportSession = (sessionId: string, request: ExportRequest, path: string, replace: boolean) =>
   call('export_session', { sessionId, request, path, replace });
 export const search = (query: string, limit: number) => call('search', { query, limit });

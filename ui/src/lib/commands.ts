@@ -19,6 +19,7 @@ import type {
   ExportSummary,
   ImportPlan,
   LiveNow,
+  ModelUsage,
   ResumeOutcome,
   LostQuestion,
   ImportReport,
@@ -60,6 +61,7 @@ export interface Commands {
     result: MessagePage;
   };
   rewound_branch: { args: { sessionId: string; branch: number; limit: number }; result: MessagePage };
+  session_usage: { args: { sessionId: string }; result: ModelUsage[] };
   export_session: {
     args: { sessionId: string; request: ExportRequest; path: string; replace: boolean };
     result: ExportSummary;

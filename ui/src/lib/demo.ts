@@ -892,6 +892,24 @@ const handlers: Handlers = {
     return pageAt(total, a.at, Number(a.limit) || 100);
   },
   rewound_branch: () => rewoundBranch(),
+  session_usage: () => [
+    {
+      model: 'claude-opus-4-6',
+      responses: 41,
+      inputTokens: 3_120,
+      outputTokens: 48_900,
+      cacheReadTokens: 2_410_000,
+      cacheWriteTokens: 188_000,
+    },
+    {
+      model: 'claude-haiku-4-5',
+      responses: 12,
+      inputTokens: 800,
+      outputTokens: 5_200,
+      cacheReadTokens: 96_000,
+      cacheWriteTokens: 14_000,
+    },
+  ],
   export_session: (a) => ({
     messages: Math.max(7, findSession(String(a.sessionId)).messageCount),
     subagents: a.request.subagents ? 1 : 0,

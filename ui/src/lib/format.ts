@@ -86,7 +86,8 @@ export function formatDuration(ms: number | null | undefined): string {
 
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
-  return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  if (n < 999_500) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 1 : 0)}M`;
 }
 
 export const ORIGINS: Origin[] = ['native', 'adopted', 'schedule', 'web', 'discord', 'slack'];

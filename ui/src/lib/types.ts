@@ -9,6 +9,7 @@ export type { Listing } from './bindings/Listing';
 export type { MessagePage } from './bindings/MessagePage';
 export type { NotResumableReason } from './bindings/NotResumableReason';
 export type { ExportFormat } from './bindings/ExportFormat';
+export type { ModelUsage } from './bindings/ModelUsage';
 export type { ExportRequest } from './bindings/ExportRequest';
 export type { ExportSummary } from './bindings/ExportSummary';
 export type { RewindMark } from './bindings/RewindMark';

@@ -123,6 +123,7 @@ export function apiMock(): ApiFunctions {
     transcriptPage: fn<'transcriptPage'>(),
     rewoundBranch: fn<'rewoundBranch'>(),
     exportSession: fn<'exportSession'>(),
+    sessionUsage: fn<'sessionUsage'>(async () => []),
     pickSavePath: fn<'pickSavePath'>(),
     search: fn<'search'>(),
     findInTranscript: fn<'findInTranscript'>(),

@@ -9,6 +9,7 @@ import {
   setHomeDir,
   tildePath,
   exportFileName,
+  formatTokens,
 } from '../lib/format';
 import { buildFleetTree, shortName } from '../lib/fleettree';
 import { session } from './fixtures';
@@ -86,5 +87,17 @@ describe('home detection', () => {
     const untitled = session({ customName: null, autoName: null, preview: null });
     expect(exportFileName(untitled, 'json')).toBe(`session-${untitled.sessionId.slice(0, 8)}.json`);
     expect(exportFileName(session({ customName: 'x'.repeat(200) }), 'md')).toHaveLength(83);
+  });
+
+  it('token counts read as k and M', () => {
+    expect([999, 1500, 84_000, 999_400, 999_600, 2_410_000, 12_400_000].map(formatTokens)).toEqual([
+      '999',
+      '1.5k',
+      '84k',
+      '999k',
+      '1.0M',
+      '2.4M',
+      '12M',
+    ]);
   });
 });

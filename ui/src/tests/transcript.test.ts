@@ -293,4 +293,41 @@ describe('transcript viewer', () => {
     await vi.waitFor(() => expect(screen.getByText('the compaction summary')).toBeTruthy());
     expect(api.subagentMessages).toHaveBeenCalledWith(s.sessionId, 'acompact-fffbd0', null, 100);
   });
+
+  it('shows tokens by model when asked, read once per opening', async () => {
+    vi.mocked(api.sessionUsage)
+      .mockReset()
+      .mockResolvedValue([
+        {
+          model: 'claude-opus-4-6',
+          responses: 3,
+          inputTokens: 37,
+          outputTokens: 1300,
+          cacheReadTokens: 7100,
+          cacheWriteTokens: 900,
+        },
+        {
+          model: 'claude-haiku-4-5',
+          responses: 1,
+          inputTokens: 5,
+          outputTokens: 70,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+        },
+      ]);
+    render(TranscriptView, { session: s });
+    expect(api.sessionUsage).not.toHaveBeenCalled();
+    await fireEvent.click(screen.getByTestId('usage-by-model'));
+    const rows = await vi.waitFor(() => {
+      const r = screen.getAllByTestId('usage-row');
+      expect(r).toHaveLength(2);
+      return r;
+    });
+    expect(rows[0].textContent).toContain('claude-opus-4-6');
+    expect(rows[0].textContent).toContain('1.3k');
+    expect(screen.getByTestId('usage-panel').textContent).toContain('All');
+    expect(api.sessionUsage).toHaveBeenCalledWith(s.sessionId);
+    await fireEvent.click(screen.getByTestId('usage-by-model'));
+    expect(screen.queryByTestId('usage-panel')).toBeNull();
+  });
 });

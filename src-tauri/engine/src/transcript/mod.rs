@@ -10,6 +10,7 @@ pub mod messages;
 pub mod subagents;
 pub mod text;
 pub mod tools;
+pub mod usage;
 
 use std::borrow::Cow;
 use std::fmt;

@@ -1,0 +1,116 @@
+//! Token usage by model over the lines a view keeps (the resumed branch).
+//!
+//! CONTRACT (owned by the transcript developer).
+//! - A response is one `message.id` (with its `requestId`): its streamed chunks are several
+//!   lines that repeat the input counts and grow the output count, so each response counts once,
+//!   from its last line. A line without an id is a response of its own.
+//! - Per model: responses, input tokens, output tokens, cache reads and cache writes (the larger
+//!   of `cache_creation_input_tokens` and the nested `cache_creation` sums). `<synthetic>` lines
+//!   and lines whose `isSidechain` differs from the file's are not counted.
+//! - Models are listed by output tokens, most first.
+
+use std::collections::HashMap;
+use std::io::BufReader;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::messages::Lines;
+use super::{Loose, MapOr, UsageRef};
+use crate::jsonl::{self, LineReader, Parsed};
+use crate::model::ModelUsage;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UsageLine<'a> {
+    #[serde(rename = "type", default, borrow)]
+    ty: Loose<'a>,
+    #[serde(default, borrow)]
+    is_sidechain: Loose<'a>,
+    #[serde(default, borrow)]
+    request_id: Loose<'a>,
+    #[serde(default, borrow)]
+    message: MapOr<UsageMessage<'a>>,
+}
+
+#[derive(Deserialize)]
+struct UsageMessage<'a> {
+    #[serde(default, borrow)]
+    id: Loose<'a>,
+    #[serde(default, borrow)]
+    model: Loose<'a>,
+    #[serde(default, borrow)]
+    usage: MapOr<UsageRef<'a>>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    input: u64,
+    output: u64,
+    read: u64,
+    write: u64,
+}
+
+/// Token usage by model of the transcript at `path`, over the lines `lines` keeps.
+pub fn by_model(path: &Path, lines: &Lines) -> std::io::Result<Vec<ModelUsage>> {
+    let sidechain = super::file_is_sidechain(path);
+    let file = super::open_at(path, 0)?;
+    let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, file), 0);
+    // The last usage of each response, with its model.
+    let mut responses: HashMap<String, (String, Counts)> = HashMap::new();
+    let mut loose: Vec<(String, Counts)> = Vec::new();
+    let mut scratch = Vec::new();
+    while let Some(line) = reader.next_line()? {
+        if !lines.keeps(line.offset) || !jsonl::has_type_in(line.bytes, &["assistant"]) {
+            continue;
+        }
+        let Parsed::Value(l) = jsonl::parse_line_with::<UsageLine<'_>>(line.bytes, &mut scratch)
+        else {
+            continue;
+        };
+        if l.ty.as_str() != Some("assistant")
+            || l.is_sidechain.as_bool().unwrap_or(false) != sidechain
+        {
+            continue;
+        }
+        let Some(m) = l.message.0 else { continue };
+        let model = match m.model.as_str() {
+            Some("<synthetic>") => continue,
+            Some(x) if !x.is_empty() => x.to_owned(),
+            _ => "unknown".to_owned(),
+        };
+        let Some(u) = m.usage.0 else { continue };
+        let nested = u.cache_creation.0.as_ref().map_or(0, |c| {
+            c.ephemeral_5m_input_tokens
+                .as_u64()
+                .saturating_add(c.ephemeral_1h_input_tokens.as_u64())
+        });
+        let counts = Counts {
+            input: u.input_tokens.as_u64(),
+            output: u.output_tokens.as_u64(),
+            read: u.cache_read_input_tokens.as_u64(),
+            write: u.cache_creation_input_tokens.as_u64().max(nested),
+        };
+        match m.id.as_str() {
+            Some(id) => {
+                let key = format!("{id}\u{1f}{}", l.request_id.as_str().unwrap_or(""));
+                responses.insert(key, (model, counts));
+            }
+            None => loose.push((model, counts)),
+        }
+    }
+    let mut totals: HashMap<String, ModelUsage> = HashMap::new();
+    for (model, c) in responses.into_values().chain(loose) {
+        let t = totals
+            .entry(model.clone())
+            .or_insert_with(|| ModelUsage { model, ..Default::default() });
+        t.responses += 1;
+        t.input_tokens = t.input_tokens.saturating_add(c.input);
+        t.output_tokens = t.output_tokens.saturating_add(c.output);
+        t.cache_read_tokens = t.cache_read_tokens.saturating_add(c.read);
+        t.cache_write_tokens = t.cache_write_tokens.saturating_add(c.write);
+    }
+    let mut out: Vec<ModelUsage> = totals.into_values().collect();
+    out.sort_by(|a, b| b.output_tokens.cmp(&a.output_tokens).then_with(|| a.model.cmp(&b.model)));
+    Ok(out)
+}
