@@ -18,7 +18,7 @@ base="http://localhost:$port"
 shots=(
   "fleet|/#view=fleet&expand=team.alpha"
   "all-chats|/#view=chats&open=7f3c2a10"
-  "transcript-rewind|/#view=chats&open=7f3c2a10&at=6000"
+  "transcript-rewind|/#view=chats&open=7f3c2a10&at=6000&panels=rewound,usage"
   "all-chats-10k|/?demo=scale#view=chats"
   "all-chats-search|/#view=chats&q=deploy"
   "no-claude-home|/?demo=empty#view=chats"

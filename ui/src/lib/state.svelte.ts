@@ -82,6 +82,8 @@ class AppState {
   openSummary = $state.raw<SessionSummary | null>(null);
   /** Where the open transcript opens: a search hit (its page loads, not the newest). */
   openAnchor = $state.raw<TranscriptAnchor | null>(null);
+  /** Viewer panels a deep link opens (`#…&panels=usage,rewound`; screenshots and e2e). */
+  openPanels = $state.raw<Set<string>>(new Set());
   /** cliSessionId → the desktop app's sidebar entries for it (the "Desktop" badge). */
   desktopPlacements = $state.raw<Map<string, DesktopPlacement[]>>(new Map());
   /** sessionId → what a claude process on it is doing (sessions no process is on are absent). */
