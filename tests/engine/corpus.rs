@@ -398,3 +398,20 @@ fn rewinds_in_real_transcripts() {
         .count();
     assert!(flagged >= 1 && flagged * 5 < files.len(), "{flagged} of {}", files.len());
 }
+
+/// A real ≤ 2.0 folder: b25638d7's title is written at the top of 3680252d, the next session.
+#[test]
+fn a_real_2_0_title_is_found_in_the_sibling_that_wrote_it() {
+    let Some(root) = crate::support::corpus() else { return };
+    let w = crate::world::World::new();
+    let folder = "-Users-dain-workspace-danieldemmel-me-next";
+    crate::support::copy_tree(&root.join(CCL).join(folder), &w.home.join("projects").join(folder));
+    let c = w.catalog();
+    let named = c.session("b25638d7-b104-4f06-a797-70ac33d069ed").unwrap();
+    assert_eq!(
+        named.auto_name.as_deref(),
+        Some("HTML Ruby Tokenizer Conversion for Better Browser Support")
+    );
+    let writer = c.session("3680252d-d4e3-4416-bddd-8f5b5b4fdb7f").unwrap();
+    assert_ne!(writer.auto_name, named.auto_name, "the summary it wrote is not its own title");
+}

@@ -1021,3 +1021,35 @@ fn usage_by_model_counts_each_response_once_over_the_resumed_branch() {
     let all = usage::by_model(&rewound(), &messages::Lines::All).unwrap();
     assert_eq!(all[0].responses, 6);
 }
+
+/// ≤ 2.0: a session's title is the summary naming its newest leaf, wherever in the folder it was
+/// written; a summary naming another session's leaf is that session's title, not this one's.
+#[test]
+fn titles_of_2_0_sessions_come_from_the_summary_naming_their_newest_leaf() {
+    let w = crate::world::World::new();
+    let dir = w.folder_of("/home/dev/notes");
+    crate::support::copy_tree(&fx("summaries-2.0"), &dir);
+    let names = |c: &corral_engine::Catalog| {
+        let (a, b, c2) = (
+            "a1a1a1a1-0000-4000-8000-000000000001",
+            "b2b2b2b2-0000-4000-8000-000000000002",
+            "c3c3c3c3-0000-4000-8000-000000000003",
+        );
+        let n = |id: &str| c.session(id).ok().map(|s| s.display_name().to_owned());
+        (n(a), n(b), n(c2))
+    };
+    let (a, b, c) = names(&w.catalog());
+    assert_eq!(a.as_deref(), Some("Note format design"), "written in the next session's file");
+    assert_eq!(b.as_deref(), Some("Tag index for notes"), "written in the one after");
+    assert_eq!(c.as_deref(), Some("Search the notes"), "its only summary is b's: the preview");
+    // Without the last file, b's own summaries title it — but not the one naming a's leaf.
+    fs::remove_file(dir.join("c3c3c3c3-0000-4000-8000-000000000003.jsonl")).unwrap();
+    let (a, b, c) = names(&w.catalog());
+    assert_eq!(a.as_deref(), Some("Note format design"));
+    assert_eq!(b.as_deref(), Some("Gone session title"));
+    assert_eq!(c, None);
+    // One file alone still names itself from its own lines (adopt, import previews).
+    let f = facts_of(&dir.join("b2b2b2b2-0000-4000-8000-000000000002.jsonl"));
+    assert_eq!(f.auto_name().as_deref(), Some("Note format design"), "the last summary line");
+    assert_eq!(f.leaf_summaries.len(), 2);
+}

@@ -146,9 +146,56 @@ pub struct Scan {
     pub warnings: Vec<Warning>,
     /// Every listed session's summary, newest first, made once for this pass when first asked.
     listed: OnceLock<Arc<[SessionSummary]>>,
+    /// ≤ 2.0 summaries and newest leaves by folder, made once when first asked.
+    leaves: OnceLock<LeafIndex>,
+}
+
+/// Per `(folder, leaf uuid)`: the ≤ 2.0 summary naming it, and the session whose newest leaf it is.
+#[derive(Debug, Default)]
+struct LeafIndex {
+    titles: HashMap<(String, String), String>,
+    owners: HashMap<(String, String), String>,
 }
 
 impl Scan {
+    fn leaves(&self) -> &LeafIndex {
+        self.leaves.get_or_init(|| {
+            let mut ix = LeafIndex::default();
+            for f in &self.transcripts {
+                for s in &f.facts.leaf_summaries {
+                    ix.titles.insert((f.folder.clone(), s.leaf.clone()), s.text.clone());
+                }
+                if let Some(leaf) = &f.facts.leaf_uuid {
+                    ix.owners.insert((f.folder.clone(), leaf.clone()), f.session_id.clone());
+                }
+            }
+            ix
+        })
+    }
+
+    /// A ≤ 2.0 session's summary title: the summary naming its newest leaf, wherever in its
+    /// folder it was written; else its own last summary line, unless that one names another
+    /// session's newest leaf (then it is that session's title), in which case its own last
+    /// summary that titles no other session.
+    fn summary_title(&self, t: &FoundTranscript) -> Option<String> {
+        let f = &t.facts;
+        if f.summary.is_none() && f.leaf_summaries.is_empty() && f.leaf_uuid.is_none() {
+            return None;
+        }
+        let ix = self.leaves();
+        let key = |leaf: &str| (t.folder.clone(), leaf.to_owned());
+        if let Some(title) = f.leaf_uuid.as_deref().and_then(|l| ix.titles.get(&key(l))) {
+            return Some(title.clone());
+        }
+        let other = |leaf: &str| ix.owners.get(&key(leaf)).is_some_and(|s| *s != t.session_id);
+        match f.summary_leaf.as_deref() {
+            Some(leaf) if other(leaf) => {
+                f.leaf_summaries.iter().rev().find(|s| !other(&s.leaf)).map(|s| s.text.clone())
+            }
+            _ => f.summary.clone(),
+        }
+    }
+
     /// The custom name of a session, read from every key herdctl may have used ([`crate::names`]).
     fn custom_name(&self, session_id: &str, keys: &NameKeys<'_>) -> Option<String> {
         keys.find(&self.custom_names, session_id).cloned()
@@ -350,6 +397,7 @@ impl Catalog {
             custom_names: previous.custom_names.clone(),
             warnings,
             listed: OnceLock::new(),
+            leaves: OnceLock::new(),
         }
     }
 
@@ -376,7 +424,14 @@ impl Catalog {
         let (custom_names, metadata_warnings) =
             MetadataStore::new(&self.state_dir).custom_names_with_warnings();
         warnings.extend(metadata_warnings);
-        Ok(Scan { transcripts, attribution, custom_names, warnings, listed: OnceLock::new() })
+        Ok(Scan {
+            transcripts,
+            attribution,
+            custom_names,
+            warnings,
+            listed: OnceLock::new(),
+            leaves: OnceLock::new(),
+        })
     }
 
     /// Every transcript with its facts: a `stat` per file validates it against the index; only
@@ -929,7 +984,7 @@ impl Catalog {
             resumable,
             not_resumable_reason,
             custom_name,
-            auto_name: t.facts.auto_name(),
+            auto_name: t.facts.auto_name_with(scan.summary_title(t)),
             preview: t.facts.preview.clone(),
             git_branch: t.facts.git_branch.clone(),
             claude_code_version: t.facts.version.clone(),

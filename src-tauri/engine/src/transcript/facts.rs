@@ -43,9 +43,20 @@ use crate::model::Usage;
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
-pub const EXTRACTOR_VERSION: u32 = 2;
+pub const EXTRACTOR_VERSION: u32 = 3;
 
 pub use super::{PREVIEW_CHARS, preview_of};
+
+/// How many leaf summaries one file's facts keep (≤ 2.0 wrote 1..30 at the top of a file).
+pub const MAX_LEAF_SUMMARIES: usize = 64;
+
+/// A ≤ 2.0 `summary` line: the title of the session whose newest leaf is `leaf`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeafSummary {
+    pub leaf: String,
+    pub text: String,
+}
 
 /// What listing needs to know about one transcript.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -77,6 +88,16 @@ pub struct TranscriptFacts {
     pub custom_title: Option<String>,
     pub ai_title: Option<String>,
     pub summary: Option<String>,
+    /// The `leafUuid` the last `summary` line named (the session it titles).
+    #[serde(default)]
+    pub summary_leaf: Option<String>,
+    /// ≤ 2.0 `summary` lines: each names the newest leaf of the session it titles, often a
+    /// sibling file's (the listing matches them by `leaf_uuid` across the folder).
+    #[serde(default)]
+    pub leaf_summaries: Vec<LeafSummary>,
+    /// The `uuid` of the file's last user or assistant line (its newest leaf).
+    #[serde(default)]
+    pub leaf_uuid: Option<String>,
     pub usage: Usage,
     /// A typed prompt's `parentUuid` is not the line written just before it: the file may hold
     /// a rewound branch (a cheap, over-eager test; [`super::branches`] decides).
@@ -92,12 +113,22 @@ pub struct TranscriptFacts {
 }
 
 impl TranscriptFacts {
-    /// custom-title › ai-title › summary › preview.
+    /// custom-title › ai-title › summary › preview, with only this file to go on: the summary
+    /// naming this file's own newest leaf, else its last summary line.
     pub fn auto_name(&self) -> Option<String> {
+        let own = self.leaf_uuid.as_deref().and_then(|leaf| {
+            self.leaf_summaries.iter().find(|s| s.leaf == leaf).map(|s| s.text.clone())
+        });
+        self.auto_name_with(own.or_else(|| self.summary.clone()))
+    }
+
+    /// custom-title › ai-title › `summary` (chosen by the caller, see `Catalog::summarize`) ›
+    /// preview.
+    pub fn auto_name_with(&self, summary: Option<String>) -> Option<String> {
         self.custom_title
             .clone()
             .or_else(|| self.ai_title.clone())
-            .or_else(|| self.summary.clone())
+            .or(summary)
             .or_else(|| self.preview.clone())
     }
 }
@@ -261,6 +292,10 @@ struct FactLine<'a> {
     ai_title: Loose<'a>,
     #[serde(default, borrow)]
     summary: Loose<'a>,
+    #[serde(default, borrow)]
+    uuid: Loose<'a>,
+    #[serde(default, borrow)]
+    leaf_uuid: Loose<'a>,
 }
 
 impl FactsScanner {
@@ -319,6 +354,11 @@ impl FactsScanner {
         match l.ty.as_str() {
             Some("summary") => {
                 if let Some(s) = non_empty(&l.summary) {
+                    let leaf = l.leaf_uuid.as_str().filter(|u| !u.is_empty());
+                    if let Some(leaf) = leaf {
+                        self.note_leaf_summary(leaf, &s);
+                    }
+                    self.facts.summary_leaf = leaf.map(str::to_owned);
                     self.facts.summary = Some(s);
                 }
             }
@@ -338,6 +378,17 @@ impl FactsScanner {
         }
     }
 
+    /// A `summary` line naming a leaf (≤ 2.0): kept for whichever session's newest leaf it names
+    /// (last one wins per leaf; at most [`MAX_LEAF_SUMMARIES`] per file).
+    fn note_leaf_summary(&mut self, leaf: &str, text: &str) {
+        let list = &mut self.facts.leaf_summaries;
+        list.retain(|s| s.leaf != leaf);
+        if list.len() >= MAX_LEAF_SUMMARIES {
+            list.remove(0);
+        }
+        list.push(LeafSummary { leaf: leaf.to_owned(), text: text.to_owned() });
+    }
+
     /// Records lines that were skipped outside [`FactsScanner::feed`] (over-long lines).
     pub fn add_skipped(&mut self, n: u64) {
         self.facts.skipped_lines = self.facts.skipped_lines.saturating_add(n);
@@ -354,6 +405,9 @@ impl FactsScanner {
         self.facts.has_messages = true;
         if side.unwrap_or(false) != self.facts.is_sidechain {
             return;
+        }
+        if let Some(u) = l.uuid.as_str().filter(|u| !u.is_empty()) {
+            set_string(&mut self.facts.leaf_uuid, u);
         }
         if self.facts.cwd.is_none()
             && let Some(c) = non_empty(&l.cwd)
@@ -815,6 +869,8 @@ const LINE_KEYS: &[&[u8]] = &[
     b"customTitle",
     b"aiTitle",
     b"summary",
+    b"uuid",
+    b"leafUuid",
 ];
 
 /// The [`FactLine`] serde would read from `line` (already trimmed), or `None` when the fast path
@@ -839,7 +895,9 @@ fn fast_fact_line(line: &[u8]) -> Option<FactLine<'_>> {
             Some(10) => l.request_id = loose(c)?,
             Some(11) => l.custom_title = loose(c)?,
             Some(12) => l.ai_title = loose(c)?,
-            Some(_) => l.summary = loose(c)?,
+            Some(13) => l.summary = loose(c)?,
+            Some(14) => l.uuid = loose(c)?,
+            Some(_) => l.leaf_uuid = loose(c)?,
             None => c.skip()?,
         }
         Some(())
