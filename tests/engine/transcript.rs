@@ -1053,3 +1053,39 @@ fn titles_of_2_0_sessions_come_from_the_summary_naming_their_newest_leaf() {
     assert_eq!(f.auto_name().as_deref(), Some("Note format design"), "the last summary line");
     assert_eq!(f.leaf_summaries.len(), 2);
 }
+
+/// A conversation continued into a new file is linked both ways, by either sign of it: the new
+/// file's first line hanging from the old one's newest, or the new file replaying the old one's
+/// first line (≤ 1.0 resumes copied the history).
+#[test]
+fn continuations_are_linked_both_ways() {
+    let (a, b) = ("d4d4d4d4-0000-4000-8000-000000000004", "e5e5e5e5-0000-4000-8000-000000000005");
+    let w = crate::world::World::new();
+    let dir = w.folder_of("/home/dev/notes");
+    crate::support::copy_tree(&fx("continued"), &dir);
+    let c = w.catalog();
+    let (sa, sb) = (c.session(a).unwrap(), c.session(b).unwrap());
+    assert_eq!((sa.continued_from.as_deref(), sa.continued_in.as_deref()), (None, Some(b)));
+    assert_eq!((sb.continued_from.as_deref(), sb.continued_in.as_deref()), (Some(a), None));
+    // A replay: a third file that starts with a's first line, written later.
+    let first = fs::read_to_string(dir.join(format!("{a}.jsonl"))).unwrap();
+    let replay_id = "f6f6f6f6-0000-4000-8000-000000000006";
+    let replay: String = first
+        .lines()
+        .map(|l| l.replace(a, replay_id).replace("2026-06-01", "2026-06-03"))
+        .chain([serde_json::json!({"parentUuid":"d4000002-0000-4000-8000-000000000002","isSidechain":false,
+            "type":"user","uuid":"f6000003-0000-4000-8000-000000000003","sessionId":replay_id,
+            "timestamp":"2026-06-03T11:00:00.000Z","message":{"role":"user","content":"And a second index"}}).to_string()])
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(dir.join(format!("{replay_id}.jsonl")), replay).unwrap();
+    let c = w.catalog();
+    let r = c.session(replay_id).unwrap();
+    assert_eq!(r.continued_from.as_deref(), Some(a), "{r:?}");
+    assert_eq!(c.session(a).unwrap().continued_in.as_deref(), Some(b), "the hung-from link wins");
+    // Unrelated sessions are not linked.
+    let plain = w.session(&dir, &crate::world::sid(9), "/home/dev/notes", false);
+    assert!(plain.exists());
+    let p = w.catalog().session(&crate::world::sid(9)).unwrap();
+    assert_eq!((p.continued_from, p.continued_in), (None, None));
+}

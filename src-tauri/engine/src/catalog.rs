@@ -150,12 +150,26 @@ pub struct Scan {
     leaves: OnceLock<LeafIndex>,
 }
 
+/// A conversation continued across files: the session it continues and the one continuing it.
+#[derive(Debug, Default)]
+struct Continuation {
+    from: Option<String>,
+    into: Option<String>,
+}
+
 /// Per `(folder, leaf uuid)`: the ≤ 2.0 summary naming it, and the session whose newest leaf it is.
 #[derive(Debug, Default)]
 struct LeafIndex {
     titles: HashMap<(String, String), String>,
     owners: HashMap<(String, String), String>,
+    /// Sessions by their first line's uuid, oldest first (a resume into a new file replays it).
+    firsts: HashMap<(String, String), Vec<Dated>>,
+    /// Sessions whose first line hangs from this (folder, uuid).
+    hung: HashMap<(String, String), Vec<Dated>>,
 }
+
+/// A session id with its last message time (sorts oldest first; `None` first of all).
+type Dated = (Option<String>, String);
 
 impl Scan {
     fn leaves(&self) -> &LeafIndex {
@@ -165,12 +179,63 @@ impl Scan {
                 for s in &f.facts.leaf_summaries {
                     ix.titles.insert((f.folder.clone(), s.leaf.clone()), s.text.clone());
                 }
+                if !f.is_session() {
+                    continue;
+                }
                 if let Some(leaf) = &f.facts.leaf_uuid {
                     ix.owners.insert((f.folder.clone(), leaf.clone()), f.session_id.clone());
                 }
+                let at = (f.facts.last_message_at.clone(), f.session_id.clone());
+                if let Some(first) = &f.facts.first_uuid {
+                    ix.firsts
+                        .entry((f.folder.clone(), first.clone()))
+                        .or_default()
+                        .push(at.clone());
+                }
+                if let Some(parent) = &f.facts.first_parent {
+                    ix.hung.entry((f.folder.clone(), parent.clone())).or_default().push(at);
+                }
+            }
+            for list in ix.firsts.values_mut().chain(ix.hung.values_mut()) {
+                list.sort();
+                list.dedup_by(|a, b| a.1 == b.1);
             }
             ix
         })
+    }
+
+    /// The session this one continues, and the one that continues it (see [`Continuation`]).
+    fn continuation(&self, t: &FoundTranscript) -> Continuation {
+        let f = &t.facts;
+        let ix = self.leaves();
+        let key = |u: &str| (t.folder.clone(), u.to_owned());
+        let me = (f.last_message_at.clone(), t.session_id.clone());
+        // Its first line hangs from another session's newest line.
+        let mut from = f
+            .first_parent
+            .as_deref()
+            .and_then(|p| ix.owners.get(&key(p)))
+            .filter(|s| **s != t.session_id)
+            .cloned();
+        let mut into = f
+            .leaf_uuid
+            .as_deref()
+            .and_then(|l| ix.hung.get(&key(l)))
+            .and_then(|v| v.iter().find(|x| x.1 != t.session_id))
+            .map(|x| x.1.clone());
+        // Files that replay the same first line: each continues the one before it.
+        if let Some(group) = f.first_uuid.as_deref().and_then(|u| ix.firsts.get(&key(u)))
+            && group.len() > 1
+            && let Some(i) = group.iter().position(|x| *x == me)
+        {
+            if from.is_none() && i > 0 {
+                from = group.get(i - 1).map(|x| x.1.clone());
+            }
+            if into.is_none() {
+                into = group.get(i + 1).map(|x| x.1.clone());
+            }
+        }
+        Continuation { from, into }
     }
 
     /// A ≤ 2.0 session's summary title: the summary naming its newest leaf, wherever in its
@@ -968,6 +1033,7 @@ impl Catalog {
         let custom_name =
             scan.custom_name(&t.session_id, &self.name_keys(t, attr, &working_directory));
         let (resumable, not_resumable_reason) = self.resumability(t, attr);
+        let continuation = scan.continuation(t);
         let encoded_path = if t.docker {
             format!("docker:{}", attr.agent_name.as_deref().unwrap_or_default())
         } else {
@@ -985,6 +1051,8 @@ impl Catalog {
             not_resumable_reason,
             custom_name,
             auto_name: t.facts.auto_name_with(scan.summary_title(t)),
+            continued_from: continuation.from,
+            continued_in: continuation.into,
             preview: t.facts.preview.clone(),
             git_branch: t.facts.git_branch.clone(),
             claude_code_version: t.facts.version.clone(),

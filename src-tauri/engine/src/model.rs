@@ -110,6 +110,13 @@ pub struct SessionSummary {
     #[serde(default)]
     #[ts(type = "number")]
     pub rewound_prompts: u64,
+    /// The session this conversation was continued from (an older file in the same folder whose
+    /// newest line this one's first line hangs from, or which this one replays from its start).
+    #[serde(default)]
+    pub continued_from: Option<String>,
+    /// The session that continues this conversation in a newer file.
+    #[serde(default)]
+    pub continued_in: Option<String>,
 }
 
 impl SessionSummary {

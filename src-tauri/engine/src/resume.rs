@@ -498,6 +498,8 @@ mod tests {
             message_count: 0,
             size_bytes: 0,
             rewound_prompts: 0,
+            continued_from: None,
+            continued_in: None,
         }
     }
 

@@ -134,6 +134,8 @@ function addSession(
     messageCount: 4 + Math.floor(rnd() * 300),
     sizeBytes: 4_000 + Math.floor(rnd() * 3_000_000),
     rewoundPrompts: 0,
+    continuedFrom: null,
+    continuedIn: null,
     sidechainFree: true,
     ...opts,
   };

@@ -48,6 +48,8 @@ export function session(o: Partial<SessionSummary> = {}): SessionSummary {
     messageCount: 10,
     sizeBytes: 2048,
     rewoundPrompts: 0,
+    continuedFrom: null,
+    continuedIn: null,
     ...o,
   };
 }

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { message, session, toolCall } from './fixtures';
+import { group, message, session, toolCall } from './fixtures';
 import type { MessagePage, TranscriptMessage } from '../lib/types';
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
@@ -329,5 +329,24 @@ describe('transcript viewer', () => {
     expect(api.sessionUsage).toHaveBeenCalledWith(s.sessionId);
     await fireEvent.click(screen.getByTestId('usage-by-model'));
     expect(screen.queryByTestId('usage-panel')).toBeNull();
+  });
+
+  it('links a conversation continued across files, both ways', async () => {
+    const older = session({ customName: 'Plan the tag index', workingDirectory: s.workingDirectory });
+    const me = { ...s, continuedFrom: older.sessionId, continuedIn: 'ffffffff-0000-4000-8000-00000000ffff' };
+    app.groups = [group(s.workingDirectory, [me, older])];
+    vi.mocked(api.sessionInfo).mockResolvedValue({
+      summary: me,
+      usage: { inputTokens: 1, outputTokens: 1, turnCount: 1, model: null },
+      subagents: [],
+      resumeCommand: 'claude --resume x',
+    });
+    render(TranscriptView, { session: me });
+    const from = await vi.waitFor(() => screen.getByTestId('continued-from'));
+    expect(from.textContent).toContain('Continued from “Plan the tag index”');
+    expect(screen.getByTestId('continued-in').textContent).toContain('“ffffffff”');
+    await fireEvent.click(from);
+    expect(app.openId).toBe(older.sessionId);
+    app.groups = [];
   });
 });

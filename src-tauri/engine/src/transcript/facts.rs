@@ -43,7 +43,7 @@ use crate::model::Usage;
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
-pub const EXTRACTOR_VERSION: u32 = 3;
+pub const EXTRACTOR_VERSION: u32 = 4;
 
 pub use super::{PREVIEW_CHARS, preview_of};
 
@@ -98,6 +98,13 @@ pub struct TranscriptFacts {
     /// The `uuid` of the file's last user or assistant line (its newest leaf).
     #[serde(default)]
     pub leaf_uuid: Option<String>,
+    /// The `uuid` and `parentUuid` of its first user or assistant line: a conversation continued
+    /// into a new file replays the old one's first line, or hangs its first line from the old
+    /// one's last (see `Catalog::summarize`).
+    #[serde(default)]
+    pub first_uuid: Option<String>,
+    #[serde(default)]
+    pub first_parent: Option<String>,
     pub usage: Usage,
     /// A typed prompt's `parentUuid` is not the line written just before it: the file may hold
     /// a rewound branch (a cheap, over-eager test; [`super::branches`] decides).
@@ -296,6 +303,8 @@ struct FactLine<'a> {
     uuid: Loose<'a>,
     #[serde(default, borrow)]
     leaf_uuid: Loose<'a>,
+    #[serde(default, borrow)]
+    parent_uuid: Loose<'a>,
 }
 
 impl FactsScanner {
@@ -407,6 +416,10 @@ impl FactsScanner {
             return;
         }
         if let Some(u) = l.uuid.as_str().filter(|u| !u.is_empty()) {
+            if self.facts.first_uuid.is_none() {
+                self.facts.first_uuid = Some(u.to_owned());
+                self.facts.first_parent = l.parent_uuid.as_str().map(str::to_owned);
+            }
             set_string(&mut self.facts.leaf_uuid, u);
         }
         if self.facts.cwd.is_none()
@@ -871,6 +884,7 @@ const LINE_KEYS: &[&[u8]] = &[
     b"summary",
     b"uuid",
     b"leafUuid",
+    b"parentUuid",
 ];
 
 /// The [`FactLine`] serde would read from `line` (already trimmed), or `None` when the fast path
@@ -897,7 +911,8 @@ fn fast_fact_line(line: &[u8]) -> Option<FactLine<'_>> {
             Some(12) => l.ai_title = loose(c)?,
             Some(13) => l.summary = loose(c)?,
             Some(14) => l.uuid = loose(c)?,
-            Some(_) => l.leaf_uuid = loose(c)?,
+            Some(15) => l.leaf_uuid = loose(c)?,
+            Some(_) => l.parent_uuid = loose(c)?,
             None => c.skip()?,
         }
         Some(())

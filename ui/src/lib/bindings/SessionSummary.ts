@@ -23,4 +23,13 @@ transcriptPath: string, mtime: string, origin: Origin, agentName: string | null,
 /**
  * Typed prompts on rewound branches (left out of `message_count` and the viewer).
  */
-rewoundPrompts: number, };
+rewoundPrompts: number, 
+/**
+ * The session this conversation was continued from (an older file in the same folder whose
+ * newest line this one's first line hangs from, or which this one replays from its start).
+ */
+continuedFrom: string | null, 
+/**
+ * The session that continues this conversation in a newer file.
+ */
+continuedIn: string | null, };
