@@ -159,13 +159,23 @@ struct Continuation {
 
 /// Per `(folder, leaf uuid)`: the ≤ 2.0 summary naming it, and the session whose newest leaf it is.
 #[derive(Debug, Default)]
+/// Keyed by [`leaf_key`] (no allocation per lookup: the listing asks once per session).
 struct LeafIndex {
-    titles: HashMap<(String, String), String>,
-    owners: HashMap<(String, String), String>,
+    titles: HashMap<u64, String>,
+    owners: HashMap<u64, String>,
     /// Sessions by their first line's uuid, oldest first (a resume into a new file replays it).
-    firsts: HashMap<(String, String), Vec<Dated>>,
+    firsts: HashMap<u64, Vec<Dated>>,
     /// Sessions whose first line hangs from this (folder, uuid).
-    hung: HashMap<(String, String), Vec<Dated>>,
+    hung: HashMap<u64, Vec<Dated>>,
+}
+
+/// A 64-bit key for (folder, uuid).
+fn leaf_key(folder: &str, uuid: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    folder.hash(&mut h);
+    uuid.hash(&mut h);
+    h.finish()
 }
 
 /// A session id with its last message time (sorts oldest first; `None` first of all).
@@ -177,23 +187,20 @@ impl Scan {
             let mut ix = LeafIndex::default();
             for f in &self.transcripts {
                 for s in &f.facts.leaf_summaries {
-                    ix.titles.insert((f.folder.clone(), s.leaf.clone()), s.text.clone());
+                    ix.titles.insert(leaf_key(&f.folder, &s.leaf), s.text.clone());
                 }
                 if !f.is_session() {
                     continue;
                 }
                 if let Some(leaf) = &f.facts.leaf_uuid {
-                    ix.owners.insert((f.folder.clone(), leaf.clone()), f.session_id.clone());
+                    ix.owners.insert(leaf_key(&f.folder, leaf), f.session_id.clone());
                 }
-                let at = (f.facts.last_message_at.clone(), f.session_id.clone());
+                let at = || (f.facts.last_message_at.clone(), f.session_id.clone());
                 if let Some(first) = &f.facts.first_uuid {
-                    ix.firsts
-                        .entry((f.folder.clone(), first.clone()))
-                        .or_default()
-                        .push(at.clone());
+                    ix.firsts.entry(leaf_key(&f.folder, first)).or_default().push(at());
                 }
                 if let Some(parent) = &f.facts.first_parent {
-                    ix.hung.entry((f.folder.clone(), parent.clone())).or_default().push(at);
+                    ix.hung.entry(leaf_key(&f.folder, parent)).or_default().push(at());
                 }
             }
             for list in ix.firsts.values_mut().chain(ix.hung.values_mut()) {
@@ -208,8 +215,7 @@ impl Scan {
     fn continuation(&self, t: &FoundTranscript) -> Continuation {
         let f = &t.facts;
         let ix = self.leaves();
-        let key = |u: &str| (t.folder.clone(), u.to_owned());
-        let me = (f.last_message_at.clone(), t.session_id.clone());
+        let key = |u: &str| leaf_key(&t.folder, u);
         // Its first line hangs from another session's newest line.
         let mut from = f
             .first_parent
@@ -226,7 +232,7 @@ impl Scan {
         // Files that replay the same first line: each continues the one before it.
         if let Some(group) = f.first_uuid.as_deref().and_then(|u| ix.firsts.get(&key(u)))
             && group.len() > 1
-            && let Some(i) = group.iter().position(|x| *x == me)
+            && let Some(i) = group.iter().position(|x| x.1 == t.session_id)
         {
             if from.is_none() && i > 0 {
                 from = group.get(i - 1).map(|x| x.1.clone());
@@ -244,11 +250,12 @@ impl Scan {
     /// summary that titles no other session.
     fn summary_title(&self, t: &FoundTranscript) -> Option<String> {
         let f = &t.facts;
-        if f.summary.is_none() && f.leaf_summaries.is_empty() && f.leaf_uuid.is_none() {
-            return None;
-        }
         let ix = self.leaves();
-        let key = |leaf: &str| (t.folder.clone(), leaf.to_owned());
+        // No file of the scan names a leaf (2.1.x homes): a summary line is the file's own.
+        if ix.titles.is_empty() {
+            return f.summary.clone();
+        }
+        let key = |leaf: &str| leaf_key(&t.folder, leaf);
         if let Some(title) = f.leaf_uuid.as_deref().and_then(|l| ix.titles.get(&key(l))) {
             return Some(title.clone());
         }
