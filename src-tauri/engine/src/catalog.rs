@@ -783,7 +783,7 @@ impl Catalog {
         let mut whole =
             messages::read_transcript_in(&t.path, &t.session_id, &t.working_directory(), &lines)
                 .map_err(|e| Error::io_at("read", &t.path, e))?;
-        self.mark_missing_runs(session_id, &mut whole.messages)?;
+        Self::mark_missing_runs(&t, &mut whole.messages);
         Ok(whole)
     }
 
@@ -798,10 +798,7 @@ impl Catalog {
 
     /// The lines of the branch `claude --resume` continues.
     fn resumed_lines(&self, t: &FoundTranscript) -> Result<Lines> {
-        Ok(match self.branches_of(t)? {
-            Some(b) if !b.hidden.is_empty() => Lines::Except(Arc::clone(&b.hidden)),
-            _ => Lines::All,
-        })
+        Ok(lines_off(self.branches_of(t)?.as_deref()))
     }
 
     /// The whole transcript of a session handed to `emit` piece by piece (bounded memory for a
@@ -856,16 +853,10 @@ impl Catalog {
     /// The transcript file of a session, or of one of its subagents' runs.
     pub fn transcript_path(&self, session_id: &str, agent_id: Option<&str>) -> Result<PathBuf> {
         let (t, _) = self.locate(session_id)?;
-        let Some(agent_id) = agent_id else { return Ok(t.path.clone()) };
-        if !subagents::valid_agent_id(agent_id) {
-            return Err(Error::InvalidInput(format!("invalid subagent id {agent_id:?}")));
+        match agent_id {
+            None => Ok(t.path.clone()),
+            Some(agent_id) => run_path(&t, agent_id),
         }
-        subagents::subagent_path(&t.path, &t.session_id, agent_id).ok_or_else(|| {
-            Error::SubagentNotFound {
-                session_id: session_id.to_owned(),
-                agent_id: agent_id.to_owned(),
-            }
-        })
     }
 
     /// A page of a session's transcript (or of one of its subagents'), where `at` says.
@@ -876,15 +867,12 @@ impl Catalog {
         at: PageAt,
         limit: usize,
     ) -> Result<MessagePage> {
-        let path = self.transcript_path(session_id, agent_id)?;
-        let branches = match agent_id {
-            None => self.branches_of(&self.locate(session_id)?.0)?,
-            Some(_) => None,
+        let (t, _) = self.locate(session_id)?;
+        let (path, branches) = match agent_id {
+            None => (t.path.clone(), self.branches_of(&t)?),
+            Some(agent_id) => (run_path(&t, agent_id)?, None),
         };
-        let lines = match &branches {
-            Some(b) if !b.hidden.is_empty() => Lines::Except(Arc::clone(&b.hidden)),
-            _ => Lines::All,
-        };
+        let lines = lines_off(branches.as_deref());
         let limit = limit.clamp(1, 5_000);
         // A line on a rewound branch (a search hit there) opens the page where the branch was
         // replaced, with the branch open.
@@ -901,7 +889,7 @@ impl Catalog {
             PageAt::After(offset) => messages::read_page_after_in(&path, offset, limit, &lines),
         }
         .map_err(|e| Error::io_at("read", &path, e))?;
-        self.mark_missing_runs(session_id, &mut page.messages)?;
+        Self::mark_missing_runs(&t, &mut page.messages);
         if let Some(b) = branches {
             let (from, to) =
                 (page.earlier_cursor.unwrap_or(0), page.later_cursor.unwrap_or(u64::MAX));
@@ -918,17 +906,10 @@ impl Catalog {
 
     /// Marks the tool calls whose subagent run has no transcript on disk: the runs are the files
     /// [`subagents::list_subagents`] finds, for the header's count, the buttons and the CLI alike.
-    fn mark_missing_runs(
-        &self,
-        session_id: &str,
-        messages: &mut [TranscriptMessage],
-    ) -> Result<()> {
-        if !messages.iter().any(|m| m.tool_call.as_ref().is_some_and(|c| c.subagent_id.is_some())) {
-            return Ok(());
+    fn mark_missing_runs(t: &FoundTranscript, messages: &mut [TranscriptMessage]) {
+        if messages.iter().any(|m| m.tool_call.as_ref().is_some_and(|c| c.subagent_id.is_some())) {
+            mark_runs(&runs_on_disk(t), messages);
         }
-        let (t, _) = self.locate(session_id)?;
-        mark_runs(&runs_on_disk(&t), messages);
-        Ok(())
     }
 
     /// Token usage by model over the branch `claude --resume` continues.
@@ -954,7 +935,7 @@ impl Catalog {
             .ok_or_else(|| Error::InvalidInput(format!("no rewound branch at byte {branch}")))?;
         let mut page = messages::read_lines(&t.path, &rewind.lines, limit.clamp(1, 5_000))
             .map_err(|e| Error::io_at("read", &t.path, e))?;
-        self.mark_missing_runs(session_id, &mut page.messages)?;
+        Self::mark_missing_runs(&t, &mut page.messages);
         page.rewinds = Vec::new();
         Ok(page)
     }
@@ -1102,6 +1083,24 @@ impl Catalog {
         }
         paths::folder_is_descendant_of(folder, &wd)
             && cwd.is_some_and(|c| paths::cwd_is_within(c, &wd))
+    }
+}
+
+/// The transcript of one of a session's subagent runs.
+fn run_path(t: &FoundTranscript, agent_id: &str) -> Result<PathBuf> {
+    if !subagents::valid_agent_id(agent_id) {
+        return Err(Error::InvalidInput(format!("invalid subagent id {agent_id:?}")));
+    }
+    subagents::subagent_path(&t.path, &t.session_id, agent_id).ok_or_else(|| {
+        Error::SubagentNotFound { session_id: t.session_id.clone(), agent_id: agent_id.to_owned() }
+    })
+}
+
+/// The lines a view of the resumed branch reads: all but the rewound ones.
+fn lines_off(branches: Option<&Branches>) -> Lines {
+    match branches {
+        Some(b) if !b.hidden.is_empty() => Lines::Except(Arc::clone(&b.hidden)),
+        _ => Lines::All,
     }
 }
 
