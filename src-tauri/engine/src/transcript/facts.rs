@@ -502,7 +502,6 @@ impl FactsScanner {
         static TOOL_RESULT: LazyLock<Finder<'static>> =
             LazyLock::new(|| Finder::new(b"\"tool_result\""));
         static PARENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"parentUuid\""));
-        static UUID: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"uuid\""));
         static UUID_BACK: LazyLock<FinderRev<'static>> =
             LazyLock::new(|| FinderRev::new(b"\"uuid\""));
         static SIDECHAIN: LazyLock<Finder<'static>> =
@@ -515,7 +514,7 @@ impl FactsScanner {
             // No `parentUuid` key in the head: a bookkeeping line (snapshot, title, queue
             // operation), or one written in an order Claude Code does not use.
             None if PARENT.find(head).is_none() => return,
-            None => (string_field(head, &PARENT, false), SIDECHAIN.find(head).is_some()),
+            None => (string_field(head, &PARENT), SIDECHAIN.find(head).is_some()),
         };
         // Subagent lines (1.0.x wrote them inline) are not on the conversation's chain.
         if sidechain {
@@ -534,7 +533,7 @@ impl FactsScanner {
         let tail = line.get(line.len().saturating_sub(PROBE_TAIL)..).unwrap_or(line);
         let uuid = match last_string_field(near, &UUID_BACK)
             .or_else(|| last_string_field(tail, &UUID_BACK))
-            .or_else(|| string_field(head, &UUID, true))
+            .or_else(|| last_string_field(head, &UUID_BACK))
         {
             Some(u) => Some(u),
             None if line.len() <= PROBE_TAIL => None,
@@ -544,7 +543,7 @@ impl FactsScanner {
                 self.last_uuid = None;
                 return;
             }
-            None => string_field(line, &UUID, true),
+            None => last_string_field(line, &UUID_BACK),
         };
         if let Some(uuid) = uuid {
             let slot = self.last_uuid.get_or_insert_with(Vec::new);
@@ -1021,39 +1020,28 @@ fn lead(line: &[u8]) -> Option<(Option<&[u8]>, bool)> {
 }
 
 /// The string value of the last `key` in `line` whose value is a plain string (searched from
-/// the end).
+/// the end), as raw bytes (escapes left as they are).
 fn last_string_field<'l>(line: &'l [u8], key: &FinderRev<'_>) -> Option<&'l [u8]> {
     let mut end = line.len();
     while let Some(i) = key.rfind(line.get(..end)?) {
-        let rest = line.get(i + key.needle().len()..).unwrap_or_default();
-        let rest = rest.trim_ascii_start();
-        if let Some(rest) = rest.strip_prefix(b":".as_slice())
-            && let Some(rest) = rest.trim_ascii_start().strip_prefix(b"\"".as_slice())
-            && let Some(close) = memchr::memchr(b'"', rest)
-        {
-            return rest.get(..close);
+        if let Some(value) = string_value_at(line, i + key.needle().len()) {
+            return Some(value);
         }
         end = i;
     }
     None
 }
 
-/// The string value of the first (or, with `last`, the last) `key` in `line` whose value is a
-/// plain string, as raw bytes (escapes left as they are).
-fn string_field<'l>(line: &'l [u8], key: &Finder<'_>, last: bool) -> Option<&'l [u8]> {
-    let mut found = None;
-    for i in key.find_iter(line) {
-        let rest = line.get(i + key.needle().len()..).unwrap_or_default();
-        let rest = rest.trim_ascii_start();
-        let Some(rest) = rest.strip_prefix(b":".as_slice()) else { continue };
-        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"\"".as_slice()) else { continue };
-        let Some(end) = memchr::memchr(b'"', rest) else { continue };
-        found = rest.get(..end);
-        if !last {
-            break;
-        }
-    }
-    found
+/// The string value of the first `key` in `line` whose value is a plain string, as raw bytes.
+fn string_field<'l>(line: &'l [u8], key: &Finder<'_>) -> Option<&'l [u8]> {
+    key.find_iter(line).find_map(|i| string_value_at(line, i + key.needle().len()))
+}
+
+/// The plain string after a key ending at `at` (`: "value"`), if that is what follows.
+fn string_value_at(line: &[u8], at: usize) -> Option<&[u8]> {
+    let rest = line.get(at..)?.trim_ascii_start().strip_prefix(b":".as_slice())?;
+    let rest = rest.trim_ascii_start().strip_prefix(b"\"".as_slice())?;
+    rest.get(..memchr::memchr(b'"', rest)?)
 }
 
 #[cfg(test)]
