@@ -216,6 +216,80 @@ fn an_export_file_is_written_whole_and_never_replaces_one_unasked() {
     assert_eq!(only_names(&out), vec!["chat.html"]);
 }
 
+/// A pipe, a link or a folder where the export should go is never replaced (a write into a
+/// pipe would hang, a link would be swapped for a file), and a replaced file keeps its mode.
+#[cfg(unix)]
+#[test]
+fn an_export_replaces_only_a_plain_file_and_keeps_its_permissions() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let (w, c) = home();
+    let out = w.root.join("out");
+    fs::create_dir_all(&out).unwrap();
+    let req = ExportRequest { format: ExportFormat::Markdown, subagents: false };
+    let fifo = out.join("pipe.md");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let link = out.join("link.md");
+    fs::write(out.join("real.md"), "kept").unwrap();
+    std::os::unix::fs::symlink(out.join("real.md"), &link).unwrap();
+    let folder = out.join("folder.md");
+    fs::create_dir(&folder).unwrap();
+    for target in [&fifo, &link, &folder] {
+        for replace in [false, true] {
+            let err = export::export_to_file(&c, REWOUND_SID, req, target, replace).unwrap_err();
+            let text = err.to_string();
+            assert!(text.contains("already exists") || text.contains("not a plain file"), "{text}");
+        }
+    }
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(out.join("real.md")).unwrap(), "kept");
+    let plain = out.join("plain.md");
+    fs::write(&plain, "old").unwrap();
+    fs::set_permissions(&plain, fs::Permissions::from_mode(0o640)).unwrap();
+    export::export_to_file(&c, REWOUND_SID, req, &plain, true).unwrap();
+    assert!(fs::read_to_string(&plain).unwrap().starts_with("# "));
+    assert_eq!(fs::metadata(&plain).unwrap().permissions().mode() & 0o777, 0o640);
+    assert_eq!(only_names(&out), vec!["folder.md", "link.md", "pipe.md", "plain.md", "real.md"]);
+}
+
+/// Exports racing for one new file: exactly one wins, the file is one whole export, and no
+/// temporary file is left.
+#[test]
+fn concurrent_exports_to_one_new_file_leave_one_whole_file() {
+    let (w, c) = home();
+    let out = w.root.join("out");
+    fs::create_dir_all(&out).unwrap();
+    let target = out.join("race.json");
+    let req = ExportRequest { format: ExportFormat::Json, subagents: true };
+    let results: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| export::export_to_file(&c, PROJECT_SID, req, &target, false)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let won: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+    assert_eq!(won.len(), 1, "{results:?}");
+    for err in results.iter().filter_map(|r| r.as_ref().err()) {
+        let text = err.to_string();
+        assert!(text.contains("already exists") || text.contains("appeared while"), "{text}");
+    }
+    let parsed: ExportedTranscript =
+        serde_json::from_str(&fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(parsed.session.session_id, PROJECT_SID);
+    assert_eq!(fs::metadata(&target).unwrap().len(), won[0].bytes);
+    assert_eq!(only_names(&out), vec!["race.json"]);
+    // Replacing races too: every export succeeds and the file is one of them, whole.
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| export::export_to_file(&c, PROJECT_SID, req, &target, true).unwrap());
+        }
+    });
+    let again: ExportedTranscript =
+        serde_json::from_str(&fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(again.session.session_id, PROJECT_SID);
+    assert_eq!(only_names(&out), vec!["race.json"]);
+}
+
 fn only_names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = fs::read_dir(dir)
         .unwrap()

@@ -58,13 +58,16 @@ pub fn create_exclusive(path: &Path, bytes: &[u8]) -> Result<bool> {
     }
 }
 
-/// `.<name>.tmp.<pid>.<nanos>` next to `path`: hidden, unique, on the same filesystem.
-fn temp_sibling(path: &Path) -> PathBuf {
+/// `.<name>.tmp.<pid>.<n>.<nanos>` next to `path`: hidden, unique (across processes by the pid,
+/// across threads by a counter), on the same filesystem.
+pub(crate) fn temp_sibling(path: &Path) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
-    path.with_file_name(format!(".{name}.tmp.{}.{nanos}", std::process::id()))
+    path.with_file_name(format!(".{name}.tmp.{}.{n}.{nanos}", std::process::id()))
 }
 
 /// Flushes a directory entry change to disk where the platform allows it.

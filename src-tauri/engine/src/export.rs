@@ -141,15 +141,15 @@ pub fn export(
     w.end_conversation().map_err(io)?;
     if req.subagents {
         for sub in &details.subagents {
-            let path = catalog.transcript_path(session_id, Some(&sub.agent_id))?;
+            let path = std::path::Path::new(&sub.transcript_path);
             w.subagent(sub).map_err(io)?;
             crate::transcript::messages::stream_transcript(
-                &path,
+                path,
                 crate::transcript::messages::STREAM_PIECE_BYTES,
                 &crate::transcript::messages::Lines::All,
                 &mut |piece| w.messages(&piece),
             )
-            .map_err(|e| Error::io_at("read", &path, e))?;
+            .map_err(|e| Error::io_at("read", path, e))?;
             w.end_subagent().map_err(io)?;
             summary.subagents += 1;
         }
@@ -171,16 +171,25 @@ pub fn export_to_file(
     path: &Path,
     replace: bool,
 ) -> Result<ExportSummary> {
-    let exists = std::fs::symlink_metadata(path).is_ok();
-    if exists && !replace {
-        return Err(Error::InvalidInput(format!(
-            "{} already exists; choose another file or allow replacing it",
-            path.display()
-        )));
+    let existing = std::fs::symlink_metadata(path).ok();
+    match &existing {
+        Some(_) if !replace => {
+            return Err(Error::InvalidInput(format!(
+                "{} already exists; choose another file or allow replacing it",
+                path.display()
+            )));
+        }
+        // Only a plain file is replaced: a folder, link, pipe or device never is.
+        Some(m) if !m.file_type().is_file() => {
+            return Err(Error::InvalidInput(format!(
+                "{} is not a plain file; choose another file",
+                path.display()
+            )));
+        }
+        _ => {}
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = dir.join(format!(".{name}.corral-export-{}.tmp", std::process::id()));
+    let temp = crate::atomic_write::temp_sibling(path);
     let file = File::options()
         .write(true)
         .create_new(true)
@@ -189,17 +198,19 @@ pub fn export_to_file(
     let mut out = BufWriter::with_capacity(256 * 1024, file);
     let result = export(catalog, session_id, req, &mut out).and_then(|s| {
         let file = out.into_inner().map_err(|e| Error::io_at("write", &temp, e.into_error()))?;
+        // A replaced file keeps its permissions.
+        if let Some(m) = &existing {
+            file.set_permissions(m.permissions()).map_err(|e| Error::io_at("write", &temp, e))?;
+        }
         file.sync_all().map_err(|e| Error::io_at("write", &temp, e))?;
         Ok(s)
     });
     let finish = result.and_then(|mut s| {
-        if !replace && std::fs::symlink_metadata(path).is_ok() {
-            return Err(Error::InvalidInput(format!(
-                "{} appeared while exporting; nothing was replaced",
-                path.display()
-            )));
+        if replace {
+            std::fs::rename(&temp, path).map_err(|e| Error::io_at("rename", path, e))?;
+        } else {
+            place_new(&temp, path)?;
         }
-        std::fs::rename(&temp, path).map_err(|e| Error::io_at("rename", path, e))?;
         crate::atomic_write::sync_dir(dir);
         s.path = Some(path.display().to_string());
         Ok(s)
@@ -208,6 +219,27 @@ pub fn export_to_file(
         let _ = std::fs::remove_file(&temp);
     }
     finish
+}
+
+/// Puts the finished `temp` at `path` only if nothing is there: a hard link fails on an existing
+/// name, so a file another process (or a second export) created meanwhile is never replaced.
+/// Where the filesystem has no hard links, a last look and a rename do.
+fn place_new(temp: &Path, path: &Path) -> Result<()> {
+    let appeared = || {
+        Error::InvalidInput(format!(
+            "{} appeared while exporting; nothing was replaced",
+            path.display()
+        ))
+    };
+    match std::fs::hard_link(temp, path) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(temp);
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(appeared()),
+        Err(_) if std::fs::symlink_metadata(path).is_ok() => Err(appeared()),
+        Err(_) => std::fs::rename(temp, path).map_err(|e| Error::io_at("rename", path, e)),
+    }
 }
 
 /// Counts the bytes written through it.
