@@ -1089,3 +1089,82 @@ fn continuations_are_linked_both_ways() {
     let p = w.catalog().session(&crate::world::sid(9)).unwrap();
     assert_eq!((p.continued_from, p.continued_in), (None, None));
 }
+
+const FORKED_SID: &str = "f0f0f0f0-0000-4000-8000-00000000000f";
+/// The fork run whose copies name the lines they copy (`forkedFrom`).
+const FORK_NAMED: &str = "af0ca11ed0f0a0001";
+/// The fork run whose copies keep the main transcript's uuids, nothing more.
+const FORK_SAME_UUIDS: &str = "af0ca11ed0f0b0002";
+
+fn forked_catalog() -> (crate::world::World, corral_engine::catalog::Catalog) {
+    let w = crate::world::World::new();
+    crate::support::copy_tree(&fx("forked"), &w.folder_of("/home/dev/parser"));
+    let c = w.catalog();
+    (w, c)
+}
+
+/// A fork subagent begins with a copy of the conversation so far: each message is shown,
+/// exported and searched once, in the main transcript, and the run says what it left out.
+#[test]
+fn a_fork_subagent_shows_each_message_of_the_main_conversation_once() {
+    use corral_engine::export::{self, ExportFormat, ExportRequest, ExportedTranscript};
+    let (w, c) = forked_catalog();
+    let details = c.session_details(FORKED_SID).unwrap();
+    let runs: Vec<(&str, Option<&str>)> =
+        details.subagents.iter().map(|s| (s.agent_id.as_str(), s.agent_type.as_deref())).collect();
+    assert_eq!(runs, vec![(FORK_NAMED, Some("fork")), (FORK_SAME_UUIDS, Some("fork"))]);
+    let main = c.messages_page(FORKED_SID, None, 100).unwrap();
+    assert_eq!(main.inherited, 0);
+    assert_eq!(
+        main.messages.iter().filter(|m| m.content.contains("drop the last token")).count(),
+        1
+    );
+    for (run, own) in [
+        (FORK_NAMED, ["Look for the off-by-one in lexer.rs", "lexer.rs:88 has the same bound"]),
+        (FORK_SAME_UUIDS, ["Look for the off-by-one in parser.rs", "parser.rs is fine."]),
+    ] {
+        let page = c.subagent_page(FORKED_SID, run, None, 100).unwrap();
+        let texts: Vec<&str> = page.messages.iter().map(|m| m.content.as_str()).collect();
+        assert_eq!(texts.len(), 2, "{run}: {texts:?}");
+        for (text, want) in texts.iter().zip(own) {
+            assert!(text.starts_with(want), "{run}: {text:?}");
+        }
+        assert_eq!(page.inherited, 3, "{run}: the two prompts and the reply before the fork");
+        // The engine's whole-run reader agrees with the pages.
+        let whole = messages::read_subagent(
+            &w.folder_of("/home/dev/parser").join(format!("{FORKED_SID}.jsonl")),
+            FORKED_SID,
+            run,
+            "/home/dev/parser",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(whole.messages, page.messages);
+    }
+    // Exports carry each run's own messages only.
+    let mut out = Vec::new();
+    let req = ExportRequest { format: ExportFormat::Json, subagents: true };
+    export::export(&c, FORKED_SID, req, &mut out).unwrap();
+    let parsed: ExportedTranscript = serde_json::from_slice(&out).unwrap();
+    assert_eq!(parsed.subagents.len(), 2);
+    for s in &parsed.subagents {
+        assert_eq!(s.messages.len(), 2, "{}", s.agent_id);
+        assert!(!s.messages.iter().any(|m| m.content.contains("drop the last token")));
+    }
+    // Search finds the first prompt once, in the main transcript.
+    let index = corral_engine::search::SearchIndex::open(&w.data).unwrap();
+    let opts = corral_engine::search::UpdateOptions {
+        wait: std::time::Duration::from_secs(5),
+        rebuild: false,
+    };
+    index.update(&c, opts, &mut |_| {}).unwrap();
+    let found = index
+        .search(&c, "tokenizer drop", corral_engine::search::SearchOptions::default())
+        .unwrap();
+    assert_eq!(found.total_matches, 1, "{found:?}");
+    assert_eq!(found.sessions[0].hits[0].agent_id, None);
+    let own = index.search(&c, "\"off-by-one in parser.rs\"", Default::default()).unwrap();
+    let agents: Vec<Option<&str>> =
+        own.sessions[0].hits.iter().map(|h| h.agent_id.as_deref()).collect();
+    assert!(agents.contains(&Some(FORK_SAME_UUIDS)), "{agents:?}");
+}

@@ -30,6 +30,7 @@ use crate::names::{FolderAgents, NameKeys};
 use crate::paths;
 use crate::transcript::branches::{BranchCache, Branches, Rewind};
 use crate::transcript::facts::{self, FactsScanner, TranscriptFacts};
+use crate::transcript::forks::ForkCache;
 use crate::transcript::messages::Lines;
 use crate::transcript::{messages, subagents};
 
@@ -337,6 +338,8 @@ pub struct Catalog {
     caches: Mutex<Caches>,
     /// Branch scans of the transcripts last opened that may hold a rewind.
     branch_cache: Mutex<BranchCache>,
+    /// What the last runs looked at repeat of their main transcript (fork subagents).
+    fork_cache: Mutex<ForkCache>,
 }
 
 impl Catalog {
@@ -378,6 +381,7 @@ impl Catalog {
                 validated_at: None,
             }),
             branch_cache: Mutex::new(BranchCache::default()),
+            fork_cache: Mutex::new(ForkCache::default()),
         })
     }
 
@@ -855,8 +859,38 @@ impl Catalog {
         let (t, _) = self.locate(session_id)?;
         match agent_id {
             None => Ok(t.path.clone()),
-            Some(agent_id) => run_path(&t, agent_id),
+            Some(agent_id) => Ok(PathBuf::from(run_of(&t, agent_id)?.transcript_path)),
         }
+    }
+
+    /// The lines of a run that are its own (a fork's copy of the main conversation left out,
+    /// see [`crate::transcript::forks`]) and how many messages were left out.
+    fn run_lines(&self, t: &FoundTranscript, run: &SubagentInfo) -> Result<(Lines, u64)> {
+        let path = Path::new(&run.transcript_path);
+        let fork = run.agent_type.as_deref() == Some("fork");
+        let mut cache = self.fork_cache.lock().map_err(|_| poisoned())?;
+        let inherited =
+            cache.get(path, &t.path, fork).map_err(|e| Error::io_at("read", path, e))?;
+        Ok(if inherited.lines.is_empty() {
+            (Lines::All, 0)
+        } else {
+            (Lines::Except(Arc::clone(&inherited.lines)), inherited.messages)
+        })
+    }
+
+    /// One subagent run of a session handed to `emit` piece by piece, as its pages show it.
+    pub fn stream_run(
+        &self,
+        session_id: &str,
+        run: &SubagentInfo,
+        emit: &mut dyn FnMut(Vec<TranscriptMessage>) -> std::io::Result<()>,
+    ) -> Result<()> {
+        let (t, _) = self.locate(session_id)?;
+        let (lines, _) = self.run_lines(&t, run)?;
+        let path = Path::new(&run.transcript_path);
+        messages::stream_transcript(path, messages::STREAM_PIECE_BYTES, &lines, emit)
+            .map(|_| ())
+            .map_err(|e| Error::io_at("read", path, e))
     }
 
     /// A page of a session's transcript (or of one of its subagents'), where `at` says.
@@ -868,11 +902,18 @@ impl Catalog {
         limit: usize,
     ) -> Result<MessagePage> {
         let (t, _) = self.locate(session_id)?;
-        let (path, branches) = match agent_id {
-            None => (t.path.clone(), self.branches_of(&t)?),
-            Some(agent_id) => (run_path(&t, agent_id)?, None),
+        let (path, branches, lines, inherited) = match agent_id {
+            None => {
+                let branches = self.branches_of(&t)?;
+                let lines = lines_off(branches.as_deref());
+                (t.path.clone(), branches, lines, 0)
+            }
+            Some(agent_id) => {
+                let run = run_of(&t, agent_id)?;
+                let (lines, inherited) = self.run_lines(&t, &run)?;
+                (PathBuf::from(run.transcript_path), None, lines, inherited)
+            }
         };
-        let lines = lines_off(branches.as_deref());
         let limit = limit.clamp(1, 5_000);
         // A line on a rewound branch (a search hit there) opens the page where the branch was
         // replaced, with the branch open.
@@ -890,6 +931,7 @@ impl Catalog {
         }
         .map_err(|e| Error::io_at("read", &path, e))?;
         Self::mark_missing_runs(&t, &mut page.messages);
+        page.inherited = inherited;
         if let Some(b) = branches {
             let (from, to) =
                 (page.earlier_cursor.unwrap_or(0), page.later_cursor.unwrap_or(u64::MAX));
@@ -1086,13 +1128,14 @@ impl Catalog {
     }
 }
 
-/// The transcript of one of a session's subagent runs.
-fn run_path(t: &FoundTranscript, agent_id: &str) -> Result<PathBuf> {
+/// One of a session's subagent runs.
+fn run_of(t: &FoundTranscript, agent_id: &str) -> Result<SubagentInfo> {
     if !subagents::valid_agent_id(agent_id) {
         return Err(Error::InvalidInput(format!("invalid subagent id {agent_id:?}")));
     }
-    subagents::subagent_path(&t.path, &t.session_id, agent_id).ok_or_else(|| {
-        Error::SubagentNotFound { session_id: t.session_id.clone(), agent_id: agent_id.to_owned() }
+    subagents::subagent(&t.path, &t.session_id, agent_id).ok_or_else(|| Error::SubagentNotFound {
+        session_id: t.session_id.clone(),
+        agent_id: agent_id.to_owned(),
     })
 }
 

@@ -141,15 +141,8 @@ pub fn export(
     w.end_conversation().map_err(io)?;
     if req.subagents {
         for sub in &details.subagents {
-            let path = std::path::Path::new(&sub.transcript_path);
             w.subagent(sub).map_err(io)?;
-            crate::transcript::messages::stream_transcript(
-                path,
-                crate::transcript::messages::STREAM_PIECE_BYTES,
-                &crate::transcript::messages::Lines::All,
-                &mut |piece| w.messages(&piece),
-            )
-            .map_err(|e| Error::io_at("read", path, e))?;
+            catalog.stream_run(session_id, sub, &mut |piece| w.messages(&piece))?;
             w.end_subagent().map_err(io)?;
             summary.subagents += 1;
         }

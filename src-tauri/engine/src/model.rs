@@ -267,6 +267,11 @@ pub struct MessagePage {
     #[serde(default)]
     #[ts(type = "number | null")]
     pub open_branch: Option<u64>,
+    /// On a fork subagent's pages: how many messages of the main conversation the run began
+    /// with (shown there, left out here).
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub inherited: u64,
 }
 
 /// Tokens one model used in a session (see `transcript::usage`).

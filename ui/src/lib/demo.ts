@@ -546,6 +546,7 @@ function range(total: number, start: number, end: number): MessagePage {
     sizeBytes: total * 1000,
     rewinds,
     openBranch: null,
+    inherited: 0,
   };
 }
 
@@ -576,6 +577,7 @@ function rewoundBranch(): MessagePage {
     sizeBytes: 0,
     rewinds: [],
     openBranch: null,
+    inherited: 0,
   };
 }
 
@@ -825,6 +827,7 @@ async function cliInvoke(cmd: Command, a: Record<string, unknown>): Promise<unkn
           sizeBytes: s.sizeBytes,
           rewinds: [],
           openBranch: null,
+          inherited: 0,
         };
       }
     }

@@ -117,6 +117,7 @@ describe('the app shell', () => {
       sizeBytes: 0,
       rewinds: [],
       openBranch: null,
+      inherited: 0,
     });
     await fireEvent.click(screen.getByTestId('session-row'));
     expect(app.openId).not.toBeNull();

@@ -102,6 +102,7 @@ describe('a transcript opened at a hit', () => {
       sizeBytes: all.length * 100,
       rewinds: [],
       openBranch: null,
+      inherited: 0,
     };
   });
 
@@ -127,6 +128,7 @@ describe('a transcript opened at a hit', () => {
       sizeBytes: 1000,
       rewinds: [{ at: 500, branch: 450, prompts: 1, messages: 2, firstPrompt: 'old idea' }],
       openBranch: 450,
+      inherited: 0,
     }));
     const fetchBranch = vi.fn(async (): Promise<MessagePage> => ({
       messages: [
@@ -138,6 +140,7 @@ describe('a transcript opened at a hit', () => {
       sizeBytes: 1000,
       rewinds: [],
       openBranch: null,
+      inherited: 0,
     }));
     const anchor = { sessionId: 's', agentId: null, offset: 460, uuid: 'b1', toolUseId: null, terms: ['zeppelin'] };
     render(MessageList, { props: { fetchPage: vi.fn(), fetchAt: fetchAtBranch, fetchBranch, anchor, pageSize: 20 } });

@@ -24,6 +24,7 @@ function pager(all: () => TranscriptMessage[]) {
       sizeBytes: list.length * 100,
       rewinds: [],
       openBranch: null,
+      inherited: 0,
     };
   };
 }
@@ -36,6 +37,7 @@ const onePage = (messages: TranscriptMessage[]): MessagePage => ({
   sizeBytes: 10,
   rewinds: [],
   openBranch: null,
+  inherited: 0,
 });
 
 const s = session({
@@ -44,6 +46,22 @@ const s = session({
   messageCount: 250,
   gitBranch: 'feat/x',
   claudeCodeVersion: '2.1.7',
+});
+
+describe('a fork subagent run', () => {
+  it('says at its start that it began with the main conversation, not repeated', async () => {
+    const fetchPage = vi.fn(async () => ({ ...onePage([msg(1), msg(2)]), inherited: 3 }));
+    render(MessageList, { fetchPage });
+    const note = await screen.findByTestId('fork-start');
+    expect(note.textContent).toMatch(/began with the main conversation so far \(3\s+messages\)/);
+    expect(screen.queryByText('Start of the conversation')).toBeNull();
+  });
+
+  it('starts like any conversation when nothing was inherited', async () => {
+    render(MessageList, { fetchPage: vi.fn(async () => onePage([msg(1)])) });
+    expect(await screen.findByText('Start of the conversation')).toBeTruthy();
+    expect(screen.queryByTestId('fork-start')).toBeNull();
+  });
 });
 
 describe('transcript viewer', () => {
@@ -200,6 +218,7 @@ describe('transcript viewer', () => {
       sizeBytes: 600,
       rewinds: [{ at: short[4].offset, branch: 350, prompts: 2, messages: 4, firstPrompt: 'Try a global lock' }],
       openBranch: null,
+      inherited: 0,
     }));
     vi.mocked(api.rewoundBranch).mockResolvedValue({
       messages: [msg(0, { uuid: 'gone-1', content: 'Try a global lock', offset: 350 })],
@@ -208,6 +227,7 @@ describe('transcript viewer', () => {
       sizeBytes: 600,
       rewinds: [],
       openBranch: null,
+      inherited: 0,
     });
     render(TranscriptView, { session: s });
     const mark = await vi.waitFor(() => screen.getByTestId('rewind-mark'));

@@ -23,7 +23,8 @@ use crate::error::Result;
 use crate::files::FileIdentity;
 use crate::jsonl::{LISTING_MAX_LINE_BYTES, LineReader};
 use crate::model::{Role, SessionSummary, Warning};
-use crate::transcript::subagents::{FlatAgents, subagent_files};
+use crate::transcript::forks;
+use crate::transcript::subagents::{self, FlatAgents, subagent_files};
 use crate::transcript::text::{Piece, TextExtractor};
 
 /// How many bytes before the indexed end are compared to tell an append from a rewrite.
@@ -39,7 +40,8 @@ const SETTLE_AFTER_BYTES: u64 = 64 * 1024 * 1024;
 struct Wanted {
     path: PathBuf,
     session_id: String,
-    agent_id: Option<String>,
+    /// A subagent run's id and its session's main transcript.
+    run: Option<(String, PathBuf)>,
 }
 
 /// How a file is brought up to date.
@@ -210,10 +212,17 @@ impl SearchIndex {
         let key = w.path.display().to_string();
         let file = crate::files::open_regular(&w.path)?;
         let meta = file.metadata()?;
+        // A fork's copy of the main conversation is searched there, not again in the run.
+        let inherited = match (&work, &w.run) {
+            (Work::Full, Some((_, main))) => {
+                forks::inherited(&w.path, main, subagents::is_fork(&w.path))?.lines
+            }
+            _ => Arc::from([]),
+        };
         let (start, mut extractor) = match work {
             Work::Full => {
                 writer.delete_term(Term::from_field_text(self.fields.key, &key));
-                (0, TextExtractor::new(w.agent_id.is_some()))
+                (0, TextExtractor::new(w.run.is_some()))
             }
             Work::Append(state) => (state.offset, state.extractor),
         };
@@ -222,6 +231,9 @@ impl SearchIndex {
         let mut lines = LineReader::with_max_line(reader, start, LISTING_MAX_LINE_BYTES);
         let mut pieces = Vec::new();
         while let Some(line) = lines.next_line()? {
+            if inherited.binary_search(&line.offset).is_ok() {
+                continue;
+            }
             pieces.clear();
             extractor.line(line.bytes, &mut pieces);
             for (i, piece) in pieces.iter().enumerate() {
@@ -257,7 +269,7 @@ impl SearchIndex {
         d.add_text(f.key, key);
         d.add_text(f.session_id, &w.session_id);
         d.add_u64(f.session_hash, group_key(&w.session_id, false));
-        if let Some(agent) = &w.agent_id {
+        if let Some((agent, _)) = &w.run {
             d.add_text(f.agent_id, agent);
         }
         d.add_text(f.uuid, &p.uuid);
@@ -372,13 +384,13 @@ fn wanted_files(sessions: &[&SessionSummary]) -> Vec<Wanted> {
                 out.push(Wanted {
                     path: main.to_path_buf(),
                     session_id: s.session_id.clone(),
-                    agent_id: None,
+                    run: None,
                 });
                 for f in subagent_files(main, &s.session_id, &flat) {
                     out.push(Wanted {
                         path: f.path,
                         session_id: s.session_id.clone(),
-                        agent_id: Some(f.agent_id),
+                        run: Some((f.agent_id, main.to_path_buf())),
                     });
                 }
             }

@@ -13,7 +13,8 @@ use crate::error::Result;
 use crate::transcript::text::TextExtractor;
 
 /// The state's format; another one means the index is rebuilt.
-pub(super) const STATE_VERSION: u32 = 2;
+/// 3: a fork subagent's copy of the main conversation is no longer indexed in the run.
+pub(super) const STATE_VERSION: u32 = 3;
 /// State files are `state-<opstamp>.bin`.
 const PREFIX: &str = "state-";
 const SUFFIX: &str = ".bin";

@@ -678,18 +678,24 @@ pub fn read_transcript_in(
     })
 }
 
-/// Reads the messages of subagent `agent_id` (`None` when there is no such subagent). The
-/// returned transcript's `session_id` is the parent's; `subagents` is empty.
+/// Reads the messages of subagent `agent_id` (`None` when there is no such subagent), a fork's
+/// copy of the main conversation left out (see [`super::forks`]). The returned transcript's
+/// `session_id` is the parent's; `subagents` is empty.
 pub fn read_subagent(
     transcript: &Path,
     session_id: &str,
     agent_id: &str,
     working_directory: &str,
 ) -> std::io::Result<Option<SessionTranscript>> {
-    let Some(path) = super::subagents::subagent_path(transcript, session_id, agent_id) else {
+    let Some(run) = super::subagents::subagent(transcript, session_id, agent_id) else {
         return Ok(None);
     };
-    let mut t = read_transcript(&path, session_id, working_directory)?;
+    let path = Path::new(&run.transcript_path);
+    let fork = run.agent_type.as_deref() == Some("fork");
+    let inherited = super::forks::inherited(path, transcript, fork)?;
+    let lines =
+        if inherited.lines.is_empty() { Lines::All } else { Lines::Except(inherited.lines) };
+    let mut t = read_transcript_in(path, session_id, working_directory, &lines)?;
     t.subagents = Vec::new();
     Ok(Some(t))
 }
@@ -1016,6 +1022,7 @@ pub fn read_page_in(
         size_bytes: size,
         rewinds: Vec::new(),
         open_branch: None,
+        inherited: 0,
     })
 }
 
@@ -1108,6 +1115,7 @@ fn page_from(
         size_bytes: size,
         rewinds: Vec::new(),
         open_branch: None,
+        inherited: 0,
     })
 }
 
@@ -1122,6 +1130,7 @@ pub fn read_lines(path: &Path, offsets: &[u64], limit: usize) -> std::io::Result
             size_bytes: size,
             rewinds: Vec::new(),
             open_branch: None,
+            inherited: 0,
         });
     };
     let lines = Lines::Only(offsets.into());
@@ -1136,6 +1145,7 @@ pub fn read_lines(path: &Path, offsets: &[u64], limit: usize) -> std::io::Result
         size_bytes: size,
         rewinds: Vec::new(),
         open_branch: None,
+        inherited: 0,
     })
 }
 

@@ -6,6 +6,7 @@
 
 pub mod branches;
 pub mod facts;
+pub mod forks;
 pub mod messages;
 pub mod subagents;
 pub mod text;

@@ -59,6 +59,14 @@ fn read_meta(path: &Path) -> (Option<String>, Option<String>) {
     }
 }
 
+/// Whether the run at `path` is a fork subagent's, as its sidecar (`agent-<id>.meta.json`)
+/// says: it began with a copy of the main conversation (see [`super::forks`]).
+pub fn is_fork(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(OsStr::to_str) else { return false };
+    let Some(id) = agent_id_of(name) else { return false };
+    read_meta(&path.with_file_name(format!("agent-{id}.meta.json"))).0.as_deref() == Some("fork")
+}
+
 fn info(agent_id: &str, path: &Path, with_meta: bool) -> SubagentInfo {
     let (agent_type, description) = if with_meta {
         read_meta(&path.with_file_name(format!("agent-{agent_id}.meta.json")))
@@ -218,14 +226,16 @@ pub fn list_subagents(transcript: &Path, session_id: &str) -> Vec<SubagentInfo> 
         .collect()
 }
 
-/// The transcript file of subagent `agent_id` of session `session_id`, if it exists. Rejects
-/// ids that are not `[A-Za-z0-9-]+` (no path traversal).
-pub fn subagent_path(transcript: &Path, session_id: &str, agent_id: &str) -> Option<PathBuf> {
+/// Subagent `agent_id` of session `session_id`, if its transcript exists. Rejects ids that are
+/// not `[A-Za-z0-9-]+` (no path traversal).
+pub fn subagent(transcript: &Path, session_id: &str, agent_id: &str) -> Option<SubagentInfo> {
     if !valid_agent_id(agent_id) {
         return None;
     }
-    list_subagents(transcript, session_id)
-        .into_iter()
-        .find(|s| s.agent_id == agent_id)
-        .map(|s| PathBuf::from(s.transcript_path))
+    list_subagents(transcript, session_id).into_iter().find(|s| s.agent_id == agent_id)
+}
+
+/// The transcript file of subagent `agent_id` of session `session_id` (see [`subagent`]).
+pub fn subagent_path(transcript: &Path, session_id: &str, agent_id: &str) -> Option<PathBuf> {
+    subagent(transcript, session_id, agent_id).map(|s| PathBuf::from(s.transcript_path))
 }

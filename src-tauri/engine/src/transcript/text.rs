@@ -88,6 +88,10 @@ impl TextExtractor {
         if !jsonl::has_type_in(bytes, &["user", "assistant"]) {
             return;
         }
+        // A fork's copy of the main conversation is searched in the main transcript.
+        if self.file_sidechain && super::forks::is_copy(bytes) {
+            return;
+        }
         let mut scratch = std::mem::take(&mut self.scratch);
         if let Parsed::Value(l) = jsonl::parse_line_with::<TextLine<'_>>(bytes, &mut scratch) {
             self.parsed(&l, out);

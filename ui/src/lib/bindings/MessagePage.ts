@@ -26,4 +26,9 @@ rewinds: Array<RewindMark>,
  * Set when the page was asked for around a line on a rewound branch: that branch (one of
  * `rewinds`), to be shown open with the line in it.
  */
-openBranch: number | null, };
+openBranch: number | null, 
+/**
+ * On a fork subagent's pages: how many messages of the main conversation the run began
+ * with (shown there, left out here).
+ */
+inherited: number, };
