@@ -52,6 +52,32 @@ const SESSION_KEYS: [&str; 15] = [
     "sizeBytes",
 ];
 
+/// Each agent's tokens are its sessions' together, in JSON and in the table.
+#[test]
+fn agents_carry_the_tokens_of_their_sessions() {
+    let home = Home::new();
+    let sessions = json(&cli(&home, &["sessions", "--json"]));
+    let mut output_by_agent = std::collections::HashMap::<String, u64>::new();
+    for g in sessions["groups"].as_array().unwrap() {
+        for s in g["sessions"].as_array().unwrap() {
+            if let Some(agent) = s["agentName"].as_str() {
+                *output_by_agent.entry(agent.to_owned()).or_default() +=
+                    s["tokens"]["outputTokens"].as_u64().unwrap();
+            }
+        }
+    }
+    let agents = json(&cli(&home, &["agents", "--json"]));
+    let agents = agents["agents"].as_array().unwrap();
+    for a in agents {
+        let name = a["name"].as_str().unwrap();
+        let want = output_by_agent.get(name).copied().unwrap_or(0);
+        assert_eq!(a["tokens"]["outputTokens"].as_u64().unwrap(), want, "{name}");
+    }
+    assert!(output_by_agent.values().any(|n| *n > 0));
+    let table = String::from_utf8(cli(&home, &["agents"]).stdout).unwrap();
+    assert!(table.lines().all(|l| l.contains(" tokens  ")), "{table}");
+}
+
 #[test]
 fn sessions_json_grouped() {
     let home = Home::new();

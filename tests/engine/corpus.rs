@@ -80,6 +80,7 @@ fn every_corpus_file_reads_and_pages_consistently() {
         }
         let f = scan.scanner.facts();
         assert_eq!(f.usage, whole.usage, "{}", p.display());
+        assert_eq!(f.tokens, crate::transcript::panel_tokens(p), "{}", p.display());
         // REAL files carry no damage: nothing is skipped outside derived-edge-cases/herdctl.
         let rel = p.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
         if !rel.starts_with("derived-edge-cases") && !rel.starts_with("herdctl-synthetic") {

@@ -18,6 +18,18 @@ fn facts_of(path: &Path) -> TranscriptFacts {
     facts::scan_file(path, None).unwrap().scanner.facts()
 }
 
+/// The tokens the viewer's usage panel adds up for `path`, over the branch it shows.
+pub fn panel_tokens(path: &Path) -> corral_engine::model::TokenTotals {
+    use corral_engine::transcript::{branches, usage};
+    let (_, b) = branches::scan(path).unwrap();
+    let lines = if b.rewinds.is_empty() {
+        messages::Lines::All
+    } else {
+        messages::Lines::Except(b.hidden.clone())
+    };
+    usage::totals(path, &lines).unwrap()
+}
+
 fn read(path: &Path) -> Vec<TranscriptMessage> {
     messages::read_transcript(path, "sid", "/w").unwrap().messages
 }
@@ -991,26 +1003,30 @@ fn a_subagent_call_whose_run_is_not_on_disk_says_so() {
 
 #[test]
 fn usage_by_model_counts_each_response_once_over_the_resumed_branch() {
-    use corral_engine::model::ModelUsage;
+    use corral_engine::model::{ModelUsage, TokenTotals};
     use corral_engine::transcript::usage;
     let u = usage::by_model(&fx("streamed-2.1.jsonl"), &messages::Lines::All).unwrap();
     let sonnet = ModelUsage {
         model: "claude-sonnet-4-6".into(),
         responses: 3,
-        input_tokens: 12 + 20 + 5,
-        // The last chunk of each response: 60, 45, 25 (not the sum of every chunk).
-        output_tokens: 60 + 45 + 25,
-        cache_read_tokens: 2000 + 2500 + 2600,
-        // The nested 5m/1h split counts when it is larger than the flat field.
-        cache_write_tokens: 500 + 100 + 300,
+        tokens: TokenTotals {
+            input_tokens: 12 + 20 + 5,
+            // The last chunk of each response: 60, 45, 25 (not the sum of every chunk).
+            output_tokens: 60 + 45 + 25,
+            cache_read_tokens: 2000 + 2500 + 2600,
+            // The nested 5m/1h split counts when it is larger than the flat field.
+            cache_write_tokens: 500 + 100 + 300,
+        },
     };
     let opus = ModelUsage {
         model: "claude-opus-4-7".into(),
         responses: 1,
-        input_tokens: 30,
-        output_tokens: 70,
-        cache_read_tokens: 2700,
-        cache_write_tokens: 0,
+        tokens: TokenTotals {
+            input_tokens: 30,
+            output_tokens: 70,
+            cache_read_tokens: 2700,
+            cache_write_tokens: 0,
+        },
     };
     assert_eq!(u, vec![sonnet, opus], "<synthetic> is not a model");
     // Over the resumed branch only: the rewound fixture's abandoned responses are left out.
@@ -1167,4 +1183,55 @@ fn a_fork_subagent_shows_each_message_of_the_main_conversation_once() {
     let agents: Vec<Option<&str>> =
         own.sessions[0].hits.iter().map(|h| h.agent_id.as_deref()).collect();
     assert!(agents.contains(&Some(FORK_SAME_UUIDS)), "{agents:?}");
+}
+
+/// The listing's token totals are what the usage panel adds up: each response once (streamed
+/// chunks are one), cache reads and writes apart, the rewound branch left out; and an agent's
+/// or a folder's total is the sum of its sessions'.
+#[test]
+fn token_totals_match_the_usage_panel_and_add_up_per_agent_and_folder() {
+    use corral_engine::model::TokenTotals;
+    let streamed = facts_of(&fx("streamed-2.1.jsonl"));
+    assert_eq!(streamed.tokens, panel_tokens(&fx("streamed-2.1.jsonl")));
+    assert!(streamed.tokens.cache_write_tokens > 0 && streamed.tokens.output_tokens > 0);
+    let all = panel_tokens(&rewound());
+    let rewound_facts = facts_of(&rewound());
+    assert_eq!(
+        rewound_facts.tokens,
+        corral_engine::transcript::usage::totals(&rewound(), &messages::Lines::All)
+            .map(|whole| {
+                assert!(
+                    whole.output_tokens > all.output_tokens,
+                    "the rewound branch spent tokens too"
+                );
+                all
+            })
+            .unwrap()
+    );
+    for name in ["titles.jsonl", "meta-commands.jsonl", "inline-sidechain-1.0.jsonl"] {
+        assert_eq!(facts_of(&fx(name)).tokens, panel_tokens(&fx(name)), "{name}");
+    }
+    // Per agent and per folder: the sum of the sessions.
+    let home = crate::home::Home::new();
+    let c = home.catalog();
+    let listing = c.all_sessions(Default::default()).unwrap();
+    let mut by_agent: std::collections::HashMap<String, TokenTotals> = Default::default();
+    let mut any = false;
+    for g in &listing.groups {
+        let mut sum = TokenTotals::default();
+        for s in &g.sessions {
+            sum.add(&s.tokens);
+            any |= s.tokens.output_tokens > 0;
+            if let Some(a) = &s.agent_name {
+                by_agent.entry(a.clone()).or_default().add(&s.tokens);
+            }
+        }
+        assert_eq!(g.tokens, sum, "{}", g.working_directory);
+    }
+    assert!(any, "the fixture home has sessions that used tokens");
+    let agents = c.agents().unwrap();
+    for a in &agents {
+        assert_eq!(a.tokens, by_agent.get(&a.name).copied().unwrap_or_default(), "{}", a.name);
+    }
+    assert!(agents.iter().any(|a| a.tokens.output_tokens > 0), "{agents:?}");
 }

@@ -263,9 +263,10 @@ pub fn agents(catalog: &Catalog, json: bool) -> Result<(), Error> {
     }
     for a in &agents {
         crate::say!(
-            "{:<24} {:>5} sessions  {}",
+            "{:<24} {:>5} sessions {:>14} tokens  {}",
             a.name,
             a.session_count,
+            a.tokens.total(),
             a.working_directory.as_deref().unwrap_or("(no working directory)")
         );
     }

@@ -24,7 +24,8 @@ use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex, LoadedShard, 
 use crate::metadata::MetadataStore;
 use crate::model::{
     AgentSummary, Attribution, DirectoryGroup, MessagePage, ModelUsage, NotResumableReason,
-    RewindMark, SessionSummary, SessionTranscript, SubagentInfo, TranscriptMessage, Usage, Warning,
+    RewindMark, SessionSummary, SessionTranscript, SubagentInfo, TokenTotals, TranscriptMessage,
+    Usage, Warning,
 };
 use crate::names::{FolderAgents, NameKeys};
 use crate::paths;
@@ -626,11 +627,13 @@ impl Catalog {
                     working_directory: s.working_directory.clone(),
                     encoded_path: s.encoded_path.clone(),
                     session_count: 0,
+                    tokens: TokenTotals::default(),
                     is_temp,
                     sessions: Vec::new(),
                 }
             });
             group.session_count += 1;
+            group.tokens.add(&s.tokens);
             if within_limit {
                 group.sessions.push(s.clone());
             }
@@ -728,11 +731,12 @@ impl Catalog {
     pub fn agents(&self) -> Result<Vec<AgentSummary>> {
         let Some(fleet) = self.fleet.as_ref() else { return Ok(Vec::new()) };
         let scan = self.scan()?;
-        let mut counts: HashMap<String, (u64, Option<String>)> = HashMap::new();
+        let mut counts: HashMap<String, (u64, Option<String>, TokenTotals)> = HashMap::new();
         for t in scan.transcripts.iter().filter(|t| t.is_session()) {
             if let Some(owner) = scan.attribution.get(&t.session_id).agent_name {
                 let e = counts.entry(owner).or_default();
                 e.0 += 1;
+                e.2.add(&t.facts.tokens);
                 let act = t.activity();
                 if e.1.as_ref().is_none_or(|a| *a < act) {
                     e.1 = Some(act);
@@ -743,7 +747,7 @@ impl Catalog {
             .agents
             .iter()
             .map(|a| {
-                let (count, last) = counts.remove(&a.qualified_name).unwrap_or_default();
+                let (count, last, tokens) = counts.remove(&a.qualified_name).unwrap_or_default();
                 AgentSummary {
                     name: a.qualified_name.clone(),
                     fleet_path: a.fleet_path.clone(),
@@ -754,6 +758,7 @@ impl Catalog {
                     docker: a.docker,
                     session_count: count,
                     last_activity_at: last,
+                    tokens,
                 }
             })
             .collect())
@@ -1090,6 +1095,7 @@ impl Catalog {
             last_message_at: t.facts.last_message_at.clone(),
             message_count: t.facts.message_count,
             rewound_prompts: t.facts.rewound_prompts,
+            tokens: t.facts.tokens,
             size_bytes: t.size,
         }
     }

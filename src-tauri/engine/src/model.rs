@@ -110,6 +110,9 @@ pub struct SessionSummary {
     #[serde(default)]
     #[ts(type = "number")]
     pub rewound_prompts: u64,
+    /// Tokens spent on the resumed branch, by kind.
+    #[serde(default)]
+    pub tokens: TokenTotals,
     /// The session this conversation was continued from (an older file in the same folder whose
     /// newest line this one's first line hangs from, or which this one replays from its start).
     #[serde(default)]
@@ -141,6 +144,9 @@ pub struct DirectoryGroup {
     /// Every session in the group, whatever limit was applied to `sessions`.
     #[ts(type = "number")]
     pub session_count: u64,
+    /// Tokens of every session in the group, together.
+    #[serde(default)]
+    pub tokens: TokenTotals,
     /// True for temp directories (`/tmp/`, the OS temp dir, …), which views hide by default.
     pub is_temp: bool,
     pub sessions: Vec<SessionSummary>,
@@ -159,6 +165,9 @@ pub struct AgentSummary {
     #[ts(type = "number")]
     pub session_count: u64,
     pub last_activity_at: Option<String>,
+    /// Tokens of the sessions it owns, together.
+    #[serde(default)]
+    pub tokens: TokenTotals,
 }
 
 /// Who wrote a transcript message.
@@ -274,14 +283,12 @@ pub struct MessagePage {
     pub inherited: u64,
 }
 
-/// Tokens one model used in a session (see `transcript::usage`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+/// Tokens spent, by kind: each response counted once (its streamed chunks are one), over the
+/// branch `claude --resume` continues.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-pub struct ModelUsage {
-    pub model: String,
-    /// Responses (one `message.id` each, however many lines it was streamed in).
-    #[ts(type = "number")]
-    pub responses: u64,
+pub struct TokenTotals {
+    /// Input tokens not read from the cache.
     #[ts(type = "number")]
     pub input_tokens: u64,
     #[ts(type = "number")]
@@ -290,6 +297,37 @@ pub struct ModelUsage {
     pub cache_read_tokens: u64,
     #[ts(type = "number")]
     pub cache_write_tokens: u64,
+}
+
+impl TokenTotals {
+    /// Every kind together.
+    pub fn total(&self) -> u64 {
+        self.input_tokens
+            .saturating_add(self.output_tokens)
+            .saturating_add(self.cache_read_tokens)
+            .saturating_add(self.cache_write_tokens)
+    }
+
+    /// Adds `other` (saturating).
+    pub fn add(&mut self, other: &TokenTotals) {
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.cache_read_tokens = self.cache_read_tokens.saturating_add(other.cache_read_tokens);
+        self.cache_write_tokens = self.cache_write_tokens.saturating_add(other.cache_write_tokens);
+    }
+}
+
+/// Tokens one model used in a session (see `transcript::usage`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelUsage {
+    pub model: String,
+    /// Responses (one `message.id` each, however many lines it was streamed in).
+    #[ts(type = "number")]
+    pub responses: u64,
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub tokens: TokenTotals,
 }
 
 /// Where a rewind abandoned a branch: shown before the prompt that replaced it.

@@ -498,6 +498,7 @@ mod tests {
             message_count: 0,
             size_bytes: 0,
             rewound_prompts: 0,
+            tokens: Default::default(),
             continued_from: None,
             continued_in: None,
         }

@@ -27,7 +27,7 @@
 
 use std::collections::VecDeque;
 use std::path::Path;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use memchr::memmem::{Finder, FinderRev};
 
@@ -39,11 +39,11 @@ use super::{
     BlockRef, CacheCreationRef, ContentRef, Loose, MapOr, MessageRef, OriginRef, UsageRef,
 };
 use crate::jsonl::{self, Cursor, LineReader, LineShape, Parsed};
-use crate::model::Usage;
+use crate::model::{TokenTotals, Usage};
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
-pub const EXTRACTOR_VERSION: u32 = 4;
+pub const EXTRACTOR_VERSION: u32 = 5;
 
 pub use super::{PREVIEW_CHARS, preview_of};
 
@@ -106,6 +106,9 @@ pub struct TranscriptFacts {
     #[serde(default)]
     pub first_parent: Option<String>,
     pub usage: Usage,
+    /// Tokens by kind over the resumed branch (every response once).
+    #[serde(default)]
+    pub tokens: TokenTotals,
     /// A typed prompt's `parentUuid` is not the line written just before it: the file may hold
     /// a rewound branch (a cheap, over-eager test; [`super::branches`] decides).
     #[serde(default)]
@@ -148,9 +151,11 @@ const RECENT_KEYS: usize = 8;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageAccumulator {
-    committed_output: u64,
+    /// Responses finished (every one before the current).
+    committed: TokenTotals,
     current_key: Option<String>,
-    current_output: u64,
+    /// The current response as its newest line counts it.
+    current: TokenTotals,
     recent_keys: VecDeque<String>,
     turn_count: u64,
     input_tokens: u64,
@@ -169,14 +174,14 @@ impl UsageAccumulator {
         if let Some(m) = model.filter(|m| !m.is_empty() && *m != "<synthetic>") {
             self.model = Some(m.to_owned());
         }
-        let out = usage.map(|u| u.output_tokens.as_u64());
+        let counts = usage.map(super::UsageRef::totals);
         if let Some(u) = usage {
             self.input_tokens = u.context_tokens();
         }
         let Some(id) = id else {
             self.commit();
             self.turn_count += 1;
-            self.committed_output = self.committed_output.saturating_add(out.unwrap_or(0));
+            self.committed.add(&counts.unwrap_or_default());
             return true;
         };
         let request_id = request_id.unwrap_or("");
@@ -187,8 +192,9 @@ impl UsageAccumulator {
                 && k.as_bytes().get(id.len()) == Some(&0x1f)
         };
         if self.current_key.as_deref().is_some_and(is_key) {
-            if let Some(o) = out {
-                self.current_output = o;
+            // A later chunk of the current response: its counts are the newest.
+            if let Some(c) = counts {
+                self.current = c;
             }
             return false;
         }
@@ -199,7 +205,7 @@ impl UsageAccumulator {
         let key = format!("{id}\u{1f}{request_id}");
         self.commit();
         self.current_key = Some(key.clone());
-        self.current_output = out.unwrap_or(0);
+        self.current = counts.unwrap_or_default();
         self.turn_count += 1;
         self.recent_keys.push_back(key);
         while self.recent_keys.len() > RECENT_KEYS {
@@ -209,8 +215,8 @@ impl UsageAccumulator {
     }
 
     fn commit(&mut self) {
-        self.committed_output = self.committed_output.saturating_add(self.current_output);
-        self.current_output = 0;
+        self.committed.add(&self.current);
+        self.current = TokenTotals::default();
         self.current_key = None;
     }
 
@@ -218,10 +224,17 @@ impl UsageAccumulator {
     pub fn usage(&self) -> Usage {
         Usage {
             input_tokens: self.input_tokens,
-            output_tokens: self.committed_output.saturating_add(self.current_output),
+            output_tokens: self.tokens().output_tokens,
             turn_count: self.turn_count,
             model: self.model.clone(),
         }
+    }
+
+    /// The tokens of every response so far, by kind.
+    pub fn tokens(&self) -> TokenTotals {
+        let mut t = self.committed;
+        t.add(&self.current);
+        t
     }
 }
 
@@ -255,6 +268,8 @@ pub struct ResumedBranch {
     /// The preview of the first typed prompt on the resumed branch, when the file's first one
     /// was rewound.
     preview: Option<String>,
+    /// The tokens of the resumed branch's responses.
+    tokens: TokenTotals,
 }
 
 /// Where the rewind probe looks (see `probe_branch`): the head of a line for `parentUuid` and
@@ -561,8 +576,10 @@ impl FactsScanner {
     pub fn facts(&self) -> TranscriptFacts {
         let mut f = self.facts.clone();
         f.usage = self.usage.usage();
+        f.tokens = self.usage.tokens();
         if let Some(r) = &self.resumed {
             f.message_count = f.message_count.saturating_sub(r.hidden_messages);
+            f.tokens = r.tokens;
             f.rewound_prompts = r.rewound_prompts;
             if let Some(p) = &r.preview {
                 f.preview = Some(p.clone());
@@ -974,10 +991,12 @@ fn resumed_branch(path: &Path) -> std::io::Result<Option<ResumedBranch>> {
         Some(at) if b.first_prompt_hidden => prompt_preview_at(path, at)?,
         _ => None,
     };
+    let tokens = super::usage::totals(path, &super::Lines::Except(Arc::clone(&b.hidden)))?;
     Ok(Some(ResumedBranch {
         hidden_messages: b.hidden_messages(),
         rewound_prompts: b.rewound_prompts(),
         preview,
+        tokens,
     }))
 }
 

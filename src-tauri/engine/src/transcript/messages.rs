@@ -31,11 +31,11 @@ use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
-use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+pub use super::Lines;
 use super::facts::UsageAccumulator;
 use super::{BlockRef, ContentRef, Loose, MapOr, MessageRef, OriginRef, raw_as};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
@@ -95,29 +95,6 @@ fn ts_ms(ts: Option<&str>) -> Option<i64> {
 
 fn owned(v: &Loose<'_>) -> Option<String> {
     v.as_str().map(str::to_owned)
-}
-
-/// Which lines of a transcript a read shows, by the byte offsets where they start.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Lines {
-    /// Every line (the file as written).
-    #[default]
-    All,
-    /// Every line but these (ascending): the resumed branch without its rewound branches.
-    Except(Arc<[u64]>),
-    /// Only these (ascending): one rewound branch.
-    Only(Arc<[u64]>),
-}
-
-impl Lines {
-    /// Whether the line starting at `offset` is shown.
-    pub fn keeps(&self, offset: u64) -> bool {
-        match self {
-            Self::All => true,
-            Self::Except(o) => o.binary_search(&offset).is_err(),
-            Self::Only(o) => o.binary_search(&offset).is_ok(),
-        }
-    }
 }
 
 /// What a read looks at: the file's sidechain status and the lines shown.

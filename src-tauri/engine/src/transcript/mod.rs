@@ -25,6 +25,29 @@ use serde_json::value::RawValue;
 
 use crate::jsonl::{self, LineReader, Parsed};
 
+/// Which lines of a transcript a read shows, by the byte offsets where they start.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Lines {
+    /// Every line (the file as written).
+    #[default]
+    All,
+    /// Every line but these (ascending): the resumed branch without its rewound branches.
+    Except(std::sync::Arc<[u64]>),
+    /// Only these (ascending): one rewound branch.
+    Only(std::sync::Arc<[u64]>),
+}
+
+impl Lines {
+    /// Whether the line starting at `offset` is shown.
+    pub fn keeps(&self, offset: u64) -> bool {
+        match self {
+            Self::All => true,
+            Self::Except(o) => o.binary_search(&offset).is_err(),
+            Self::Only(o) => o.binary_search(&offset).is_ok(),
+        }
+    }
+}
+
 /// A JSON scalar read leniently: strings stay borrowed when possible; objects and arrays are
 /// skipped. Absent and `null` are [`Loose::Other`].
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -211,18 +234,33 @@ pub(crate) struct CacheCreationRef<'a> {
 }
 
 impl UsageRef<'_> {
-    /// Context size: input + cache creation (max of flat and nested) + cache read.
+    /// Context size: input + cache creation + cache read.
     pub(crate) fn context_tokens(&self) -> u64 {
+        self.input_tokens
+            .as_u64()
+            .saturating_add(self.cache_write_tokens())
+            .saturating_add(self.cache_read_input_tokens.as_u64())
+    }
+
+    /// Tokens written to the cache: the larger of the flat count and the nested 5 m + 1 h ones.
+    pub(crate) fn cache_write_tokens(&self) -> u64 {
         let flat = self.cache_creation_input_tokens.as_u64();
         let nested = self.cache_creation.0.as_ref().map_or(0, |c| {
             c.ephemeral_5m_input_tokens
                 .as_u64()
                 .saturating_add(c.ephemeral_1h_input_tokens.as_u64())
         });
-        self.input_tokens
-            .as_u64()
-            .saturating_add(flat.max(nested))
-            .saturating_add(self.cache_read_input_tokens.as_u64())
+        flat.max(nested)
+    }
+
+    /// This response's tokens by kind.
+    pub(crate) fn totals(&self) -> crate::model::TokenTotals {
+        crate::model::TokenTotals {
+            input_tokens: self.input_tokens.as_u64(),
+            output_tokens: self.output_tokens.as_u64(),
+            cache_read_tokens: self.cache_read_input_tokens.as_u64(),
+            cache_write_tokens: self.cache_write_tokens(),
+        }
     }
 }
 

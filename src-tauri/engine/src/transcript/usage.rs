@@ -15,10 +15,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::messages::Lines;
-use super::{Loose, MapOr, UsageRef};
+use super::{Lines, Loose, MapOr, UsageRef};
 use crate::jsonl::{self, LineReader, Parsed};
-use crate::model::ModelUsage;
+use crate::model::{ModelUsage, TokenTotals};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -43,22 +42,14 @@ struct UsageMessage<'a> {
     usage: MapOr<UsageRef<'a>>,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Counts {
-    input: u64,
-    output: u64,
-    read: u64,
-    write: u64,
-}
-
 /// Token usage by model of the transcript at `path`, over the lines `lines` keeps.
 pub fn by_model(path: &Path, lines: &Lines) -> std::io::Result<Vec<ModelUsage>> {
     let sidechain = super::file_is_sidechain(path);
     let file = super::open_at(path, 0)?;
     let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, file), 0);
     // The last usage of each response, with its model.
-    let mut responses: HashMap<String, (String, Counts)> = HashMap::new();
-    let mut loose: Vec<(String, Counts)> = Vec::new();
+    let mut responses: HashMap<String, (String, TokenTotals)> = HashMap::new();
+    let mut loose: Vec<(String, TokenTotals)> = Vec::new();
     let mut scratch = Vec::new();
     while let Some(line) = reader.next_line()? {
         if !lines.keeps(line.offset) || !jsonl::has_type_in(line.bytes, &["assistant"]) {
@@ -80,17 +71,7 @@ pub fn by_model(path: &Path, lines: &Lines) -> std::io::Result<Vec<ModelUsage>> 
             _ => "unknown".to_owned(),
         };
         let Some(u) = m.usage.0 else { continue };
-        let nested = u.cache_creation.0.as_ref().map_or(0, |c| {
-            c.ephemeral_5m_input_tokens
-                .as_u64()
-                .saturating_add(c.ephemeral_1h_input_tokens.as_u64())
-        });
-        let counts = Counts {
-            input: u.input_tokens.as_u64(),
-            output: u.output_tokens.as_u64(),
-            read: u.cache_read_input_tokens.as_u64(),
-            write: u.cache_creation_input_tokens.as_u64().max(nested),
-        };
+        let counts = u.totals();
         match m.id.as_str() {
             Some(id) => {
                 let key = format!("{id}\u{1f}{}", l.request_id.as_str().unwrap_or(""));
@@ -105,12 +86,20 @@ pub fn by_model(path: &Path, lines: &Lines) -> std::io::Result<Vec<ModelUsage>> 
             .entry(model.clone())
             .or_insert_with(|| ModelUsage { model, ..Default::default() });
         t.responses += 1;
-        t.input_tokens = t.input_tokens.saturating_add(c.input);
-        t.output_tokens = t.output_tokens.saturating_add(c.output);
-        t.cache_read_tokens = t.cache_read_tokens.saturating_add(c.read);
-        t.cache_write_tokens = t.cache_write_tokens.saturating_add(c.write);
+        t.tokens.add(&c);
     }
     let mut out: Vec<ModelUsage> = totals.into_values().collect();
-    out.sort_by(|a, b| b.output_tokens.cmp(&a.output_tokens).then_with(|| a.model.cmp(&b.model)));
+    out.sort_by(|a, b| {
+        b.tokens.output_tokens.cmp(&a.tokens.output_tokens).then_with(|| a.model.cmp(&b.model))
+    });
     Ok(out)
+}
+
+/// The tokens of every model of `path` together, over the lines `lines` keeps.
+pub fn totals(path: &Path, lines: &Lines) -> std::io::Result<TokenTotals> {
+    let mut t = TokenTotals::default();
+    for m in by_model(path, lines)? {
+        t.add(&m.tokens);
+    }
+    Ok(t)
 }

@@ -7,4 +7,8 @@ export type ModelUsage = { model: string,
 /**
  * Responses (one `message.id` each, however many lines it was streamed in).
  */
-responses: number, inputTokens: number, outputTokens: number, cacheReadTokens: number, cacheWriteTokens: number, };
+responses: number, 
+/**
+ * Input tokens not read from the cache.
+ */
+inputTokens: number, outputTokens: number, cacheReadTokens: number, cacheWriteTokens: number, };
