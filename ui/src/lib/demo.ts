@@ -25,10 +25,12 @@ import type {
   SearchResults,
   SessionSummary,
   Settings,
+  TokenTotals,
   ToolCall,
   TranscriptMessage,
   UndoItem,
 } from './types';
+import { NO_TOKENS, addTokens } from './format';
 import type { PickKind } from './api';
 import type { Args, Command, Handlers, Result } from './commands';
 
@@ -103,6 +105,17 @@ const previews = [
 const branches = ['main', 'feat/import-wizard', 'fix/login', 'release/0.4', null];
 
 type DemoSession = SessionSummary & { sidechainFree: true };
+
+/** Plausible token totals: cache reads dominate, as in real sessions. */
+function demoTokens(): TokenTotals {
+  const turns = 2 + Math.floor(rnd() * 60);
+  return {
+    inputTokens: turns * Math.floor(20 + rnd() * 200),
+    outputTokens: turns * Math.floor(200 + rnd() * 900),
+    cacheReadTokens: turns * Math.floor(20_000 + rnd() * 60_000),
+    cacheWriteTokens: turns * Math.floor(500 + rnd() * 3_000),
+  };
+}
 const sessions: DemoSession[] = [];
 
 function addSession(
@@ -134,6 +147,7 @@ function addSession(
     messageCount: 4 + Math.floor(rnd() * 300),
     sizeBytes: 4_000 + Math.floor(rnd() * 3_000_000),
     rewoundPrompts: 0,
+    tokens: demoTokens(),
     continuedFrom: null,
     continuedIn: null,
     sidechainFree: true,
@@ -202,6 +216,7 @@ function groupSessions(includeTemp: boolean): DirectoryGroup[] {
         encodedPath: s.encodedPath,
         agentName: settings.fleetFile ? (agent?.name ?? null) : null,
         sessionCount: 0,
+        tokens: NO_TOKENS,
         isTemp,
         sessions: [],
       };
@@ -209,6 +224,7 @@ function groupSessions(includeTemp: boolean): DirectoryGroup[] {
     }
     g.sessions.push({ ...s });
     g.sessionCount++;
+    g.tokens = addTokens(g.tokens, s.tokens);
   }
   return [...map.values()];
 }
@@ -225,6 +241,7 @@ function agentSummaries(): AgentSummary[] {
       docker: a.docker,
       sessionCount: own.length,
       lastActivityAt: last,
+      tokens: own.reduce((t, s) => addTokens(t, s.tokens), NO_TOKENS),
     };
   });
 }

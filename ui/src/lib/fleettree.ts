@@ -1,4 +1,5 @@
-import type { AgentSummary } from './types';
+import { NO_TOKENS, addTokens } from './format';
+import type { AgentSummary, TokenTotals } from './types';
 
 export type FleetNode = {
   path: string;
@@ -8,11 +9,22 @@ export type FleetNode = {
   children: FleetNode[];
   total: number;
   last: string | null;
+  /** Tokens of every agent below, together. */
+  tokens: TokenTotals;
 };
 
 /** Groups agents by their sub-fleet path (`team.gamma` under `team`), sorted by name. */
 export function buildFleetTree(agents: AgentSummary[]): FleetNode {
-  const root: FleetNode = { path: '', label: '', depth: 0, agents: [], children: [], total: 0, last: null };
+  const root: FleetNode = {
+    path: '',
+    label: '',
+    depth: 0,
+    agents: [],
+    children: [],
+    total: 0,
+    last: null,
+    tokens: NO_TOKENS,
+  };
   for (const a of [...agents].sort((x, y) => x.name.localeCompare(y.name))) {
     let node = root;
     let path = '';
@@ -20,7 +32,16 @@ export function buildFleetTree(agents: AgentSummary[]): FleetNode {
       path = path ? `${path}.${seg}` : seg;
       let child = node.children.find((c) => c.path === path);
       if (!child) {
-        child = { path, label: seg, depth: node.depth + 1, agents: [], children: [], total: 0, last: null };
+        child = {
+          path,
+          label: seg,
+          depth: node.depth + 1,
+          agents: [],
+          children: [],
+          total: 0,
+          last: null,
+          tokens: NO_TOKENS,
+        };
         node.children.push(child);
       }
       node = child;
@@ -35,6 +56,7 @@ export function buildFleetTree(agents: AgentSummary[]): FleetNode {
       (x): x is string => !!x,
     );
     n.last = times.length ? times.reduce((m, t) => (t > m ? t : m)) : null;
+    n.tokens = [...n.agents.map((a) => a.tokens), ...n.children.map((c) => c.tokens)].reduce(addTokens, NO_TOKENS);
   };
   sum(root);
   return root;

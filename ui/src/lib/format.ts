@@ -1,4 +1,4 @@
-import type { Origin, SessionSummary, NotResumableReason } from './types';
+import type { Origin, SessionSummary, NotResumableReason, TokenTotals } from './types';
 
 /** The name a person sees: custom name › auto name › preview › "Untitled session". */
 export function displayName(s: Pick<SessionSummary, 'customName' | 'autoName' | 'preview'>): string {
@@ -89,6 +89,33 @@ export function formatTokens(n: number): string {
   if (n < 999_500) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
   return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 1 : 0)}M`;
 }
+
+/** Every token of `t` together (input, output, cache reads and writes). */
+export function tokenSum(t: TokenTotals | null | undefined): number {
+  return t ? t.inputTokens + t.outputTokens + t.cacheReadTokens + t.cacheWriteTokens : 0;
+}
+
+/** The kinds behind a token total, for a tooltip. */
+export function tokensTitle(t: TokenTotals): string {
+  const n = (x: number) => x.toLocaleString();
+  return (
+    `Input ${n(t.inputTokens)} · output ${n(t.outputTokens)} · cache read ${n(t.cacheReadTokens)} · ` +
+    `cache write ${n(t.cacheWriteTokens)} (each response once; rewound branches left out)`
+  );
+}
+
+/** Adds token totals. */
+export function addTokens(a: TokenTotals, b: TokenTotals | null | undefined): TokenTotals {
+  if (!b) return a;
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
+}
+
+export const NO_TOKENS: TokenTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 export const ORIGINS: Origin[] = ['native', 'adopted', 'schedule', 'web', 'discord', 'slack'];
 

@@ -10,6 +10,7 @@ export type { MessagePage } from './bindings/MessagePage';
 export type { NotResumableReason } from './bindings/NotResumableReason';
 export type { ExportFormat } from './bindings/ExportFormat';
 export type { ModelUsage } from './bindings/ModelUsage';
+export type { TokenTotals } from './bindings/TokenTotals';
 export type { ExportRequest } from './bindings/ExportRequest';
 export type { ExportSummary } from './bindings/ExportSummary';
 export type { RewindMark } from './bindings/RewindMark';

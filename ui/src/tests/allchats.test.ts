@@ -64,6 +64,7 @@ describe('All Chats', () => {
         docker: false,
         sessionCount: 2,
         lastActivityAt: null,
+        tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       },
     ];
     app.settings = {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  tokenSum,
+  tokensTitle,
   displayName,
   formatBytes,
   formatDuration,
@@ -60,6 +62,12 @@ describe('formatting', () => {
       docker: false,
       sessionCount,
       lastActivityAt: null,
+      tokens: {
+        inputTokens: sessionCount,
+        outputTokens: 10 * sessionCount,
+        cacheReadTokens: 1000,
+        cacheWriteTokens: 5,
+      },
     });
     const tree = buildFleetTree([a('team.gamma', ['team'], 2), a('root', [], 1), a('team.ops.db', ['team', 'ops'], 4)]);
     expect(tree.agents.map((x) => x.name)).toEqual(['root']);
@@ -67,6 +75,15 @@ describe('formatting', () => {
     expect(tree.children[0].children.map((c) => c.path)).toEqual(['team.ops']);
     expect(tree.total).toBe(7);
     expect(tree.children[0].total).toBe(6);
+    // Tokens add up the same way: team = gamma + ops.db.
+    expect(tree.children[0].tokens).toEqual({
+      inputTokens: 6,
+      outputTokens: 60,
+      cacheReadTokens: 2000,
+      cacheWriteTokens: 10,
+    });
+    expect(tokenSum(tree.tokens)).toBe(7 + 70 + 3000 + 15);
+    expect(tokensTitle(tree.children[0].tokens)).toMatch(/^Input 6 · output 60 · cache read 2,000 · cache write 10/);
     expect(shortName(a('team.ops.db', ['team', 'ops'], 0))).toBe('db');
   });
 });

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from './fixtures';
 
@@ -42,6 +42,7 @@ describe('Fleet view: grouping and release', () => {
         docker: false,
         sessionCount: 2,
         lastActivityAt: adopted.mtime,
+        tokens: { inputTokens: 1_000, outputTokens: 200_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 99_000 },
       },
       {
         name: 'team.gamma',
@@ -50,6 +51,7 @@ describe('Fleet view: grouping and release', () => {
         docker: false,
         sessionCount: 0,
         lastActivityAt: null,
+        tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       },
       {
         name: 'scribe',
@@ -58,6 +60,7 @@ describe('Fleet view: grouping and release', () => {
         docker: false,
         sessionCount: 1234,
         lastActivityAt: null,
+        tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       },
     ];
     app.agentSessions = { 'team.alpha': [adopted, native] };
@@ -74,6 +77,19 @@ describe('Fleet view: grouping and release', () => {
     expect(rows[0].textContent).toContain('1,234 sessions');
   });
 
+  it('shows the tokens of each agent and sub-fleet, with the kinds in the tooltip', () => {
+    render(FleetView);
+    const alpha = screen.getAllByTestId('agent-row').find((r) => r.dataset.agent === 'team.alpha')!;
+    const count = within(alpha).getByTestId('token-count');
+    expect(count.textContent).toBe('1.3M tokens');
+    expect(count.title).toContain('output 200,000');
+    expect(count.title).toContain('cache read 1,000,000');
+    // The sub-fleet adds its agents up; an agent that spent nothing shows no count.
+    expect(within(screen.getByTestId('fleet-group')).getByTestId('token-count').textContent).toBe('1.3M tokens');
+    const gamma = screen.getAllByTestId('agent-row').find((r) => r.dataset.agent === 'team.gamma')!;
+    expect(within(gamma).queryByTestId('token-count')).toBeNull();
+  });
+
   it('counts the live sessions of each agent beside its sessions', () => {
     app.groups = [
       {
@@ -81,6 +97,7 @@ describe('Fleet view: grouping and release', () => {
         encodedPath: '-home-ada-work-alpha',
         agentName: 'team.alpha',
         sessionCount: 2,
+        tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
         isTemp: false,
         sessions: [adopted, native],
       },
@@ -170,6 +187,7 @@ describe('Fleet view: grouping and release', () => {
         docker: false,
         sessionCount: 1,
         lastActivityAt: null,
+        tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       },
     ];
     app.agentSessions = {};

@@ -84,6 +84,7 @@ describe('import wizard', () => {
         docker: false,
         sessionCount: 3,
         lastActivityAt: null,
+        tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       },
     ];
     app.groups = [];
