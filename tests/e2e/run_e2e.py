@@ -49,6 +49,7 @@ DEEP_WORD = "zanzibarquill"
 DEEP_MESSAGE = 12_345
 IMPORTED = ["c7c7c7c7-0000-4000-8000-000000000001", "c7c7c7c7-0000-4000-8000-000000000002"]
 BUSY_SID = "c8c8c8c8-0000-4000-8000-000000000001"
+REWOUND_SID = "7a1f3c5e-2b4d-4e6f-8a0b-1c3d5e7f9a2b"
 
 
 def log(msg):
@@ -725,6 +726,80 @@ def step_desktop_app(driver, home, data):
     wait_until("the conversation missing again", lambda: by_testid(driver, "desktop-missing-row"))
 
 
+def menu_item(driver, label):
+    for el in driver.find_elements(By.CSS_SELECTOR, '[data-testid="context-menu"] [role="menuitem"]'):
+        if text_of(el).startswith(label):
+            return el
+    return None
+
+
+# The system's save dialog is a native window WebDriver cannot reach: the export is asked for
+# through the same IPC command the dialog's answer goes to.
+EXPORT_THROUGH_IPC = """
+const [sessionId, path, done] = arguments;
+window.__TAURI_INTERNALS__.invoke('export_session',
+    {sessionId, request: {format: 'md', subagents: false}, path, replace: false})
+  .then((r) => done({ok: r}), (e) => done({err: e}));
+"""
+
+
+def step_fidelity(driver, claude, tmp):
+    # 13. Faithful transcripts, on fixture files copied in while the app runs: a rewound session
+    # (the resumed branch, the mark, the abandoned branch one click away), tokens by model, an
+    # export through the menu, a fork subagent's run without the copied history, Fleet tokens.
+    ideas = claude / "projects" / "-home-dev-ideas"
+    ideas.mkdir()
+    shutil.copy(ROOT / "fixtures" / "transcripts" / "rewound-2.1.jsonl", ideas / f"{REWOUND_SID}.jsonl")
+    shutil.copytree(ROOT / "fixtures" / "transcripts" / "forked", claude / "projects" / "-home-dev-parser")
+    click(driver, one(driver, "nav-all-chats"))
+    click(driver, wait_until("the rewound session row", lambda: row_with_text(
+        driver, "session-row", "dev-docs/ vs work/ split")))
+    mark = wait_until("the rewind mark", lambda: row_with_text(driver, "rewind-mark", "2 prompts rewound here"))
+    shown = " ".join(text_of(m) for m in by_testid(driver, "message"))
+    assert "five strengths" not in shown, "a rewound prompt is shown as part of the conversation"
+    assert "2 rewound" in text_of(one(driver, "rewound-count"))
+    click(driver, mark.find_element(By.CSS_SELECTOR, '[data-testid="rewind-toggle"]'))
+    wait_until("the rewound branch", lambda: row_with_text(driver, "rewound-branch", "five strengths"))
+    click(driver, one(driver, "usage-by-model"))
+    rows = wait_until("tokens by model", lambda: by_testid(driver, "usage-row"))
+    assert "claude-" in text_of(rows[0]), text_of(rows[0])
+    shot(driver, "50-rewind-and-usage")
+
+    click(driver, one(driver, "export-open"))
+    wait_until("the export menu", lambda: menu_item(driver, "Markdown"))
+    shot(driver, "50b-export-menu")
+    one(driver, "context-menu").send_keys(Keys.ESCAPE)
+    wait_until("the export menu to close", lambda: not by_testid(driver, "context-menu"))
+    out = tmp / "exported.md"
+    reply = driver.execute_async_script(EXPORT_THROUGH_IPC, REWOUND_SID, str(out))
+    assert "ok" in reply, f"export_session failed: {reply}"
+    assert reply["ok"]["path"] == str(out) and out.stat().st_size == reply["ok"]["bytes"], reply
+    md = out.read_text()
+    assert md.startswith("# "), md[:200]
+    assert md.count("\n## ") >= 4, f"a heading per turn expected:\n{md[:600]}"
+    assert "five strengths" not in md, "the export holds a rewound prompt"
+    again = driver.execute_async_script(EXPORT_THROUGH_IPC, REWOUND_SID, str(out))
+    assert "already exists" in json.dumps(again), f"an export replaced a file unasked: {again}"
+
+    click(driver, wait_until("the forked session row", lambda: row_with_text(
+        driver, "session-row", "tokenizer drop the last token")))
+    click(driver, wait_until("a fork run button", lambda: by_testid(driver, "open-subagent"))[0])
+    note = one(driver, "fork-start", "the fork run's first line")
+    assert "3 messages" in text_of(note), text_of(note)
+    run = by_testid(driver, "message-list")[0]
+    own = run.find_elements(By.CSS_SELECTOR, '[data-testid="message"]')
+    assert len(own) == 2, [text_of(m)[:60] for m in own]
+    assert not any("drop the last token" in text_of(m) for m in own), "the run repeats the main conversation"
+    shot(driver, "51-fork-run")
+    click(driver, one(driver, "subagent-back"))
+
+    click(driver, one(driver, "nav-fleet"))
+    alpha = wait_until("alpha's row", lambda: driver.find_elements(
+        By.CSS_SELECTOR, '[data-testid="agent-row"][data-agent="alpha"]'))[0]
+    tokens = wait_until("alpha's tokens", lambda: alpha.find_elements(By.CSS_SELECTOR, '[data-testid="token-count"]'))
+    assert text_of(tokens[0]).endswith(" tokens"), text_of(tokens[0])
+
+
 def step_views(driver, theme, src=None):
     """Every view, for the light/dark screenshot set."""
     prefix = "30" if theme == "light" else "40"
@@ -810,13 +885,15 @@ def main():
         step_occupied_move(driver, busy)
         step_live_states(driver, claude)
         step_desktop_app(driver, home, data)
+        step_fidelity(driver, claude, tmp)
         step_views(driver, "light")
         step_views(driver, "dark", src)
         ok = True
         log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
             "50,000-message session, search deep inside it opened at the hit, find in the transcript, Fleet counts, release, import + undo (byte-identical), "
             "occupied move refused, live states (running, waiting, idle), the desktop app's sidebars with a restore "
-            "undone byte-identically, light and dark views")
+            "undone byte-identically, a rewound session with its branch and tokens by model, the export "
+            "menu and a Markdown export through its IPC command, a fork run without the copied history, Fleet tokens, light and dark views")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
         log(f"FAIL: {type(e).__name__}: {e}")
         if driver is not None:

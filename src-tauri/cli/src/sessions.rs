@@ -262,8 +262,9 @@ pub fn agents(catalog: &Catalog, json: bool) -> Result<(), Error> {
         return print_json(&json!({ "agents": agents }));
     }
     for a in &agents {
+        let noun = if a.session_count == 1 { "session " } else { "sessions" };
         crate::say!(
-            "{:<24} {:>5} sessions {:>14} tokens  {}",
+            "{:<24} {:>5} {noun} {:>14} tokens  {}",
             a.name,
             a.session_count,
             a.tokens.total(),

@@ -53,7 +53,7 @@ describe('a fork subagent run', () => {
     const fetchPage = vi.fn(async () => ({ ...onePage([msg(1), msg(2)]), inherited: 3 }));
     render(MessageList, { fetchPage });
     const note = await screen.findByTestId('fork-start');
-    expect(note.textContent).toMatch(/began with the main conversation so far \(3\s+messages\)/);
+    expect(note.textContent).toMatch(/began with the main conversation so far \(3 messages\), shown there/);
     expect(screen.queryByText('Start of the conversation')).toBeNull();
   });
 
