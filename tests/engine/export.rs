@@ -90,7 +90,9 @@ fn markdown_fences_hold_whatever_the_text_contains() {
         "{md}"
     );
     assert_eq!(md.lines().filter(|l| l.starts_with("### Tool: Bash")).count(), 1);
-    assert!(!md.contains('\u{1b}'), "escape bytes are shown as replacement characters");
+    // Colour codes are formatting: left out, their text kept.
+    assert!(!md.contains('\u{1b}') && !md.contains('\u{fffd}'), "{md}");
+    assert!(md.contains("\nred ````"), "{md}");
 }
 
 /// Parses `html` as XML (so it is well formed) and returns every element name and attribute.
@@ -160,7 +162,8 @@ fn html_is_well_formed_self_contained_and_runs_nothing() {
     assert!(html.contains(" click "), "an unsafe link keeps its text, not its link");
     assert!(html.contains("pic"), "an image's alt text stays");
     assert_eq!(els.iter().filter(|(n, _)| n == "details").count(), 1, "one folded tool call");
-    assert!(!html.contains('\u{1b}'), "no raw escape bytes");
+    assert!(!html.contains('\u{1b}') && !html.contains('\u{fffd}'), "no escape sequences");
+    assert!(html.contains("\nred ````"), "the coloured text stays");
 }
 
 #[test]

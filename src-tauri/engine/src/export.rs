@@ -272,7 +272,8 @@ fn provenance(s: &SessionSummary, now: &str) -> String {
     format!(
         "Exported by Corral on {now}: the conversation as Claude Code recorded it, on the branch \
          `claude --resume` continues. Nothing was removed or redacted; long tool inputs and \
-         outputs are clipped as in Corral's viewer.{rewound}"
+         outputs are clipped as in Corral's viewer, and terminal colour codes are left out of \
+         them.{rewound}"
     )
 }
 
@@ -340,12 +341,26 @@ struct Markdown<'a> {
     out: &'a mut dyn Write,
 }
 
-/// Text with the control characters a file should not hold (all but tab and line breaks: the
-/// escape bytes of coloured tool output, for one) shown as `�`.
+/// Text without terminal escape sequences (the colours of tool output: formatting, not text),
+/// the control characters a file should not hold (all but tab and line breaks) shown as `�`.
 fn printable(s: &str) -> std::borrow::Cow<'_, str> {
-    let bad = |c: char| (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') || c == '\u{7f}';
-    if s.chars().any(bad) {
-        s.chars().map(|c| if bad(c) { '\u{fffd}' } else { c }).collect::<String>().into()
+    let s = without_escapes(s);
+    if s.chars().any(forbidden) {
+        s.chars().map(|c| if forbidden(c) { '\u{fffd}' } else { c }).collect::<String>().into()
+    } else {
+        s
+    }
+}
+
+/// Control characters other than tab and line breaks, and DEL (XML forbids most of them).
+fn forbidden(c: char) -> bool {
+    (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') || c == '\u{7f}'
+}
+
+/// `s` with its ANSI escape sequences (colours, cursor moves, OSC titles and links) removed.
+fn without_escapes(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains('\u{1b}') || s.contains('\u{9b}') {
+        anstream::adapter::strip_str(s).to_string().into()
     } else {
         s.into()
     }
@@ -447,6 +462,7 @@ struct Html<'a> {
 
 /// Escapes text for HTML content and attribute values.
 fn esc(s: &str) -> String {
+    let s = without_escapes(s);
     let mut o = String::with_capacity(s.len() + s.len() / 8);
     for c in s.chars() {
         match c {
@@ -455,10 +471,7 @@ fn esc(s: &str) -> String {
             '>' => o.push_str("&gt;"),
             '"' => o.push_str("&quot;"),
             '\'' => o.push_str("&#39;"),
-            // Characters XML forbids (control bytes other than tab and line breaks), and DEL.
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') || c == '\u{7f}' => {
-                o.push('\u{fffd}');
-            }
+            c if forbidden(c) => o.push('\u{fffd}'),
             c => o.push(c),
         }
     }
