@@ -205,9 +205,23 @@ pub fn installed_terminals(path_var: Option<&std::ffi::OsStr>) -> Vec<String> {
         path_var.map(|p| std::env::split_paths(p).collect()).unwrap_or_default();
     known_terminals()
         .iter()
-        .filter(|t| dirs.iter().any(|d| d.join(t).is_file()))
+        .filter(|t| dirs.iter().any(|d| is_program(&d.join(t))))
         .map(|t| (*t).to_owned())
         .collect()
+}
+
+/// A file that can be run: on Unix a regular file (links followed) with an execute bit.
+fn is_program(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else { return false };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
 }
 
 /// The command's words: on Unix `env K=V …` first when it sets variables, since many terminals
@@ -569,6 +583,18 @@ mod tests {
         let first = known_terminals()[0];
         std::fs::write(dir.path().join(first), "").unwrap();
         std::fs::write(dir.path().join("not-a-terminal"), "").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path, m: u32| {
+                std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+            };
+            mode(&dir.path().join(first), 0o755);
+            // A terminal's name on a file that cannot be run is not an installed terminal.
+            let second = known_terminals()[1];
+            std::fs::write(dir.path().join(second), "").unwrap();
+            mode(&dir.path().join(second), 0o644);
+        }
         let found = installed_terminals(Some(dir.path().as_os_str()));
         if cfg!(target_os = "macos") {
             assert_eq!(found.len(), known_terminals().len());
