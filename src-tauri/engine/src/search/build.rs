@@ -212,10 +212,12 @@ impl SearchIndex {
         let key = w.path.display().to_string();
         let file = crate::files::open_regular(&w.path)?;
         let meta = file.metadata()?;
-        // A fork's copy of the main conversation is searched there, not again in the run.
+        // A fork's copy of the main conversation is searched there, not again in the run: the
+        // lines that say they are copies are skipped by the extractor; a run named a fork is
+        // also compared with its main transcript, once.
         let inherited = match (&work, &w.run) {
-            (Work::Full, Some((_, main))) => {
-                forks::inherited(&w.path, main, subagents::is_fork(&w.path))?.lines
+            (Work::Full, Some((_, main))) if subagents::is_fork(&w.path) => {
+                forks::inherited(&w.path, main, true)?.lines
             }
             _ => Arc::from([]),
         };

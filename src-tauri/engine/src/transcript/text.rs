@@ -284,6 +284,18 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
 
+    #[test]
+    fn a_forks_copy_of_the_main_conversation_is_not_searched_in_the_run() {
+        let mut x = TextExtractor::new(true);
+        let mut out = Vec::new();
+        let copy = r#"{"type":"user","isSidechain":true,"uuid":"c1","forkedFrom":{"sessionId":"s","messageUuid":"m1"},"message":{"role":"user","content":"copied prompt"}}"#;
+        let own = r#"{"type":"user","isSidechain":true,"uuid":"r1","message":{"role":"user","content":"own prompt about forkedFrom"}}"#;
+        x.line(copy.as_bytes(), &mut out);
+        x.line(own.as_bytes(), &mut out);
+        let texts: Vec<&str> = out.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(texts, ["own prompt about forkedFrom"]);
+    }
+
     fn pieces(lines: &[&str]) -> Vec<Piece> {
         let mut x = TextExtractor::new(false);
         let mut out = Vec::new();
