@@ -1064,9 +1064,11 @@ fn titles_of_2_0_sessions_come_from_the_summary_naming_their_newest_leaf() {
     assert_eq!(a.as_deref(), Some("Note format design"));
     assert_eq!(b.as_deref(), Some("Gone session title"));
     assert_eq!(c, None);
-    // One file alone still names itself from its own lines (adopt, import previews).
+    // One file alone (adopt, import previews) is never named by a summary of another leaf
+    // (here a's title, written at the top of b's file): its own first prompt names it.
     let f = facts_of(&dir.join("b2b2b2b2-0000-4000-8000-000000000002.jsonl"));
-    assert_eq!(f.auto_name().as_deref(), Some("Note format design"), "the last summary line");
+    assert_eq!(f.auto_name().as_deref(), Some("Index the notes by tag"), "its preview");
+    assert_eq!(f.auto_name(), f.preview);
     assert_eq!(f.leaf_summaries.len(), 2);
 }
 

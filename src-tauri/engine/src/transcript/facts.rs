@@ -123,13 +123,16 @@ pub struct TranscriptFacts {
 }
 
 impl TranscriptFacts {
-    /// custom-title › ai-title › summary › preview, with only this file to go on: the summary
-    /// naming this file's own newest leaf, else its last summary line.
+    /// custom-title › ai-title › summary › preview, with only this file to go on (adopt and
+    /// import previews): the summary naming this file's own newest leaf, else (a summary line
+    /// that names no leaf at all) its last one. A summary naming another leaf is usually an
+    /// earlier session's title (≤ 2.0 wrote them at the top of the next file): never this one's.
     pub fn auto_name(&self) -> Option<String> {
         let own = self.leaf_uuid.as_deref().and_then(|leaf| {
             self.leaf_summaries.iter().find(|s| s.leaf == leaf).map(|s| s.text.clone())
         });
-        self.auto_name_with(own.or_else(|| self.summary.clone()))
+        let unnamed = self.summary_leaf.is_none().then(|| self.summary.clone()).flatten();
+        self.auto_name_with(own.or(unnamed))
     }
 
     /// custom-title › ai-title › `summary` (chosen by the caller, see `Catalog::summarize`) ›
