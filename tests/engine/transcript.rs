@@ -953,6 +953,31 @@ fn a_search_hit_on_a_rewound_branch_opens_the_branch_where_it_was_replaced() {
     assert_eq!(plain.open_branch, None);
 }
 
+/// A search hit on a rewound branch says so (its session's count includes it; the viewer opens
+/// the branch at it), and a hit on the resumed branch does not.
+#[test]
+fn search_hits_on_a_rewound_branch_are_marked() {
+    let (w, _, c) = rewound_catalog();
+    let index = corral_engine::search::SearchIndex::open(&w.data).unwrap();
+    let opts = corral_engine::search::UpdateOptions {
+        wait: std::time::Duration::from_secs(5),
+        rebuild: false,
+    };
+    index.update(&c, opts, &mut |_| {}).unwrap();
+    let hits = |q: &str| {
+        let r = index.search(&c, q, Default::default()).unwrap();
+        r.sessions.into_iter().flat_map(|s| s.hits).collect::<Vec<_>>()
+    };
+    let rewound = hits("\"five strengths\"");
+    assert!(!rewound.is_empty() && rewound.iter().all(|h| h.rewound), "{rewound:?}");
+    // Asked twice, once on each branch: only the rewound one is marked.
+    let both = hits("\"balanced opinion\"");
+    let marks: Vec<(&str, bool)> = both.iter().map(|h| (h.snippet.as_str(), h.rewound)).collect();
+    assert_eq!(marks.len(), 2, "{marks:?}");
+    assert!(marks.contains(&("Fair enough. Write a balanced opinion", false)), "{marks:?}");
+    assert!(marks.contains(&("Now write a balanced opinion on it", true)), "{marks:?}");
+}
+
 /// One rule for what a subagent run is (a transcript on disk): a call whose run has none says
 /// so, wherever the call is read.
 #[test]

@@ -134,6 +134,7 @@ fn print_results(r: &SearchResults) {
                 (None, Some(a)) => format!("{:?} (subagent {a})", hit.role).to_lowercase(),
                 (None, None) => format!("{:?}", hit.role).to_lowercase(),
             };
+            let who = if hit.rewound { format!("{who} (rewound)") } else { who };
             let when = hit
                 .timestamp
                 .as_deref()

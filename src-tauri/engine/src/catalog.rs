@@ -805,6 +805,12 @@ impl Catalog {
         cache.get(&t.path).map(Some).map_err(|e| Error::io_at("read", &t.path, e))
     }
 
+    /// The offsets of a session's lines on rewound branches (ascending), `None` when it has none.
+    pub fn rewound_lines(&self, session_id: &str) -> Result<Option<Arc<[u64]>>> {
+        let (t, _) = self.locate(session_id)?;
+        Ok(self.branches_of(&t)?.filter(|b| !b.rewinds.is_empty()).map(|b| Arc::clone(&b.hidden)))
+    }
+
     /// The lines of the branch `claude --resume` continues.
     fn resumed_lines(&self, t: &FoundTranscript) -> Result<Lines> {
         Ok(lines_off(self.branches_of(t)?.as_deref()))

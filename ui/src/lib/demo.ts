@@ -643,6 +643,7 @@ function demoSearch(query: string, limit: number): SearchResults {
             toolUseId: null,
             agentId: null,
             offset: 3000,
+            rewound: false,
             snippet: text,
             snippetParts: [{ text, hit: false }],
           },

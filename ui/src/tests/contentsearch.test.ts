@@ -37,6 +37,7 @@ function results(o: Partial<SearchResults> = {}): SearchResults {
             toolUseId: null,
             agentId: null,
             offset: 4000,
+            rewound: false,
             snippet: 'fix the zeppelin cache',
             snippetParts: [
               { text: 'fix the ', hit: false },
@@ -72,6 +73,18 @@ describe('content search', () => {
     await fireEvent.click(hit);
     expect(app.openId).toBe(target.sessionId);
     expect(app.openAnchor).toMatchObject({ offset: 4000, uuid: 'u40', terms: ['zeppelin'], query: 'zeppelin' });
+  });
+
+  it('marks a hit on a rewound branch, and only that one', async () => {
+    const r = results();
+    const first = r.sessions[0].hits[0];
+    r.sessions[0].hits = [first, { ...first, uuid: 'u7', offset: 700, rewound: true }];
+    vi.mocked(api.search).mockResolvedValue(r);
+    render(ContentResults, { query: 'zeppelin' });
+    await vi.waitFor(() => expect(screen.getAllByTestId('content-hit')).toHaveLength(2));
+    const [plain, rewound] = screen.getAllByTestId('content-hit');
+    expect(plain.querySelector('[data-testid="hit-rewound"]')).toBeNull();
+    expect(rewound.querySelector('[data-testid="hit-rewound"]')?.textContent).toBe('rewound');
   });
 
   it('says what is wrong with a malformed query, and what the index covers so far', async () => {

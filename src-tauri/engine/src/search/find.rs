@@ -101,7 +101,16 @@ impl SearchIndex {
             ranked.into_iter().take(opts.limit).collect();
         results.sessions = shown
             .into_par_iter()
-            .map(|(_, s, g)| SessionHits {
+            .map(|(_, s, g)| {
+                let mut hits: Vec<SearchHit> = g
+                    .top
+                    .iter()
+                    .filter_map(|(_, addr)| self.hit(&searcher, *addr, generator.as_ref()))
+                    .collect();
+                mark_rewound(catalog, s, &mut hits);
+                (s, g, hits)
+            })
+            .map(|(s, g, hits)| SessionHits {
                 session_id: s.session_id.clone(),
                 working_directory: s.working_directory.clone(),
                 agent_name: s.agent_name.clone(),
@@ -109,11 +118,7 @@ impl SearchIndex {
                 auto_name: s.auto_name.clone(),
                 name_match: g.name_score > 0.0,
                 matches: g.matches,
-                hits: g
-                    .top
-                    .iter()
-                    .filter_map(|(_, addr)| self.hit(&searcher, *addr, generator.as_ref()))
-                    .collect(),
+                hits,
             })
             .collect();
         results.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -278,9 +283,22 @@ impl SearchIndex {
             tool_use_id: text(f.tool_use_id),
             agent_id: text(f.agent_id),
             offset: doc.get_first(f.offset).and_then(|v| v.as_u64()).unwrap_or(0),
+            rewound: false,
             snippet,
             snippet_parts: parts,
         })
+    }
+}
+
+/// Marks the hits of a session's main transcript that lie on a rewound branch (only a session
+/// with rewound prompts is looked at; its branch scan is cached).
+fn mark_rewound(catalog: &Catalog, s: &SessionSummary, hits: &mut [SearchHit]) {
+    if s.rewound_prompts == 0 || hits.iter().all(|h| h.agent_id.is_some()) {
+        return;
+    }
+    let Ok(Some(rewound)) = catalog.rewound_lines(&s.session_id) else { return };
+    for h in hits.iter_mut().filter(|h| h.agent_id.is_none()) {
+        h.rewound = rewound.binary_search(&h.offset).is_ok();
     }
 }
 

@@ -103,6 +103,9 @@ pub struct SearchHit {
     /// Byte offset of the line in its transcript (open the viewer there: `PageAt::Around`).
     #[ts(type = "number")]
     pub offset: u64,
+    /// The line is on a branch a rewind abandoned (not part of the resumed conversation; the
+    /// viewer opens that branch at it).
+    pub rewound: bool,
     /// Text around the match, and its parts with the matched words marked.
     pub snippet: String,
     pub snippet_parts: Vec<SnippetPart>,

@@ -23,6 +23,11 @@ agentId: string | null,
  */
 offset: number, 
 /**
+ * The line is on a branch a rewind abandoned (not part of the resumed conversation; the
+ * viewer opens that branch at it).
+ */
+rewound: boolean, 
+/**
  * Text around the match, and its parts with the matched words marked.
  */
 snippet: string, snippetParts: Array<SnippetPart>, };
