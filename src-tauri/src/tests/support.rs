@@ -113,11 +113,18 @@ pub fn harness(with_fleet: bool) -> Harness {
     harness_with(tmp, env)
 }
 
-/// A `bin/` folder holding an empty file named as the platform's first known terminal.
+/// A `bin/` folder holding an empty program (execute bit set) named as the platform's first
+/// known terminal.
 fn fake_terminal_bin(root: &std::path::Path) -> std::path::PathBuf {
     let bin = root.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    std::fs::write(bin.join(corral_engine::resume::known_terminals()[0]), "").unwrap();
+    let program = bin.join(corral_engine::resume::known_terminals()[0]);
+    std::fs::write(&program, "").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     bin
 }
 
