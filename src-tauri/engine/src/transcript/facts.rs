@@ -1060,7 +1060,7 @@ fn string_field<'l>(line: &'l [u8], key: &Finder<'_>) -> Option<&'l [u8]> {
 }
 
 /// The plain string after a key ending at `at` (`: "value"`), if that is what follows.
-fn string_value_at(line: &[u8], at: usize) -> Option<&[u8]> {
+pub(crate) fn string_value_at(line: &[u8], at: usize) -> Option<&[u8]> {
     let rest = line.get(at..)?.trim_ascii_start().strip_prefix(b":".as_slice())?;
     let rest = rest.trim_ascii_start().strip_prefix(b"\"".as_slice())?;
     rest.get(..memchr::memchr(b'"', rest)?)

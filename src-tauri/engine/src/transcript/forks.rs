@@ -104,13 +104,9 @@ fn uuids_in(path: &Path, wanted: &HashSet<&str>) -> std::io::Result<Vec<String>>
     let mut out = Vec::new();
     while let Some(line) = lines.next_line()? {
         let mentions = UUID.find_iter(line.bytes).any(|i| {
-            let rest = line.bytes.get(i + 6..).unwrap_or_default().trim_ascii_start();
-            let Some(rest) = rest.strip_prefix(b":".as_slice()) else { return false };
-            let Some(rest) = rest.trim_ascii_start().strip_prefix(b"\"".as_slice()) else {
-                return false;
-            };
-            let value = memchr::memchr(b'"', rest).and_then(|end| rest.get(..end));
-            value.and_then(|v| std::str::from_utf8(v).ok()).is_some_and(|v| wanted.contains(v))
+            super::facts::string_value_at(line.bytes, i + UUID.needle().len())
+                .and_then(|v| std::str::from_utf8(v).ok())
+                .is_some_and(|v| wanted.contains(v))
         });
         if !mentions {
             continue;
