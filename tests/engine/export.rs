@@ -51,6 +51,14 @@ fn home() -> (World, Catalog) {
     (w, c)
 }
 
+/// [`home`] and an empty folder to export into.
+fn home_with_out() -> (World, Catalog, PathBuf) {
+    let (w, c) = home();
+    let out = w.root.join("out");
+    fs::create_dir_all(&out).unwrap();
+    (w, c, out)
+}
+
 fn export_string(c: &Catalog, sid: &str, format: ExportFormat, subagents: bool) -> String {
     let mut out = Vec::new();
     let summary = export::export(c, sid, ExportRequest { format, subagents }, &mut out).unwrap();
@@ -194,9 +202,7 @@ fn json_round_trips_and_can_carry_the_subagent_runs() {
 
 #[test]
 fn an_export_file_is_written_whole_and_never_replaces_one_unasked() {
-    let (w, c) = home();
-    let out = w.root.join("out");
-    fs::create_dir_all(&out).unwrap();
+    let (_w, c, out) = home_with_out();
     let target = out.join("chat.html");
     let req = ExportRequest { format: ExportFormat::Html, subagents: false };
     let s = export::export_to_file(&c, REWOUND_SID, req, &target, false).unwrap();
@@ -225,9 +231,7 @@ fn an_export_file_is_written_whole_and_never_replaces_one_unasked() {
 #[test]
 fn an_export_replaces_only_a_plain_file_and_keeps_its_permissions() {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
-    let (w, c) = home();
-    let out = w.root.join("out");
-    fs::create_dir_all(&out).unwrap();
+    let (_w, c, out) = home_with_out();
     let req = ExportRequest { format: ExportFormat::Markdown, subagents: false };
     let fifo = out.join("pipe.md");
     assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
@@ -259,9 +263,7 @@ fn an_export_replaces_only_a_plain_file_and_keeps_its_permissions() {
 /// temporary file is left.
 #[test]
 fn concurrent_exports_to_one_new_file_leave_one_whole_file() {
-    let (w, c) = home();
-    let out = w.root.join("out");
-    fs::create_dir_all(&out).unwrap();
+    let (_w, c, out) = home_with_out();
     let target = out.join("race.json");
     let req = ExportRequest { format: ExportFormat::Json, subagents: true };
     let results: Vec<_> = std::thread::scope(|s| {
