@@ -1262,3 +1262,89 @@ fn token_totals_match_the_usage_panel_and_add_up_per_agent_and_folder() {
     }
     assert!(agents.iter().any(|a| a.tokens.output_tokens > 0), "{agents:?}");
 }
+
+#[test]
+fn tool_calls_carry_the_form_they_are_shown_in_and_rejections_are_not_errors() {
+    use corral_engine::model::{LineChange, ToolForm};
+    let calls: Vec<_> =
+        read(&fx("tool-forms-2.1.jsonl")).into_iter().filter_map(|m| m.tool_call).collect();
+    let names: Vec<&str> = calls.iter().map(|c| c.tool_name.as_str()).collect();
+    assert_eq!(names, ["TodoWrite", "Edit", "MultiEdit", "Bash", "Write"]);
+
+    let Some(ToolForm::Todos { items }) = &calls[0].form else { panic!("{:?}", calls[0].form) };
+    let statuses: Vec<&str> = items.iter().map(|t| t.status.as_str()).collect();
+    assert_eq!(statuses, ["completed", "in_progress", "pending"]);
+
+    let Some(ToolForm::Edit { path, edits }) = &calls[1].form else { panic!() };
+    assert_eq!(path, "/home/dev/shop/src/discount.ts");
+    let changed: Vec<(LineChange, &str)> =
+        edits[0].lines.iter().map(|l| (l.change, l.text.as_str())).collect();
+    assert_eq!(
+        changed,
+        [
+            (LineChange::Same, "export function discount(p: number) {"),
+            (LineChange::Removed, "  return p * 0.9;"),
+            (LineChange::Added, "  return Math.round(p * 90) / 100;"),
+            (LineChange::Same, "}"),
+        ]
+    );
+
+    // A failed edit: its error is told without Claude Code's tags, and it is an error.
+    let Some(ToolForm::Edit { edits, .. }) = &calls[2].form else { panic!() };
+    assert_eq!(edits.len(), 2);
+    assert!(calls[2].is_error && !calls[2].rejected);
+    assert!(calls[2].output.starts_with("String to replace not found in file."));
+    assert!(!calls[2].output.contains("tool_use_error"));
+
+    // Bash keeps its output as recorded (the viewer draws the colours).
+    assert!(
+        matches!(&calls[3].form, Some(ToolForm::Command { command, .. }) if command == "npm test -- discount")
+    );
+    assert!(calls[3].output.contains("\u{1b}[31m"));
+    assert!(calls[3].is_error && !calls[3].rejected);
+
+    // A call the person declined is rejected, not a failure of the tool.
+    let write = &calls[4];
+    assert!(write.rejected && write.is_error);
+    assert!(
+        matches!(&write.form, Some(ToolForm::Write { path, .. }) if path == "/home/dev/shop/NOTES.md")
+    );
+}
+
+#[test]
+fn attachments_are_described_with_each_prompt_and_only_true_images_are_handed_out() {
+    use corral_engine::model::AttachmentKind;
+    use corral_engine::transcript::attachments;
+    let path = fx("attachments-2.1.jsonl");
+    let prompts: Vec<TranscriptMessage> =
+        read(&path).into_iter().filter(|m| m.role == Role::User).collect();
+    assert_eq!(prompts.len(), 3, "an image-only prompt is a message too");
+    assert_eq!(prompts[0].content, "Why is the header blue here? [Image #1]");
+    let [pasted] = prompts[0].attachments.as_slice() else {
+        panic!("{:?}", prompts[0].attachments)
+    };
+    assert!(pasted.viewable && pasted.kind == AttachmentKind::Image);
+    assert_eq!(pasted.media_type.as_deref(), Some("image/png"));
+    assert_eq!(pasted.offset, prompts[0].offset);
+    let data = attachments::read(&path, pasted.offset, pasted.index).unwrap();
+    assert_eq!(data.media_type, "image/png");
+    assert!(data.data.starts_with("iVBORw0KGgo"), "the PNG's own base64");
+
+    let [doc, remote, fake] = prompts[1].attachments.as_slice() else { panic!() };
+    assert_eq!((doc.kind, doc.title.as_deref()), (AttachmentKind::Document, Some("spec.pdf")));
+    assert!(!doc.viewable && doc.bytes.unwrap() > 0);
+    assert_eq!(remote.reference.as_deref(), Some("https://example.com/remote.png"));
+    assert!(!remote.viewable && remote.bytes.is_none(), "a remote image is never loaded");
+    assert!(fake.viewable, "described by what it claims");
+    // Handed out only when the bytes are the image they claim to be.
+    for (a, why) in [(doc, "not an image"), (remote, "not an image"), (fake, "claims to be")] {
+        let e = attachments::read(&path, a.offset, a.index).unwrap_err().to_string();
+        assert!(e.contains(why), "{e}");
+    }
+    assert!(attachments::read(&path, pasted.offset, 7).is_err());
+    assert!(attachments::read(&path, pasted.offset + 1, 0).is_err(), "not a line's start");
+    assert!(attachments::read(&path, u64::MAX / 2, 0).is_err());
+
+    assert_eq!(prompts[2].content, "");
+    assert_eq!(prompts[2].attachments.len(), 1);
+}

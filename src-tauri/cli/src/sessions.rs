@@ -308,6 +308,7 @@ mod tests {
             tool_call: None,
             origin_kind: None,
             offset: 0,
+            attachments: Vec::new(),
         };
         let mut two = Vec::new();
         let mut first = true;

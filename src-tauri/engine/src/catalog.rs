@@ -23,9 +23,9 @@ use crate::fleet::{Agent, Fleet};
 use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex, LoadedShard, PendingShard};
 use crate::metadata::MetadataStore;
 use crate::model::{
-    AgentSummary, Attribution, DirectoryGroup, MessagePage, ModelUsage, NotResumableReason,
-    RewindMark, SessionSummary, SessionTranscript, SubagentInfo, TokenTotals, TranscriptMessage,
-    Usage, Warning,
+    AgentSummary, AttachmentData, Attribution, DirectoryGroup, MessagePage, ModelUsage,
+    NotResumableReason, RewindMark, SessionSummary, SessionTranscript, SubagentInfo, TokenTotals,
+    TranscriptMessage, Usage, Warning,
 };
 use crate::names::{FolderAgents, NameKeys};
 use crate::paths;
@@ -872,6 +872,22 @@ impl Catalog {
             None => Ok(t.path.clone()),
             Some(agent_id) => Ok(PathBuf::from(run_of(&t, agent_id)?.transcript_path)),
         }
+    }
+
+    /// Attachment `index` of the line at `offset` of a session's transcript (or of one of its
+    /// subagent runs'): an image's bytes, see [`crate::transcript::attachments::read`].
+    pub fn attachment(
+        &self,
+        session_id: &str,
+        agent_id: Option<&str>,
+        offset: u64,
+        index: u32,
+    ) -> Result<AttachmentData> {
+        crate::transcript::attachments::read(
+            &self.transcript_path(session_id, agent_id)?,
+            offset,
+            index,
+        )
     }
 
     /// The lines of a run that are its own (a fork's copy of the main conversation left out,

@@ -356,9 +356,12 @@ mod tests {
                 pending,
                 subagent_id: None,
                 subagent_missing: false,
+                form: None,
+                rejected: false,
             }),
             origin_kind: None,
             offset: 0,
+            attachments: Vec::new(),
         }
     }
 

@@ -179,6 +179,44 @@ pub enum Role {
     Tool,
 }
 
+/// An image or document attached to a prompt, described; its bytes are not in the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Attachment {
+    pub kind: AttachmentKind,
+    /// As recorded (`image/png`, `application/pdf`, …).
+    pub media_type: Option<String>,
+    /// A document's title, as recorded.
+    pub title: Option<String>,
+    /// Size of the embedded bytes (from the base64 length).
+    #[ts(type = "number | null")]
+    pub bytes: Option<u64>,
+    /// Embedded as base64 in a type the viewer draws (PNG, JPEG, GIF, WebP): shown as a thumbnail.
+    pub viewable: bool,
+    /// Where one that is not embedded points (a URL, a file id), as text: never loaded.
+    pub reference: Option<String>,
+    /// The line that holds it, and its place among that line's attachments.
+    #[ts(type = "number")]
+    pub offset: u64,
+    pub index: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum AttachmentKind {
+    Image,
+    Document,
+}
+
+/// An image's bytes, checked to be the type it claims, for a `data:` URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentData {
+    pub media_type: String,
+    /// Base64, as recorded.
+    pub data: String,
+}
+
 /// A tool call paired with its result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -203,6 +241,74 @@ pub struct ToolCall {
     /// `transcript::subagents`: the runs are the files found there).
     #[serde(default)]
     pub subagent_missing: bool,
+    /// The input in the form a person reads it (a diff for an edit, the command for Bash, …);
+    /// `None` for tools without one, which show `input`.
+    #[serde(default)]
+    pub form: Option<ToolForm>,
+    /// The person declined the call (Claude Code's "doesn't want to proceed" result): not an error
+    /// of the tool.
+    #[serde(default)]
+    pub rejected: bool,
+}
+
+/// A tool call's input as it is shown. Every text is clipped to a bounded size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ToolForm {
+    /// Edit, MultiEdit: each replacement as a line diff of the file's text.
+    Edit { path: String, edits: Vec<FileEdit> },
+    /// Write: the whole file written.
+    Write { path: String, content: String },
+    /// Bash: the command line, and what it was for.
+    Command { command: String, description: Option<String> },
+    /// Read: the file, and the lines asked for (1-based first line).
+    Read {
+        path: String,
+        #[ts(type = "number | null")]
+        offset: Option<u64>,
+        #[ts(type = "number | null")]
+        limit: Option<u64>,
+    },
+    /// Grep, Glob: the pattern and where it looked.
+    Search { pattern: String, path: Option<String>, glob: Option<String> },
+    /// TodoWrite: the checklist as written.
+    Todos { items: Vec<TodoItem> },
+    /// Task, Agent: the subagent's job.
+    Task { description: Option<String>, agent_type: Option<String>, prompt: Option<String> },
+}
+
+/// One replacement of an edit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FileEdit {
+    /// Every occurrence was replaced.
+    pub replace_all: bool,
+    pub lines: Vec<DiffLine>,
+}
+
+/// A line of a diff.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffLine {
+    pub change: LineChange,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum LineChange {
+    Same,
+    Removed,
+    Added,
+}
+
+/// A checklist item of TodoWrite.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TodoItem {
+    pub content: String,
+    /// `pending`, `in_progress` or `completed` as written (another word is kept as it is).
+    pub status: String,
 }
 
 /// One message of a transcript as the viewer shows it.
@@ -223,6 +329,10 @@ pub struct TranscriptMessage {
     /// Byte offset of the source line in the transcript (a stable paging cursor).
     #[ts(type = "number")]
     pub offset: u64,
+    /// Images and documents attached to a prompt (their bytes are read one at a time, by
+    /// `transcript::attachments::read`).
+    #[serde(default)]
+    pub attachments: Vec<Attachment>,
 }
 
 /// Token usage of a transcript.

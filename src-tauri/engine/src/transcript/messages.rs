@@ -220,6 +220,7 @@ impl Builder {
                     tool_call: None,
                     origin_kind: Some("queued".to_owned()),
                     offset,
+                    attachments: Vec::new(),
                 });
                 self.enqueues.push_back(i);
             }
@@ -272,7 +273,8 @@ impl Builder {
             }
         }
         let text = super::user_text(content);
-        if text.trim().is_empty() {
+        let attachments = super::attachments::describe(content, offset);
+        if text.trim().is_empty() && attachments.is_empty() {
             return;
         }
         let origin_kind = l
@@ -290,15 +292,18 @@ impl Builder {
             tool_call: None,
             origin_kind,
             offset,
+            attachments,
         });
     }
 
     fn tool_result(&mut self, b: &BlockRef<'_>, l: &MsgLine<'_>, offset: u64) {
         let id = b.tool_use_id.as_str();
         let value: Option<serde_json::Value> = raw_as(b.content);
-        let mut output = super::tools::result_text(value.as_ref());
-        let truncated = super::clip(&mut output, OUTPUT_CLIP_BYTES);
+        let text = super::tools::result_text(value.as_ref());
         let is_error = b.is_error.is_true();
+        let rejected = is_error && super::tools::is_rejection(&text);
+        let mut output = super::tools::without_error_tags(&text).to_owned();
+        let truncated = super::clip(&mut output, OUTPUT_CLIP_BYTES);
         let agent = l.tool_use_result.0.as_ref().and_then(|a| owned(&a.agent_id));
         let result_ms = ts_ms(l.timestamp.as_str());
         let timestamp = owned(&l.timestamp);
@@ -311,6 +316,7 @@ impl Builder {
                 call.output = output;
                 call.output_truncated = truncated;
                 call.is_error = is_error;
+                call.rejected = rejected;
                 call.pending = false;
                 call.duration_ms = match (used, result_ms) {
                     (Some(u), Some(r)) if r >= u => u64::try_from(r - u).ok(),
@@ -344,9 +350,12 @@ impl Builder {
                 pending: false,
                 subagent_id: agent,
                 subagent_missing: false,
+                form: None,
+                rejected,
             }),
             origin_kind: None,
             offset,
+            attachments: Vec::new(),
         });
     }
 
@@ -366,6 +375,7 @@ impl Builder {
             tool_call: None,
             origin_kind: None,
             offset,
+            attachments: Vec::new(),
         };
         let idx = match msg.id.as_str() {
             Some(id) => match self.assistant_by_id.get(id) {
@@ -485,6 +495,7 @@ impl Builder {
             tool_call: Some(ToolCall {
                 emoji: super::tools::emoji(&name).to_owned(),
                 input_summary: super::tools::input_summary(&name, &input),
+                form: super::tools::form(&name, &input),
                 tool_name: name,
                 tool_use_id: id.map(str::to_owned),
                 input: pretty,
@@ -495,9 +506,11 @@ impl Builder {
                 pending: true,
                 subagent_id: None,
                 subagent_missing: false,
+                rejected: false,
             }),
             origin_kind: None,
             offset,
+            attachments: Vec::new(),
         });
         if let Some(id) = id {
             self.tools.insert(

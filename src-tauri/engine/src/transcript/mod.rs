@@ -4,6 +4,7 @@
 //! structures), so a field of an unexpected shape never makes a whole line unreadable and the big
 //! payloads (pasted images, tool outputs) are skipped without being copied.
 
+pub mod attachments;
 pub mod branches;
 pub mod facts;
 pub mod forks;
@@ -298,6 +299,27 @@ pub(crate) struct BlockRef<'a> {
     pub content: Option<&'a RawValue>,
     #[serde(default, borrow)]
     pub is_error: Loose<'a>,
+    /// An image or document block's `source`.
+    #[serde(default, borrow)]
+    pub source: MapOr<SourceRef<'a>>,
+    #[serde(default, borrow)]
+    pub title: Loose<'a>,
+}
+
+/// Where an image or document block's bytes are: embedded (`base64` with `data`) or elsewhere
+/// (`url`, `file`), every field optional.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct SourceRef<'a> {
+    #[serde(rename = "type", default, borrow)]
+    pub ty: Loose<'a>,
+    #[serde(default, borrow)]
+    pub media_type: Loose<'a>,
+    #[serde(default, borrow)]
+    pub data: Loose<'a>,
+    #[serde(default, borrow)]
+    pub url: Loose<'a>,
+    #[serde(default, borrow)]
+    pub file_id: Loose<'a>,
 }
 
 /// `message.content` (or a queue-operation's `content`): a string, or an array of blocks
