@@ -42,6 +42,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::resume::ResumeOutcome::export_all(&cfg)?;
     corral_engine::export::ExportRequest::export_all(&cfg)?;
     corral_engine::model::ModelUsage::export_all(&cfg)?;
+    corral_engine::model::AttachmentData::export_all(&cfg)?;
     corral_engine::export::ExportSummary::export_all(&cfg)?;
     // Shell types.
     crate::settings::Settings::export_all(&cfg)?;

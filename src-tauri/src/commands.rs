@@ -18,7 +18,7 @@ use corral_engine::catalog::PageAt;
 use corral_engine::desktop;
 use corral_engine::export::{ExportRequest, ExportSummary};
 use corral_engine::lost_questions::LostQuestion;
-use corral_engine::model::{AgentSummary, MessagePage, ModelUsage, SessionSummary};
+use corral_engine::model::{AgentSummary, AttachmentData, MessagePage, ModelUsage, SessionSummary};
 use corral_engine::search::{IndexStatus, SearchOptions, SearchResults, TranscriptMatches};
 use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, SessionDetails};
 use tauri::State;
@@ -161,6 +161,24 @@ pub async fn rewound_branch(
     check_session_id(&session_id)?;
     let limit = check_limit(limit)?;
     with_catalog(&state, move |c| c.rewound_branch(&session_id, branch, limit)).await
+}
+
+/// The bytes of an image attached to a prompt (`attachments[].offset` and `.index` of a page's
+/// message), checked to be the image type it claims, for a thumbnail.
+#[tauri::command]
+pub async fn transcript_attachment(
+    state: State<'_, AppState>,
+    session_id: String,
+    agent_id: Option<String>,
+    offset: u64,
+    index: u32,
+) -> Reply<AttachmentData> {
+    check_session_id(&session_id)?;
+    if let Some(id) = &agent_id {
+        check_agent_id(id)?;
+    }
+    with_catalog(&state, move |c| c.attachment(&session_id, agent_id.as_deref(), offset, index))
+        .await
 }
 
 /// Token usage by model over the branch `claude --resume` continues (read when asked: it reads

@@ -39,6 +39,7 @@ pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send +
         commands::session_messages,
         commands::subagent_messages,
         commands::transcript_page,
+        commands::transcript_attachment,
         commands::rewound_branch,
         commands::export_session,
         commands::session_usage,

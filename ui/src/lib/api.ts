@@ -78,6 +78,8 @@ export const subagentMessages = (sessionId: string, agentId: string, before: num
   call('subagent_messages', { sessionId, agentId, before, limit });
 export const transcriptPage = (sessionId: string, agentId: string | null, at: PageAt, limit: number) =>
   call('transcript_page', { sessionId, agentId, at, limit });
+export const transcriptAttachment = (sessionId: string, agentId: string | null, offset: number, index: number) =>
+  call('transcript_attachment', { sessionId, agentId, offset, index });
 export const rewoundBranch = (sessionId: string, branch: number, limit: number) =>
   call('rewound_branch', { sessionId, branch, limit });
 export const sessionUsage = (sessionId: string) => call('session_usage', { sessionId });

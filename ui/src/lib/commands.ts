@@ -10,6 +10,7 @@ import type {
   AdoptableSession,
   AdoptResult,
   AgentSummary,
+  AttachmentData,
   DesktopReport,
   DesktopRestorePlan,
   DesktopRestorePreview,
@@ -59,6 +60,10 @@ export interface Commands {
   transcript_page: {
     args: { sessionId: string; agentId: string | null; at: PageAt; limit: number };
     result: MessagePage;
+  };
+  transcript_attachment: {
+    args: { sessionId: string; agentId: string | null; offset: number; index: number };
+    result: AttachmentData;
   };
   rewound_branch: { args: { sessionId: string; branch: number; limit: number }; result: MessagePage };
   session_usage: { args: { sessionId: string }; result: ModelUsage[] };

@@ -82,6 +82,8 @@ export function toolCall(o: Partial<ToolCall> = {}): ToolCall {
     pending: false,
     subagentId: null,
     subagentMissing: false,
+    form: { kind: 'command', command: 'cargo test', description: null },
+    rejected: false,
     ...o,
   };
 }
@@ -103,6 +105,7 @@ export function message(i: number, o: Partial<TranscriptMessage> = {}): Transcri
     thinking: null,
     toolCall: null,
     originKind: null,
+    attachments: [],
     offset: i * 100,
     ...o,
   };
@@ -126,6 +129,7 @@ export function apiMock(): ApiFunctions {
     subagentMessages: fn<'subagentMessages'>(),
     transcriptPage: fn<'transcriptPage'>(),
     rewoundBranch: fn<'rewoundBranch'>(),
+    transcriptAttachment: fn<'transcriptAttachment'>(),
     exportSession: fn<'exportSession'>(),
     sessionUsage: fn<'sessionUsage'>(async () => []),
     pickSavePath: fn<'pickSavePath'>(),

@@ -38,6 +38,7 @@ describe('slash commands and shell escapes in user lines', () => {
         toolCall: null,
         originKind: null,
         offset: 0,
+        attachments: [],
       },
     });
     expect(screen.getByTestId('command').textContent).toContain('/model <img src=x onerror=alert(1)>');
