@@ -1,3 +1,4 @@
+import type { IconName } from './icons';
 import type { Origin, SessionSummary, NotResumableReason, TokenTotals } from './types';
 
 /** The name a person sees: custom name › auto name › preview › "Untitled session". */
@@ -56,6 +57,41 @@ export function exactTime(iso: string | null | undefined): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
   return new Date(t).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+}
+
+/** The local calendar day of a timestamp, as a key (`2026-11-20`); null without a valid one. */
+export function dayKey(iso: string | null | undefined): string | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return null;
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** A day as a person reads it: "Today", "Yesterday", else "Thursday, 20 November 2026". */
+export function dayLabel(iso: string, now: number = Date.now()): string {
+  const key = dayKey(iso);
+  if (key === dayKey(new Date(now).toISOString())) return 'Today';
+  if (key === dayKey(new Date(now - 86_400_000).toISOString())) return 'Yesterday';
+  return new Date(iso).toLocaleDateString(undefined, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  });
+}
+
+/** For each message, the day to announce before it: where the day changes from the previous
+ *  dated message, and before the first one when the messages span more than one day. */
+export function daySeparators(timestamps: (string | null | undefined)[]): (string | null)[] {
+  const days = timestamps.map(dayKey);
+  const distinct = new Set(days.filter((d) => d != null));
+  let last: string | null = null;
+  return days.map((d, i) => {
+    if (d == null) return null;
+    const show = last == null ? distinct.size > 1 : d !== last;
+    last = d;
+    return show ? (timestamps[i] as string) : null;
+  });
 }
 
 export function formatBytes(n: number | null | undefined): string {
@@ -120,13 +156,13 @@ export const NO_TOKENS: TokenTotals = { inputTokens: 0, outputTokens: 0, cacheRe
 export const ORIGINS: Origin[] = ['native', 'adopted', 'schedule', 'web', 'discord', 'slack'];
 
 /** Icon + label per origin; the icon shapes differ so the badge never depends on colour alone. */
-export const ORIGIN_INFO: Record<Origin, { icon: string; label: string; title: string }> = {
-  native: { icon: '⌨', label: 'CLI', title: 'Started with claude in a terminal' },
-  adopted: { icon: '⇲', label: 'Adopted', title: 'Adopted into this agent by an adoption record' },
-  schedule: { icon: '⏱', label: 'Schedule', title: 'Started by a herdctl schedule' },
-  web: { icon: '◍', label: 'Web', title: 'Started from the herdctl web dashboard' },
-  discord: { icon: '◆', label: 'Discord', title: 'Started from Discord' },
-  slack: { icon: '#', label: 'Slack', title: 'Started from Slack' },
+export const ORIGIN_INFO: Record<Origin, { icon: IconName; label: string; title: string }> = {
+  native: { icon: 'keyboard', label: 'CLI', title: 'Started with claude in a terminal' },
+  adopted: { icon: 'folder-input', label: 'Adopted', title: 'Adopted into this agent by an adoption record' },
+  schedule: { icon: 'timer', label: 'Schedule', title: 'Started by a herdctl schedule' },
+  web: { icon: 'globe', label: 'Web', title: 'Started from the herdctl web dashboard' },
+  discord: { icon: 'message-circle', label: 'Discord', title: 'Started from Discord' },
+  slack: { icon: 'hash', label: 'Slack', title: 'Started from Slack' },
 };
 
 export function notResumableText(r: NotResumableReason | null | undefined): string {

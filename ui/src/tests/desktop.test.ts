@@ -148,7 +148,8 @@ describe('the listing', () => {
     );
     const { unmount } = render(SessionRow, { session: s, onopen: () => {} });
     const badge = screen.getByTestId('desktop-badge');
-    expect(badge.textContent?.trim()).toBe(`▭ Desktop: ${A2.slice(0, 8)} · archived`);
+    expect(badge.textContent?.trim()).toBe(`Desktop: ${A2.slice(0, 8)} · archived`);
+    expect(badge.querySelector('[data-icon=monitor]')).not.toBeNull();
     expect(badge.getAttribute('title')).toContain(`${A}/${A1}`);
     unmount();
     app.setDesktop(report({ placements: [] }));
