@@ -453,6 +453,8 @@ function tool(
     pending: false,
     subagentId: null,
     subagentMissing: false,
+    form: null,
+    rejected: false,
     ...extra,
   };
 }
@@ -466,6 +468,7 @@ function messageAt(i: number, total: number): TranscriptMessage {
     toolCall: null,
     originKind: null,
     offset: i * 1000,
+    attachments: [],
   };
   const k = i % 6;
   if (i === total - 1) {
@@ -483,7 +486,22 @@ function messageAt(i: number, total: number): TranscriptMessage {
       content:
         i === 0
           ? 'Hi! <img src=x onerror=alert(1)> and <script>alert("xss")</script> — please show these as text.'
-          : `Can you check step ${i}? The \`cache\` seems **stale** after a rename.`,
+          : `Can you check step ${i}? The \`cache\` seems **stale** after a rename. [Image #1]`,
+      attachments:
+        i === 0
+          ? []
+          : [
+              {
+                kind: 'image',
+                mediaType: 'image/png',
+                title: null,
+                bytes: 58_211,
+                viewable: true,
+                reference: null,
+                offset: i * 1000,
+                index: 0,
+              },
+            ],
     };
   if (k === 1)
     return {
@@ -502,6 +520,24 @@ function messageAt(i: number, total: number): TranscriptMessage {
         '📄',
         `${HOME}/src/corral/src-tauri/engine/src/catalog.rs`,
         'use std::path::Path;\n'.repeat(80),
+        {
+          toolName: 'Edit',
+          form: {
+            kind: 'edit',
+            path: `${HOME}/src/corral/src-tauri/engine/src/catalog.rs`,
+            edits: [
+              {
+                replaceAll: false,
+                lines: [
+                  { change: 'same', text: 'fn invalidate(&mut self, folder: &Path) {' },
+                  { change: 'removed', text: '    self.cache.clear();' },
+                  { change: 'added', text: '    self.cache.retain(|k, _| !k.starts_with(folder));' },
+                  { change: 'same', text: '}' },
+                ],
+              },
+            ],
+          },
+        },
       ),
     };
   if (k === 3)
@@ -513,8 +549,11 @@ function messageAt(i: number, total: number): TranscriptMessage {
         'Bash',
         '💻',
         'cargo test -p corral-engine',
-        'error[E0425]: cannot find value `folder` in this scope\n  --> src/catalog.rs:88:21',
-        { isError: true },
+        '\u001b[1m\u001b[31merror[E0425]\u001b[0m\u001b[1m: cannot find value `folder` in this scope\u001b[0m\n  \u001b[34m-->\u001b[0m src/catalog.rs:88:21',
+        {
+          isError: true,
+          form: { kind: 'command', command: 'cargo test -p corral-engine', description: 'Run the engine tests' },
+        },
       ),
     };
   if (k === 4)
@@ -581,6 +620,7 @@ function rewoundBranch(): MessagePage {
     toolCall: null,
     originKind: null,
     offset: at + i,
+    attachments: [],
   });
   return {
     messages: [
@@ -915,6 +955,11 @@ const handlers: Handlers = {
     return pageAt(total, a.at, Number(a.limit) || 100);
   },
   rewound_branch: () => rewoundBranch(),
+  // A 2×2 PNG: enough to draw a thumbnail in the demo.
+  transcript_attachment: () => ({
+    mediaType: 'image/png',
+    data: 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNgYPj/n4GB4T8DAwMDAwAc9wP9Yl8o3AAAAABJRU5ErkJggg==',
+  }),
   session_usage: () => [
     {
       model: 'claude-opus-4-6',
