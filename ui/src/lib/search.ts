@@ -117,3 +117,35 @@ export function newestFirst(groups: DirectoryGroup[]): DirectoryGroup[] {
     return x < y ? 1 : x > y ? -1 : 0;
   });
 }
+
+/** How All Chats orders sessions (within each folder) and folders (by their first session). */
+export type SortKey = 'recent' | 'oldest' | 'size' | 'messages' | 'name';
+
+export const SORTS: { key: SortKey; label: string }[] = [
+  { key: 'recent', label: 'Most recent' },
+  { key: 'oldest', label: 'Oldest first' },
+  { key: 'size', label: 'Largest' },
+  { key: 'messages', label: 'Most messages' },
+  { key: 'name', label: 'Name' },
+];
+
+/** `groups` in `key`'s order; `name` names a session (custom name first). The listing's own
+ *  order is "most recent", so that one is kept as it is. */
+export function sortGroups(groups: ResultGroup[], key: SortKey, name: (s: SessionSummary) => string): ResultGroup[] {
+  if (key === 'recent') return groups;
+  const time = (s: SessionSummary) => Date.parse(s.lastMessageAt ?? s.mtime) || 0;
+  const by: Record<Exclude<SortKey, 'recent'>, (a: SessionSummary, b: SessionSummary) => number> = {
+    oldest: (a, b) => time(a) - time(b),
+    size: (a, b) => b.sizeBytes - a.sizeBytes,
+    messages: (a, b) => b.messageCount - a.messageCount,
+    name: (a, b) => name(a).localeCompare(name(b), undefined, { sensitivity: 'base', numeric: true }),
+  };
+  const cmp = by[key];
+  const sorted = groups.map((g) => ({ ...g, sessions: [...g.sessions].sort(cmp) }));
+  if (key === 'name') {
+    return sorted.sort((a, b) =>
+      a.group.workingDirectory.localeCompare(b.group.workingDirectory, undefined, { numeric: true }),
+    );
+  }
+  return sorted.sort((a, b) => (a.sessions[0] && b.sessions[0] ? cmp(a.sessions[0], b.sessions[0]) : 0));
+}

@@ -135,6 +135,33 @@ describe('All Chats', () => {
     expect(newestFirst([old, fresh]).map((g) => g.workingDirectory)).toEqual(['/fresh', '/old']);
   });
 
+  it('sorts by size, messages, name or oldest, folders by their first session, and remembers it', async () => {
+    const { sortGroups } = await import('../lib/search');
+    const s = (dir: string, name: string, size: number, msgs: number, at: string) =>
+      session({ workingDirectory: dir, autoName: name, sizeBytes: size, messageCount: msgs, lastMessageAt: at });
+    const a = group('/a', [
+      s('/a', 'beta', 10, 5, '2026-03-01T00:00:00Z'),
+      s('/a', 'Alpha', 300, 1, '2026-01-01T00:00:00Z'),
+    ]);
+    const b = group('/b', [s('/b', 'gamma', 200, 90, '2026-02-01T00:00:00Z')]);
+    const groups = filterIndex(buildIndex([a, b], {}), { query: '', origins: [], agent: null, only: null }).groups;
+    const names = (key: Parameters<typeof sortGroups>[1]) =>
+      sortGroups(groups, key, (x) => x.autoName ?? '').map((g) => g.sessions.map((x) => x.autoName).join(','));
+    expect(names('recent')).toEqual(names('recent'));
+    expect(names('size')).toEqual(['Alpha,beta', 'gamma']);
+    expect(names('messages')).toEqual(['gamma', 'beta,Alpha']);
+    expect(names('oldest')).toEqual(['Alpha,beta', 'gamma']);
+    expect(names('name')).toEqual(['Alpha,beta', 'gamma']);
+
+    app.groups = [a, b];
+    render(AllChats);
+    await fireEvent.change(screen.getByTestId('sort'), { target: { value: 'size' } });
+    const rows = screen.getAllByTestId('session-row').map((r) => r.textContent ?? '');
+    expect(rows[0]).toContain('Alpha');
+    expect(localStorage.getItem('corral.chats.sort')).toBe('size');
+    localStorage.removeItem('corral.chats.sort');
+  });
+
   it('search matches session ids, agents and origin labels', () => {
     const groups = small();
     const index = buildIndex(groups, {});
@@ -207,13 +234,17 @@ describe('All Chats', () => {
     expect(filterIndex(index, { query: 'preview for 999/9', origins: [], agent: null }).count).toBe(1);
   });
 
-  it('teaches what to do when there are no sessions', () => {
+  it('teaches what to do when there are no sessions', async () => {
     app.groups = [];
     render(AllChats);
     const empty = screen.getByTestId('empty-state');
     expect(empty.textContent).toContain('No Claude Code sessions found in /home/ada/.claude');
     expect(empty.textContent).toContain('pick another Claude home');
     expect(empty.querySelector('button')?.textContent).toBe('Choose Claude home…');
+    // ... and how sessions get there.
+    expect(screen.getByTestId('empty-how').textContent).toMatch(/run claude\s+in a terminal/);
+    await fireEvent.click(screen.getByText('Import transcripts…'));
+    expect(app.view).toBe('import');
   });
 
   it('a rename shows in the list at once (shared name state)', async () => {

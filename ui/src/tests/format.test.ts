@@ -12,6 +12,8 @@ import {
   tildePath,
   exportFileName,
   formatTokens,
+  dayLabel,
+  daySeparators,
 } from '../lib/format';
 import { buildFleetTree, shortName } from '../lib/fleettree';
 import { session } from './fixtures';
@@ -116,5 +118,28 @@ describe('home detection', () => {
       '2.4M',
       '12M',
     ]);
+  });
+});
+
+describe('day separators', () => {
+  it('announce each new day, and the first day only when the messages span several', () => {
+    const d = (day: number, h: number) => new Date(2026, 10, day, h, 0).toISOString();
+    expect(daySeparators([d(20, 9), d(20, 23), null, d(21, 8), d(21, 9), d(23, 1)])).toEqual([
+      d(20, 9),
+      null,
+      null,
+      d(21, 8),
+      null,
+      d(23, 1),
+    ]);
+    expect(daySeparators([d(20, 9), d(20, 10)])).toEqual([null, null]);
+    expect(daySeparators([null, 'not a time'])).toEqual([null, null]);
+  });
+
+  it('say Today and Yesterday, else the date', () => {
+    const now = new Date(2026, 10, 21, 12).getTime();
+    expect(dayLabel(new Date(2026, 10, 21, 8).toISOString(), now)).toBe('Today');
+    expect(dayLabel(new Date(2026, 10, 20, 23).toISOString(), now)).toBe('Yesterday');
+    expect(dayLabel(new Date(2026, 10, 18, 8).toISOString(), now)).toContain('2026');
   });
 });

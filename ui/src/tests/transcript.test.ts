@@ -370,3 +370,34 @@ describe('transcript viewer', () => {
     app.groups = [];
   });
 });
+
+describe('finding your way in a long transcript', () => {
+  it('a day separator stands where the day changes', async () => {
+    const at = (day: number) => new Date(2026, 10, day, 10).toISOString();
+    const list = [msg(0, { timestamp: at(20) }), msg(1, { timestamp: at(20) }), msg(2, { timestamp: at(22) })];
+    render(MessageList, { fetchPage: vi.fn(async () => onePage(list)) });
+    await screen.findAllByTestId('message');
+    const seps = screen.getAllByTestId('date-separator');
+    expect(seps).toHaveLength(2);
+    const order = [...document.querySelectorAll('[data-testid="date-separator"], [data-testid="message"]')].map((e) =>
+      e.getAttribute('data-testid'),
+    );
+    expect(order).toEqual(['date-separator', 'message', 'message', 'date-separator', 'message']);
+  });
+
+  it('"Start" reads the first page of a transcript whose start is not loaded', async () => {
+    const all = Array.from({ length: 300 }, (_, i) => msg(i));
+    const fetchPage = vi.fn((before: number | null, limit: number) => pager(() => all)('s', before, limit));
+    const fetchAt = vi.fn(async () => ({ ...onePage(all.slice(0, 100)), laterCursor: all[100].offset }));
+    render(MessageList, { fetchPage, fetchAt, pageSize: 100 });
+    await screen.findAllByTestId('message');
+    await fireEvent.scroll(screen.getByTestId('message-list'));
+    await fireEvent.click(await screen.findByTestId('jump-start'));
+    expect(fetchAt).toHaveBeenCalledWith({ kind: 'around', offset: 0 }, 100);
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')[0].textContent).toContain('message 0'));
+    // Now the newest messages are not loaded: "Latest" reads them again.
+    await fireEvent.scroll(screen.getByTestId('message-list'));
+    await fireEvent.click(await screen.findByTestId('jump-end'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('message').at(-1)!.textContent).toContain('message 299'));
+  });
+});
