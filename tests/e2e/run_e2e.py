@@ -50,6 +50,8 @@ DEEP_MESSAGE = 12_345
 IMPORTED = ["c7c7c7c7-0000-4000-8000-000000000001", "c7c7c7c7-0000-4000-8000-000000000002"]
 BUSY_SID = "c8c8c8c8-0000-4000-8000-000000000001"
 REWOUND_SID = "7a1f3c5e-2b4d-4e6f-8a0b-1c3d5e7f9a2b"
+TOOLS_SID = "f7f7f7f7-0000-4000-8000-000000000001"
+IMAGES_SID = "a8a8a8a8-0000-4000-8000-000000000001"
 
 
 def log(msg):
@@ -800,6 +802,58 @@ def step_fidelity(driver, claude, tmp):
     assert text_of(tokens[0]).endswith(" tokens"), text_of(tokens[0])
 
 
+def step_tool_forms(driver, claude):
+    # 14. Tool calls in their own form, on a fixture copied in while the app runs: an Edit as a
+    # coloured diff, Bash as "$ command" with its colour codes drawn (no escape bytes on screen), a
+    # call the person declined said as "rejected by you", and every icon an SVG (no emoji font).
+    shop = claude / "projects" / "-home-dev-shop"
+    shop.mkdir()
+    shutil.copy(ROOT / "fixtures" / "transcripts" / "tool-forms-2.1.jsonl", shop / f"{TOOLS_SID}.jsonl")
+    click(driver, one(driver, "nav-all-chats"))
+    click(driver, wait_until("the tool-forms session row", lambda: row_with_text(
+        driver, "session-row", "Exact discount rounding")))
+    calls = wait_until("the five tool calls", lambda: (lambda c: c if len(c) == 5 else None)(
+        by_testid(driver, "tool-call")))
+    states = [c.get_attribute("data-state") for c in calls]
+    assert states == ["ok", "ok", "error", "error", "rejected"], states
+    assert "rejected by you" in text_of(calls[4])
+    click(driver, calls[1].find_element(By.CSS_SELECTOR, "button.head"))
+    diff = wait_until("the Edit's diff", lambda: by_testid(driver, "edit-diff"))[0]
+    lines = diff.find_elements(By.CSS_SELECTOR, "[data-change]")
+    assert [ln.get_attribute("data-change") for ln in lines] == ["same", "removed", "added", "same"]
+    added = lines[2]
+    colour = driver.execute_script("return getComputedStyle(arguments[0]).backgroundColor", added)
+    removed = driver.execute_script("return getComputedStyle(arguments[0]).backgroundColor", lines[1])
+    assert colour != removed and "0, 0, 0, 0" not in colour, (colour, removed)
+    click(driver, calls[3].find_element(By.CSS_SELECTOR, "button.head"))
+    out = wait_until("the Bash output", lambda: [o for o in by_testid(driver, "tool-output") if "FAIL" in text_of(o)])[0]
+    assert "\x1b" not in text_of(out) and "[31m" not in text_of(out), text_of(out)
+    assert out.find_elements(By.CSS_SELECTOR, ".ansi-red-fg"), "the colour codes are not drawn"
+    assert text_of(one(driver, "bash-command")).startswith("$ npm test")
+    icons = driver.execute_script(
+        "return [...document.querySelectorAll('[data-testid=tool-call] .tool-ic svg')].map(s => s.dataset.icon)")
+    assert icons == ["list-todo", "file-pen", "file-pen", "terminal", "file-pen"], icons
+    shot(driver, "52-tool-forms")
+
+    # A pasted image is a thumbnail decoded from the transcript; a document is a named chip.
+    shutil.copy(ROOT / "fixtures" / "transcripts" / "attachments-2.1.jsonl", shop / f"{IMAGES_SID}.jsonl")
+    click(driver, wait_until("the screenshot session row", lambda: row_with_text(
+        driver, "session-row", "Blue header screenshot")))
+    thumb = wait_until("the pasted image", lambda: [t for t in by_testid(driver, "attachment-image") if
+                                                   driver.execute_script(
+                                                       "return arguments[0].querySelector('img').naturalWidth", t) == 48])
+    chips = [text_of(c) for c in by_testid(driver, "attachment-chip")]
+    assert any("spec.pdf" in c for c in chips), chips
+    assert len(chips) == 3, chips
+    shot(driver, "53-image-thumbnail")
+    click(driver, thumb[0])
+    big = one(driver, "attachment-enlarged", "the enlarged image")
+    assert driver.execute_script("return arguments[0].querySelector('img').naturalHeight", big) == 32
+    shot(driver, "53b-image-enlarged")
+    big.send_keys(Keys.ESCAPE)
+    wait_until("the enlarged image to close", lambda: not by_testid(driver, "attachment-enlarged"))
+
+
 def step_views(driver, theme, src=None):
     """Every view, for the light/dark screenshot set."""
     prefix = "30" if theme == "light" else "40"
@@ -813,6 +867,16 @@ def step_views(driver, theme, src=None):
     wait_until("the cart transcript", lambda: any(
         "QuantitySelector" in text_of(t) for t in by_testid(driver, "transcript")))
     shot(driver, f"{prefix}-{theme}-all-chats-viewer")
+    # Tool calls in their own form, and a pasted image, in this theme.
+    click(driver, wait_until("the tool-forms row", lambda: row_with_text(driver, "session-row", "Exact discount rounding")))
+    calls = wait_until("the tool calls", lambda: (lambda c: c if len(c) == 5 else None)(by_testid(driver, "tool-call")))
+    for i in (1, 3):
+        click(driver, calls[i].find_element(By.CSS_SELECTOR, "button.head"))
+    wait_until("the Edit's diff", lambda: by_testid(driver, "edit-diff"))
+    shot(driver, f"{prefix}-{theme}-tool-forms")
+    click(driver, wait_until("the screenshot row", lambda: row_with_text(driver, "session-row", "Blue header screenshot")))
+    wait_until("the pasted image", lambda: by_testid(driver, "attachment-image"))
+    shot(driver, f"{prefix}-{theme}-image")
     click(driver, one(driver, "nav-import"))
     shot(driver, f"{prefix}-{theme}-import")
     click(driver, one(driver, "nav-history"))
@@ -886,6 +950,7 @@ def main():
         step_live_states(driver, claude)
         step_desktop_app(driver, home, data)
         step_fidelity(driver, claude, tmp)
+        step_tool_forms(driver, claude)
         step_views(driver, "light")
         step_views(driver, "dark", src)
         ok = True
@@ -893,7 +958,8 @@ def main():
             "50,000-message session, search deep inside it opened at the hit, find in the transcript, Fleet counts, release, import + undo (byte-identical), "
             "occupied move refused, live states (running, waiting, idle), the desktop app's sidebars with a restore "
             "undone byte-identically, a rewound session with its branch and tokens by model, the export "
-            "menu and a Markdown export through its IPC command, a fork run without the copied history, Fleet tokens, light and dark views")
+            "menu and a Markdown export through its IPC command, a fork run without the copied history, Fleet tokens, "
+            "tool calls in their own form (an Edit's diff, Bash colours, a rejected call), a pasted image's thumbnail, light and dark views")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
         log(f"FAIL: {type(e).__name__}: {e}")
         if driver is not None:
