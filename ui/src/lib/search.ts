@@ -129,18 +129,41 @@ export const SORTS: { key: SortKey; label: string }[] = [
   { key: 'name', label: 'Name' },
 ];
 
-/** `groups` in `key`'s order; `name` names a session (custom name first). The listing's own
- *  order is "most recent", so that one is kept as it is. */
-export function sortGroups(groups: ResultGroup[], key: SortKey, name: (s: SessionSummary) => string): ResultGroup[] {
-  if (key === 'recent') return groups;
+/** How to compare two sessions for `key`; `null` for "most recent", the listing's own order. */
+function sessionOrder(
+  key: SortKey,
+  name: (s: SessionSummary) => string,
+): ((a: SessionSummary, b: SessionSummary) => number) | null {
   const time = (s: SessionSummary) => Date.parse(s.lastMessageAt ?? s.mtime) || 0;
-  const by: Record<Exclude<SortKey, 'recent'>, (a: SessionSummary, b: SessionSummary) => number> = {
-    oldest: (a, b) => time(a) - time(b),
-    size: (a, b) => b.sizeBytes - a.sizeBytes,
-    messages: (a, b) => b.messageCount - a.messageCount,
-    name: (a, b) => name(a).localeCompare(name(b), undefined, { sensitivity: 'base', numeric: true }),
-  };
-  const cmp = by[key];
+  switch (key) {
+    case 'recent':
+      return null;
+    case 'oldest':
+      return (a, b) => time(a) - time(b);
+    case 'size':
+      return (a, b) => b.sizeBytes - a.sizeBytes;
+    case 'messages':
+      return (a, b) => b.messageCount - a.messageCount;
+    case 'name':
+      return (a, b) => name(a).localeCompare(name(b), undefined, { sensitivity: 'base', numeric: true });
+  }
+}
+
+/** `sessions` in `key`'s order (`name` names a session, custom name first). */
+export function sortSessions(
+  sessions: SessionSummary[],
+  key: SortKey,
+  name: (s: SessionSummary) => string,
+): SessionSummary[] {
+  const cmp = sessionOrder(key, name);
+  return cmp ? [...sessions].sort(cmp) : sessions;
+}
+
+/** `groups` in `key`'s order: sessions within each, folders by their first session (by path for
+ *  `name`). The listing's own order is "most recent", so that one is kept as it is. */
+export function sortGroups(groups: ResultGroup[], key: SortKey, name: (s: SessionSummary) => string): ResultGroup[] {
+  const cmp = sessionOrder(key, name);
+  if (!cmp) return groups;
   const sorted = groups.map((g) => ({ ...g, sessions: [...g.sessions].sort(cmp) }));
   if (key === 'name') {
     return sorted.sort((a, b) =>
@@ -148,4 +171,15 @@ export function sortGroups(groups: ResultGroup[], key: SortKey, name: (s: Sessio
     );
   }
   return sorted.sort((a, b) => (a.sessions[0] && b.sessions[0] ? cmp(a.sessions[0], b.sessions[0]) : 0));
+}
+
+/** The order a list was last shown in (kept across starts under `storageKey`). */
+export function rememberedSort(storageKey: string): SortKey {
+  const v = globalThis.localStorage?.getItem(storageKey);
+  return SORTS.find((o) => o.key === v)?.key ?? 'recent';
+}
+
+export function rememberSort(storageKey: string, key: SortKey): void {
+  if (key === 'recent') globalThis.localStorage?.removeItem(storageKey);
+  else globalThis.localStorage?.setItem(storageKey, key);
 }

@@ -141,6 +141,23 @@ describe('Fleet view: grouping and release', () => {
     expect(screen.queryAllByTestId('agent-row').map((r) => r.dataset.agent)).toEqual(['scribe']);
   });
 
+  it("sorts each agent's sessions, and remembers the order", async () => {
+    app.agentSessions = {
+      'team.alpha': [
+        { ...adopted, messageCount: 2 },
+        { ...native, messageCount: 99 },
+      ],
+    };
+    render(FleetView);
+    const names = () => screen.getAllByTestId('session-row').map((r) => (r.textContent ?? '').includes('Web chat'));
+    expect(names()).toEqual([false, true]);
+    await fireEvent.change(screen.getByTestId('sort'), { target: { value: 'name' } });
+    expect(names()).toEqual([false, true]);
+    await fireEvent.change(screen.getByTestId('sort'), { target: { value: 'messages' } });
+    expect(names()).toEqual([true, false]);
+    expect(localStorage.getItem('corral.fleet.sort')).toBe('messages');
+  });
+
   it('offers Release only on adopted sessions', () => {
     render(FleetView);
     expect(screen.getAllByTestId('release-button')).toHaveLength(1);
