@@ -72,3 +72,13 @@ describe('attachments of a prompt', () => {
     expect(document.querySelector('.bubble')).toBeNull();
   });
 });
+
+describe('thinking', () => {
+  it('opens without the blank lines the model put around it', async () => {
+    render(MessageView, {
+      message: message(1, { role: 'assistant', content: 'ok', thinking: '\n\n  Let me look.\n\n' }),
+    });
+    await fireEvent.click(screen.getByText('Thinking'));
+    expect(screen.getByTestId('thinking-body').textContent).toBe('Let me look.');
+  });
+});
