@@ -29,6 +29,6 @@ originKind: string | null,
 offset: number, 
 /**
  * Images and documents attached to a prompt (their bytes are read one at a time, by
- * [`crate::transcript::attachments::read`]).
+ * `transcript::attachments::read`).
  */
 attachments: Array<Attachment>, };
