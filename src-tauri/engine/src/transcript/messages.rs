@@ -299,10 +299,10 @@ impl Builder {
     fn tool_result(&mut self, b: &BlockRef<'_>, l: &MsgLine<'_>, offset: u64) {
         let id = b.tool_use_id.as_str();
         let value: Option<serde_json::Value> = raw_as(b.content);
-        let text = super::tools::result_text(value.as_ref());
+        let mut output = super::tools::result_text(value.as_ref());
         let is_error = b.is_error.is_true();
-        let rejected = is_error && super::tools::is_rejection(&text);
-        let mut output = super::tools::without_error_tags(&text).to_owned();
+        let rejected = is_error && super::tools::is_rejection(&output);
+        super::tools::strip_error_tags(&mut output);
         let truncated = super::clip(&mut output, OUTPUT_CLIP_BYTES);
         let agent = l.tool_use_result.0.as_ref().and_then(|a| owned(&a.agent_id));
         let result_ms = ts_ms(l.timestamp.as_str());

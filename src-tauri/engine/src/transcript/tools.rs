@@ -224,12 +224,17 @@ pub fn is_rejection(output: &str) -> bool {
         || t.starts_with("The user doesn't want to take this action right now")
 }
 
-/// A result wrapped whole in Claude Code's `<tool_use_error>` tags, without them.
-pub fn without_error_tags(output: &str) -> &str {
-    let t = output.trim();
-    t.strip_prefix("<tool_use_error>")
+/// Takes Claude Code's `<tool_use_error>` tags off a result they wrap whole (in place: only such a
+/// result, which is short, is copied).
+pub fn strip_error_tags(output: &mut String) {
+    let inner = output
+        .trim()
+        .strip_prefix("<tool_use_error>")
         .and_then(|r| r.strip_suffix("</tool_use_error>"))
-        .unwrap_or(output)
+        .map(str::to_owned);
+    if let Some(inner) = inner {
+        *output = inner;
+    }
 }
 
 /// The emoji shown beside a tool call.
@@ -423,13 +428,16 @@ mod tests {
         ));
         assert!(is_rejection("The user doesn't want to take this action right now. STOP"));
         assert!(!is_rejection("Error: file not found"));
+        let stripped = |s: &str| {
+            let mut s = s.to_owned();
+            strip_error_tags(&mut s);
+            s
+        };
         assert_eq!(
-            without_error_tags(" <tool_use_error>String not found</tool_use_error>\n"),
+            stripped(" <tool_use_error>String not found</tool_use_error>\n"),
             "String not found"
         );
-        assert_eq!(
-            without_error_tags("a <tool_use_error>b</tool_use_error>"),
-            "a <tool_use_error>b</tool_use_error>"
-        );
+        let kept = "a <tool_use_error>b</tool_use_error>";
+        assert_eq!(stripped(kept), kept);
     }
 }
