@@ -9,34 +9,25 @@ wizard step). Exits non-zero on the first failure. tests/e2e/README.md lists the
 """
 
 import hashlib
-import io
 import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
-from PIL import Image
-from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.support.ui import Select
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = Path(os.environ.get("CORRAL_APP", ROOT / "target" / "debug" / "corral")).resolve()
-TAURI_DRIVER = os.environ.get("TAURI_DRIVER", str(ROOT / ".tools" / "bin" / "tauri-driver"))
-NATIVE_DRIVER = os.environ.get("WEBKIT_WEBDRIVER", "/usr/bin/WebKitWebDriver")
-SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", ROOT / "target" / "e2e-screenshots"))
-TIMEOUT = float(os.environ.get("E2E_TIMEOUT", "20"))
+from harness import (APP, ROOT, Driver, app_env, blank_rows, by_testid, click, log, one, text_of,
+                     wait_until)
 
+SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", ROOT / "target" / "e2e-screenshots"))
 CLI = Path(os.environ.get("CORRAL_CLI", ROOT / "target" / "debug" / "corral-cli")).resolve()
 
 ALPHA_JOB = "a1a1a1a1-0000-4000-8000-000000000001"
@@ -52,45 +43,6 @@ BUSY_SID = "c8c8c8c8-0000-4000-8000-000000000001"
 REWOUND_SID = "7a1f3c5e-2b4d-4e6f-8a0b-1c3d5e7f9a2b"
 TOOLS_SID = "f7f7f7f7-0000-4000-8000-000000000001"
 IMAGES_SID = "a8a8a8a8-0000-4000-8000-000000000001"
-
-
-def log(msg):
-    print(f"[e2e] {msg}", flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_until(what, fn, timeout=TIMEOUT):
-    """Polls fn() until it returns something truthy; fails with `what` after the timeout."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            value = fn()
-            if value:
-                return value
-        except (StaleElementReferenceException, WebDriverException, OSError, ValueError) as e:
-            last = e
-        time.sleep(0.25)
-    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}" + (f" ({last})" if last else ""))
-
-
-class Options(ArgOptions):
-    def to_capabilities(self):
-        return {"browserName": "wry", "tauri:options": {"application": str(APP)}}
-
-
-def by_testid(driver, testid):
-    return driver.find_elements(By.CSS_SELECTOR, f'[data-testid="{testid}"]')
-
-
-def text_of(el):
-    """The element's textContent (WebDriver's visible-text algorithm drops some styled text)."""
-    return el.get_property("textContent") or ""
 
 
 def row_with_text(driver, testid, text):
@@ -196,15 +148,6 @@ def cli(fx, data, *args):
     return subprocess.run(
         [str(CLI), "--claude-home", str(fx / "claude"), "--fleet", str(fx / "fleet" / "herdctl.yaml"),
          "--data-dir", str(data), *args], check=True, capture_output=True, text=True).stdout
-
-
-def click(driver, el):
-    """Clicks through the DOM (a WebDriver click can be refused by an overlapping sticky header)."""
-    driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'}); arguments[0].click();", el)
-
-
-def one(driver, testid, what=None):
-    return wait_until(what or testid, lambda: by_testid(driver, testid))[0]
 
 
 def agent_count(driver, agent):
@@ -328,25 +271,10 @@ def step_window_and_chats(driver):
 
 
 def assert_rows_painted(driver, when):
-    """Every session row on screen is painted, not only the selected or hovered one: WebKitGTK
-    once drew a `contain: strict` list half blank (the rows in the DOM, their pixels not). Each
-    row's rectangle in a real screenshot must hold more than one colour (its text)."""
+    """Every session row on screen is painted, not only the selected or hovered one."""
     time.sleep(0.5)  # the frame after the change
-    png = driver.get_screenshot_as_png()
-    with Image.open(io.BytesIO(png)) as img:
-        img = img.convert("RGB")
-        scale = img.width / driver.execute_script("return window.innerWidth")
-        blank = []
-        for row in by_testid(driver, "session-row"):
-            r = driver.execute_script("const b = arguments[0].getBoundingClientRect(); "
-                                      "return [b.left, b.top, b.right, b.bottom];", row)
-            box = [int(v * scale) for v in r]
-            if box[1] < 0 or box[3] > img.height or box[3] - box[1] < 10:
-                continue  # not on screen
-            colours = img.crop(box).getcolors(maxcolors=4096)
-            if colours is not None and len(colours) < 3:
-                blank.append(text_of(row)[:40])
-        assert not blank, f"{when}: rows in the DOM but not painted: {blank}"
+    blank = blank_rows(driver)
+    assert not blank, f"{when}: rows in the DOM but not painted: {blank}"
 
 
 def step_viewer_rename_live(driver, claude, state_dir):
@@ -913,31 +841,15 @@ def main():
     claude = fx / "claude"
     state_dir = fx / "fleet" / ".herdctl"
 
-    env = dict(os.environ)
-    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
-        env.pop(var, None)
-    env.update({
-        "HOME": str(home),
-        "CLAUDE_CONFIG_DIR": str(claude),
-        "CORRAL_DATA_DIR": str(data),
-        "CORRAL_FLEET": str(fx / "fleet" / "herdctl.yaml"),
-        "NO_AT_BRIDGE": "1",
-    })
-    port, native_port = free_port(), free_port()
-    driver_log = open(tmp / "tauri-driver.log", "wb")
+    env = app_env(home, claude, data, fx / "fleet" / "herdctl.yaml")
     fake_claude = start_fake_claude(tmp, work)
-    tauri_driver = subprocess.Popen(
-        [TAURI_DRIVER, "--port", str(port), "--native-port", str(native_port),
-         "--native-driver", NATIVE_DRIVER],
-        env=env, stdout=driver_log, stderr=subprocess.STDOUT, start_new_session=True)
+    tauri = None
     driver = None
     ok = False
     try:
-        wait_until("tauri-driver to listen", lambda: urllib.request.urlopen(
-            f"http://127.0.0.1:{port}/status", timeout=1).status == 200, timeout=15)
+        tauri = Driver(env, tmp / "tauri-driver.log")
         started = time.monotonic()
-        driver = webdriver.Remote(command_executor=f"http://127.0.0.1:{port}", options=Options())
-        driver.set_script_timeout(30)
+        driver = tauri.session()
         log(f"session created in {time.monotonic() - started:.1f}s")
 
         step_window_and_chats(driver)
@@ -973,13 +885,13 @@ def main():
                 driver.quit()
             except WebDriverException:
                 pass
-        for proc in (tauri_driver, fake_claude):
-            try:
-                os.killpg(proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            proc.wait(timeout=10)
-        driver_log.close()
+        if tauri is not None:
+            tauri.close()
+        try:
+            os.killpg(fake_claude.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        fake_claude.wait(timeout=10)
         if ok:
             shutil.rmtree(tmp, ignore_errors=True)
         else:
