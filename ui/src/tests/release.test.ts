@@ -214,4 +214,18 @@ describe('Fleet view: grouping and release', () => {
     await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
     expect(api.agentSessions).toHaveBeenCalledWith('constructor');
   });
+
+  it('virtualises: an agent with 5,000 sessions draws a few screens of rows, all of them listed', () => {
+    const many = Array.from({ length: 5000 }, (_, i) =>
+      session({ agentName: 'team.alpha', autoName: `Run ${i}`, workingDirectory: '/home/ada/work/alpha' }),
+    );
+    app.agentSessions = { 'team.alpha': many };
+    render(FleetView);
+    const rows = screen.getAllByTestId('session-row').length;
+    expect(rows).toBeGreaterThan(5);
+    expect(rows).toBeLessThan(80);
+    // Every session is in the tree (no "show more"): the lines are agents, groups and sessions.
+    expect(Number(screen.getByTestId('fleet-tree').dataset.count)).toBeGreaterThanOrEqual(5000 + 3);
+    expect(screen.queryByText(/more of/)).toBeNull();
+  });
 });
