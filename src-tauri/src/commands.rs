@@ -87,7 +87,11 @@ pub async fn list_agents(state: State<'_, AppState>) -> Reply<Vec<AgentSummary>>
 
 #[tauri::command]
 pub async fn list_sessions(state: State<'_, AppState>, include_temp: bool) -> Reply<Listing> {
-    with_catalog(&state, move |c| c.all_sessions(ListOptions { limit: None, include_temp })).await
+    let listing =
+        with_catalog(&state, move |c| c.all_sessions(ListOptions { limit: None, include_temp }))
+            .await;
+    state.listing_served();
+    listing
 }
 
 #[tauri::command]

@@ -84,6 +84,9 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tau
         })
 }
 
+/// When no window asks for a listing, the search index starts this long after launch anyway.
+const INDEX_FALLBACK: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Sends `sessions-changed` and `search-status` through `handle`, starts the watcher and the
 /// background search indexer (called once the app exists),
 /// waiting at most `wait` for its watches (the app does not wait: its window comes first).
@@ -100,8 +103,8 @@ pub fn start_live_updates<R: Runtime>(
         let _ = for_search.emit(SEARCH_STATUS, status);
     }));
     state.restart_watcher(wait);
-    // The listing comes first; the search index is brought up to date behind it.
-    state.request_index();
+    // The listing starts now; the search index is brought up to date behind it.
+    state.start_first_listing(INDEX_FALLBACK);
 }
 
 /// Runs the desktop app.

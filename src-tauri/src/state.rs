@@ -5,7 +5,7 @@
 //! `Arc<Catalog>` out and never hold the lock while working.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 
@@ -43,6 +43,8 @@ struct Shared {
     import_cancel: Arc<AtomicBool>,
     search: Mutex<Option<Search>>,
     search_notifier: Mutex<Option<StatusNotifier>>,
+    /// The background indexer has been started once (after the first listing).
+    index_started: AtomicBool,
 }
 
 /// The search index of the data dir in force, and its background indexer.
@@ -105,6 +107,7 @@ impl AppState {
             import_cancel: Arc::new(AtomicBool::new(false)),
             search: Mutex::new(None),
             search_notifier: Mutex::new(None),
+            index_started: AtomicBool::new(false),
         }))
     }
 
@@ -264,6 +267,33 @@ impl AppState {
             *slot = Some(Search { data_dir, index, indexer });
         }
         slot.as_ref().map_or_else(|| Err(poisoned()), |s| s.index.clone())
+    }
+
+    /// Lists the Claude home now, on a thread of its own, while the window loads: its first
+    /// requests find the listing made or under way. The search index is brought up to date behind
+    /// the first listing the window receives ([`AppState::listing_served`]), or after `fallback`
+    /// when no window asks: reading every transcript for the index must not compete with the
+    /// first paint on a small machine.
+    pub fn start_first_listing(&self, fallback: Duration) {
+        let state = self.clone();
+        let started = std::thread::Builder::new().name("first-listing".into()).spawn(move || {
+            if let Ok(catalog) = state.catalog() {
+                let _ = catalog.listed_sessions();
+            }
+            std::thread::sleep(fallback);
+            state.listing_served();
+        });
+        if started.is_err() {
+            self.listing_served();
+        }
+    }
+
+    /// The window has its first listing: the background indexer starts (once; later changes ask
+    /// for updates through [`AppState::request_index`]).
+    pub fn listing_served(&self) {
+        if !self.0.index_started.swap(true, Ordering::SeqCst) {
+            self.request_index();
+        }
     }
 
     /// Asks the background indexer to bring the index up to date with the catalog in force.

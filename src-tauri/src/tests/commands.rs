@@ -410,7 +410,9 @@ fn unknown_commands_are_rejected() {
 #[test]
 fn search_finds_words_once_the_background_index_is_built_and_opens_at_the_hit() {
     let h = harness(true);
-    // The app indexes in the background after start-up; the status says how far it has come.
+    // The app indexes in the background once the window has its first listing; the status says
+    // how far it has come.
+    h.ok("list_sessions", json!({"includeTemp": false}));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         let s = h.ok("search_status", json!({}));
