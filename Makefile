@@ -24,12 +24,12 @@ SUDO  := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-dev \
   libwebkit2gtk-4.1-dev libjavascriptcoregtk-4.1-dev libsoup-3.0-dev librsvg2-dev \
   libayatana-appindicator3-dev libxdo-dev xvfb xauth imagemagick x11-apps webkit2gtk-driver \
-  dbus-x11 at-spi2-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji python3-venv
+  dbus-x11 at-spi2-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji python3-venv xdotool
 
 XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
 
 .PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy doc-check test-engine \
-  test-shell check-ui deny test-ui bindings icons bench bench-quick bundle
+  test-shell check-ui deny test-ui bindings icons bench bench-quick bench-ui bench-ui-smoke bundle
 
 help:
 	@echo "make deps      install what is missing (apt packages, ui/node_modules, tauri-driver, selenium)"
@@ -39,6 +39,7 @@ help:
 	@echo "make e2e       end-to-end tests of the real window under Xvfb (screenshots: target/e2e-screenshots/)"
 	@echo "make test      everything CI runs: deps, fmt, clippy, docs, engine/shell/UI tests, e2e"
 	@echo "make bench     performance benchmarks (docs/performance.md); make bench-quick for a smoke run"
+	@echo "make bench-ui  the app at 10,000 sessions through WebDriver (README); bench-ui-smoke is in make test"
 	@echo "make bindings  regenerate the TypeScript bindings in ui/src/lib/bindings"
 	@echo "make icons     regenerate icons/ from scripts/icon.svg"
 	@echo "make bundle    release installers with the Tauri CLI (BUNDLES=deb by default; appimage also configured)"
@@ -94,6 +95,12 @@ e2e: deps-e2e build
 	cargo build -p corral-cli
 	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
 
+# The UI benchmark's smoke run: 1,000 generated sessions, loose bounds; fails when the list is blank
+# after a fast scroll (tests/e2e/bench_ui.py).
+bench-ui-smoke: deps-e2e build
+	cargo build -p corral-cli
+	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/bench_ui.py --smoke
+
 fmt-check:
 	cargo fmt --all -- --check
 
@@ -131,7 +138,7 @@ test-ui: deps-ui
 
 # Every check runs even when an earlier one fails (one CI run shows all problems); the target fails
 # at the end, naming the checks that failed.
-TEST_STEPS := fmt-check clippy doc-check deny test-engine test-shell check-ui test-ui e2e
+TEST_STEPS := fmt-check clippy doc-check deny test-engine test-shell check-ui test-ui e2e bench-ui-smoke
 
 test: deps
 	@failed=""; \
@@ -149,6 +156,12 @@ bench:
 
 bench-quick:
 	scripts/bench.sh --quick
+
+# The app on a generated home of 10,000 sessions / 3 GB (made once into target/bench-ui-home), through
+# WebDriver as the e2e suite drives it: the README's UI table (tests/e2e/bench_ui.py).
+bench-ui: deps-e2e build
+	cargo build --release -p corral-cli
+	CORRAL_APP=$(APP) CORRAL_CLI=target/release/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/bench_ui.py
 
 # ---- generated files ----
 
