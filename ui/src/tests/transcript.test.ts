@@ -95,17 +95,22 @@ describe('transcript viewer', () => {
     expect(api.copyText).toHaveBeenCalledWith(`cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`);
   });
 
-  it('opens with the newest page only and loads earlier pages on demand', async () => {
+  it('opens with a short newest page, then the header, and loads earlier pages on demand', async () => {
     render(TranscriptView, { session: s });
-    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100));
-    expect(api.sessionMessages).toHaveBeenCalledWith(s.sessionId, null, 100);
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(40));
+    expect(api.sessionMessages).toHaveBeenCalledWith(s.sessionId, null, 40);
+    // The header's details (a whole-file read) are asked for after the messages, not beside them.
+    await vi.waitFor(() => expect(api.sessionInfo).toHaveBeenCalledTimes(1));
+    expect(vi.mocked(api.sessionInfo).mock.invocationCallOrder[0]).toBeGreaterThan(
+      vi.mocked(api.sessionMessages).mock.invocationCallOrder[0],
+    );
     const shown = screen.getAllByTestId('message').map((m) => m.dataset.uuid);
-    expect(shown[0]).toBe('u150');
+    expect(shown[0]).toBe('u210');
     expect(shown.at(-1)).toBe('u249');
     await fireEvent.click(screen.getByText('Load earlier messages'));
-    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(200));
-    expect(api.sessionMessages).toHaveBeenLastCalledWith(s.sessionId, 15000, 100);
-    expect(screen.getAllByTestId('message')[0].dataset.uuid).toBe('u50');
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(140));
+    expect(api.sessionMessages).toHaveBeenLastCalledWith(s.sessionId, 21000, 100);
+    expect(screen.getAllByTestId('message')[0].dataset.uuid).toBe('u110');
   });
 
   it('live: appended messages appear and a pending tool call updates when its folder changes', async () => {
@@ -113,7 +118,7 @@ describe('transcript viewer', () => {
       msg(250, { role: 'tool', content: '', uuid: 'tool1', toolCall: toolCall({ pending: true, durationMs: null }) }),
     );
     render(TranscriptView, { session: s });
-    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100));
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(40));
     expect(screen.getByTestId('tool-call').dataset.state).toBe('pending');
     messages[250] = msg(250, {
       role: 'tool',
@@ -128,8 +133,8 @@ describe('transcript viewer', () => {
     app.onSessionsChanged([`/home/ada/.claude/projects/${s.encodedPath}`]);
     await vi.waitFor(() => expect(screen.getByText('fresh reply')).toBeTruthy());
     expect(screen.getByTestId('tool-call').dataset.state).toBe('ok');
-    expect(screen.getAllByTestId('message')[0].dataset.uuid).toBe('u151');
-    expect(screen.getAllByTestId('message')).toHaveLength(101); // nothing shown before was dropped
+    expect(screen.getAllByTestId('message')[0].dataset.uuid).toBe('u211');
+    expect(screen.getAllByTestId('message')).toHaveLength(41); // nothing shown before was dropped
   });
 
   it('shows why a session cannot be resumed instead of a resume command', async () => {
@@ -151,20 +156,20 @@ describe('transcript viewer', () => {
     const big = Array.from({ length: 5000 }, (_, i) => msg(i));
     const fetchPage = vi.fn((before: number | null, limit: number) => pager(() => big)('x', before, limit));
     render(MessageList, { fetchPage, maxKept: 250 });
-    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100), { timeout: 8000 });
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(40), { timeout: 8000 });
     for (let i = 0; i < 3; i++) {
       await fireEvent.click(screen.getByText('Load earlier messages'));
       await vi.waitFor(() => expect(fetchPage).toHaveBeenCalledTimes(i + 2), { timeout: 8000 });
     }
     await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(250), { timeout: 8000 });
     const ids = screen.getAllByTestId('message').map((m) => m.dataset.uuid);
-    expect(ids[0]).toBe('u4600');
-    expect(ids.at(-1)).toBe('u4849');
+    expect(ids[0]).toBe('u4660');
+    expect(ids.at(-1)).toBe('u4909');
     await fireEvent.click(screen.getByTestId('jump-latest'));
     await vi.waitFor(() => expect(screen.getAllByTestId('message').at(-1)?.dataset.uuid).toBe('u4999'), {
       timeout: 8000,
     });
-    expect(screen.getAllByTestId('message')).toHaveLength(100);
+    expect(screen.getAllByTestId('message')).toHaveLength(40);
   });
 
   it('opens a subagent run from its tool call and comes back to the same place', async () => {
@@ -184,7 +189,7 @@ describe('transcript viewer', () => {
     await vi.waitFor(() => expect(screen.getByTestId('open-subagent')).toBeTruthy());
     await fireEvent.click(screen.getByTestId('open-subagent'));
     await vi.waitFor(() => expect(screen.getByText('inside the subagent')).toBeTruthy());
-    expect(api.subagentMessages).toHaveBeenCalledWith(s.sessionId, 'agent-7', null, 100);
+    expect(api.subagentMessages).toHaveBeenCalledWith(s.sessionId, 'agent-7', null, 40);
     const calls = vi.mocked(api.sessionMessages).mock.calls.length;
     await fireEvent.click(screen.getByTestId('subagent-back'));
     expect(screen.queryByText('inside the subagent')).toBeNull();
@@ -195,8 +200,8 @@ describe('transcript viewer', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       render(TranscriptView, { session: s });
-      await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(100));
-      expect(api.sessionInfo).toHaveBeenCalledTimes(1);
+      await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(40));
+      await vi.waitFor(() => expect(api.sessionInfo).toHaveBeenCalledTimes(1));
       for (let i = 0; i < 10; i++) {
         app.onSessionsChanged([`/home/ada/.claude/projects/${s.encodedPath}`]);
         await vi.advanceTimersByTimeAsync(300);
@@ -311,7 +316,7 @@ describe('transcript viewer', () => {
     await fireEvent.click(runs);
     await fireEvent.click(screen.getByRole('menuitem', { name: /Compaction/ }));
     await vi.waitFor(() => expect(screen.getByText('the compaction summary')).toBeTruthy());
-    expect(api.subagentMessages).toHaveBeenCalledWith(s.sessionId, 'acompact-fffbd0', null, 100);
+    expect(api.subagentMessages).toHaveBeenCalledWith(s.sessionId, 'acompact-fffbd0', null, 40);
   });
 
   it('shows tokens by model when asked, read once per opening', async () => {
