@@ -155,7 +155,8 @@ describe('transcript viewer', () => {
   it('never holds the whole transcript: far back, the newest messages are dropped and can be reloaded', async () => {
     const big = Array.from({ length: 5000 }, (_, i) => msg(i));
     const fetchPage = vi.fn((before: number | null, limit: number) => pager(() => big)('x', before, limit));
-    render(MessageList, { fetchPage, maxKept: 250 });
+    const onfirstpage = vi.fn();
+    render(MessageList, { fetchPage, maxKept: 250, onfirstpage });
     await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(40), { timeout: 8000 });
     for (let i = 0; i < 3; i++) {
       await fireEvent.click(screen.getByText('Load earlier messages'));
@@ -170,6 +171,8 @@ describe('transcript viewer', () => {
       timeout: 8000,
     });
     expect(screen.getAllByTestId('message')).toHaveLength(40);
+    // Reading the newest page again is not a first page: the header's details are not re-read.
+    expect(onfirstpage).toHaveBeenCalledTimes(1);
   });
 
   it('opens a subagent run from its tool call and comes back to the same place', async () => {
