@@ -17,6 +17,7 @@ Scrolling by a real mouse wheel uses xdotool when it is installed.
 """
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -30,15 +31,14 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 
 from harness import (ROOT, Driver, app_env, blank_bands, blank_rows, by_testid, click, cpu_seconds,
-                     rss_mb, screenshot, wait_until)
+                     one, rss_mb, screenshot, wait_until)
+from harness import log as harness_log
 
 _RELEASE_CLI = ROOT / "target" / "release" / "corral-cli"
 CLI = Path(os.environ.get("CORRAL_CLI", _RELEASE_CLI if _RELEASE_CLI.is_file() else ROOT / "target" / "debug" / "corral-cli")).resolve()
 POLL = 0.02
 
-
-def log(msg):
-    print(f"[bench-ui] {msg}", flush=True)
+log = functools.partial(harness_log, prefix="bench-ui")
 
 
 def generate(out, sessions, size):
@@ -105,13 +105,11 @@ SCROLL_JS = """
 const [testid, step, frames] = [arguments[0], arguments[1], arguments[2]];
 const done = arguments[arguments.length - 1];
 const vp = document.querySelector('[data-testid="' + testid + '"]');
-const gaps = []; let last = null; let n = 0; let script = 0;
-const onScroll = () => { const t0 = performance.now(); queueMicrotask(() => { script += performance.now() - t0; }); };
-vp.addEventListener('scroll', onScroll);
+const gaps = []; let last = null; let n = 0;
 function frame(t) {
   if (last !== null) gaps.push(t - last);
   last = t;
-  if (n++ >= frames) { vp.removeEventListener('scroll', onScroll); done({gaps, top: vp.scrollTop}); return; }
+  if (n++ >= frames) { done({gaps, top: vp.scrollTop}); return; }
   vp.scrollTop += step;
   requestAnimationFrame(frame);
 }
@@ -216,7 +214,7 @@ def idle_burst(tauri, seconds=5.0):
 
 
 def go(driver, testid):
-    click(driver, by_testid(driver, testid)[0])
+    click(driver, one(driver, testid))
 
 
 def measure_run(fixture, args, runs_dir, run):
