@@ -32,6 +32,22 @@ export function middleTruncate(s: string, max: number): string {
   return s.slice(0, keep - tail) + '…' + s.slice(s.length - tail);
 }
 
+// One formatter per shape, made once. WebKit's \`Date.prototype.toLocale*String(…, options)\` builds a
+// new ICU formatter on every call: 0.12–0.19 ms each, and tens of KB of native memory the garbage
+// collector does not see, so a list that formats two dates per row grew the web process by hundreds
+// of MB while scrolling 10,000 sessions (measured: 6,000 calls, +227 MB). A kept formatter costs
+// 7 µs a call and nothing after.
+const SHORT_DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const SHORT_DATE = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+const LONG_DAY = new Intl.DateTimeFormat(undefined, {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+
 export function relativeTime(iso: string | null | undefined, now: number = Date.now()): string {
   if (!iso) return '—';
   const t = Date.parse(iso);
@@ -46,17 +62,20 @@ export function relativeTime(iso: string | null | undefined, now: number = Date.
   }
   const date = new Date(t);
   const sameYear = date.getFullYear() === new Date(now).getFullYear();
-  return date.toLocaleDateString(
-    undefined,
-    sameYear ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short', day: 'numeric' },
-  );
+  return (sameYear ? SHORT_DAY : SHORT_DATE).format(date);
 }
 
 export function exactTime(iso: string | null | undefined): string {
   if (!iso) return 'unknown time';
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
-  return new Date(t).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+  return FULL_TIME.format(new Date(t));
+}
+
+/** Hours and minutes of a timestamp, in the person's locale; '' without a valid one. */
+export function clockTime(iso: string | null | undefined): string {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(t) ? '' : CLOCK.format(new Date(t));
 }
 
 /** The local calendar day of a timestamp, as a key (`2026-11-20`); null without a valid one. */
@@ -72,12 +91,7 @@ export function dayLabel(iso: string, now: number = Date.now()): string {
   const key = dayKey(iso);
   if (key === dayKey(new Date(now).toISOString())) return 'Today';
   if (key === dayKey(new Date(now - 86_400_000).toISOString())) return 'Yesterday';
-  return new Date(iso).toLocaleDateString(undefined, {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  });
+  return LONG_DAY.format(new Date(iso));
 }
 
 /** For each message, the day to announce before it: where the day changes from the previous

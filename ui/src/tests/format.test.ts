@@ -14,6 +14,8 @@ import {
   formatTokens,
   dayLabel,
   daySeparators,
+  clockTime,
+  exactTime,
 } from '../lib/format';
 import { buildFleetTree, shortName } from '../lib/fleettree';
 import { session } from './fixtures';
@@ -28,6 +30,18 @@ describe('formatting', () => {
     expect(relativeTime('2026-11-25T12:00:00Z', now)).toBe('4 days ago');
     expect(relativeTime(null, now)).toBe('—');
     expect(relativeTime('not a date', now)).toBe('—');
+    // Older than a week: the date, with the year only when it is not this year's.
+    expect(relativeTime('2026-10-02T12:00:00Z', now)).toMatch(/Oct/);
+    expect(relativeTime('2026-10-02T12:00:00Z', now)).not.toMatch(/2026/);
+    expect(relativeTime('2025-10-02T12:00:00Z', now)).toMatch(/2025/);
+  });
+  it('clock and exact times, blank or as given when the timestamp is not one', () => {
+    expect(clockTime('2026-11-29T11:59:50Z')).toMatch(/^\d{1,2}:\d{2}/);
+    expect(clockTime('not a date')).toBe('');
+    expect(clockTime(null)).toBe('');
+    expect(exactTime('2026-11-29T11:59:50Z')).toMatch(/2026/);
+    expect(exactTime('not a date')).toBe('not a date');
+    expect(exactTime(null)).toBe('unknown time');
   });
   it('sizes and durations', () => {
     expect(formatBytes(512)).toBe('512 B');
