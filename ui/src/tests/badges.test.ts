@@ -13,7 +13,12 @@ describe('origin badges', () => {
     for (const o of ORIGINS) {
       const { container, unmount } = render(OriginBadge, { origin: o });
       const badge = container.querySelector('[data-testid="origin-badge"]')!;
-      const icon = badge.querySelector('svg')!.getAttribute('data-icon')!;
+      const svg = badge.querySelector('svg')!;
+      const icon = svg.getAttribute('data-icon')!;
+      // Its shapes are SVG elements (drawn), not HTML elements with SVG names (invisible).
+      expect(svg.children.length).toBeGreaterThan(0);
+      for (const shape of svg.children) expect(shape.namespaceURI).toBe('http://www.w3.org/2000/svg');
+      expect(svg.textContent).toBe('');
       const label = badge.textContent!.trim();
       expect(icon).toBeTruthy();
       expect(label.length).toBeGreaterThan(1);
