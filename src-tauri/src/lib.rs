@@ -7,6 +7,7 @@
 pub mod bindings;
 pub mod commands;
 pub mod events;
+pub mod render;
 pub mod reveal;
 pub mod settings;
 pub mod state;
@@ -73,6 +74,7 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tau
         .manage(state)
         .invoke_handler(handlers())
         .setup(move |app| {
+            render::apply(app);
             start_live_updates(&for_setup, app.handle().clone(), std::time::Duration::ZERO);
             Ok(())
         })

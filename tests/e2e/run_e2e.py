@@ -24,8 +24,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from harness import (APP, ROOT, Driver, app_env, blank_rows, by_testid, click, log, one, text_of,
-                     wait_until)
+from harness import (APP, ROOT, Driver, app_env, blank_rows, by_testid, click, log, one, screenshot,
+                     text_of, wait_until)
 
 SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", ROOT / "target" / "e2e-screenshots"))
 CLI = Path(os.environ.get("CORRAL_CLI", ROOT / "target" / "debug" / "corral-cli")).resolve()
@@ -56,7 +56,7 @@ def shot(driver, name):
     # A screenshot taken right after a DOM change can show the previous frame: let it paint.
     time.sleep(1.0)
     path = SHOTS / f"{name}.png"
-    driver.save_screenshot(str(path))
+    screenshot(driver)[0].save(path)
     log(f"screenshot {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 

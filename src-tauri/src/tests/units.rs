@@ -141,3 +141,23 @@ fn an_export_goes_only_to_an_absolute_file_path() {
         assert_eq!(e.kind, corral_engine::ErrorKind::InvalidInput, "{bad:?}");
     }
 }
+
+#[test]
+fn compositing_needs_a_gpu_render_node_unless_the_person_chooses() {
+    use crate::render::{gpu_compositing, has_render_node};
+    let dir = tempfile::tempdir().unwrap();
+    let dri = dir.path().join("dri");
+    // No /dev/dri at all (a VM or container), then one with only a primary node: no GPU to draw.
+    assert!(!has_render_node(&dri));
+    std::fs::create_dir(&dri).unwrap();
+    std::fs::write(dri.join("card0"), "").unwrap();
+    assert!(!has_render_node(&dri));
+    assert!(!gpu_compositing(None, &dri));
+    assert!(!gpu_compositing(Some("auto"), &dri));
+    assert!(gpu_compositing(Some(" ON "), &dri));
+    std::fs::write(dri.join("renderD128"), "").unwrap();
+    assert!(has_render_node(&dri));
+    assert!(gpu_compositing(None, &dri));
+    assert!(gpu_compositing(Some(""), &dri));
+    assert!(!gpu_compositing(Some("off"), &dri));
+}
