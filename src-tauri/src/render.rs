@@ -2,7 +2,7 @@
 //! machines, containers, remote or headless X servers) Mesa draws that OpenGL in software
 //! (llvmpipe), and compositing then costs more than it saves. Measured on 10,000 sessions under
 //! Xvfb on a 2-core machine: a scroll frame took 20–33 ms composited and 16 ms (the display's own
-//! interval) drawn directly; a fast scroll 62 ms against 26 ms; the web process held ~110 MB more.
+//! interval) drawn directly; a fast scroll 62 ms against 26 ms; the web process held 85–113 MB more.
 //! So the app composites only where a GPU can do it, unless the person says otherwise.
 
 use std::path::Path;
