@@ -96,8 +96,8 @@ def elapsed_until_each(conditions, start, timeout):
 
 
 def startup_marks(driver):
-    """The page's own start-up marks (ms from its navigation start): when it asked for the listing
-    and the agents and when each reply arrived (state.svelte.ts)."""
+    """The page's own start-up marks (ms from its navigation start): when it asked for the agents
+    and the listing (together) and when each reply arrived (state.svelte.ts)."""
     return driver.execute_script(
         "return Object.fromEntries(performance.getEntriesByType('mark')"
         ".filter(m => m.name.startsWith('corral:')).map(m => [m.name.slice(7), Math.round(m.startTime)]));")
