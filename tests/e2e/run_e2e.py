@@ -761,7 +761,19 @@ def step_tool_forms(driver, claude):
     icons = driver.execute_script(
         "return [...document.querySelectorAll('[data-testid=tool-call] .tool-ic svg')].map(s => s.dataset.icon)")
     assert icons == ["list-todo", "file-pen", "file-pen", "terminal", "file-pen"], icons
+    # What Claude Code injected is a quiet system line, not a bubble the person seems to have typed:
+    # the interrupt after the rejected Write, and a Stop hook's feedback right above Claude's answer.
+    lines = [text_of(s) for s in by_testid(driver, "system-line")]
+    assert any("You interrupted the tool call" in t for t in lines), lines
+    assert any("Stop hook feedback: 1 test still fails" in t for t in lines), lines
+    assert driver.execute_script(
+        "const m = [...document.querySelectorAll('[data-testid=message]')];"
+        "const i = m.findIndex(e => e.querySelector('[data-testid=system-line]')?.textContent.includes('Stop hook'));"
+        "return i >= 0 && !m[i].querySelector('[data-testid=typed]') && m[i + 1].textContent.includes('The hook is right')"
+    ), "the hook's line sits right above the reply it caused"
     shot(driver, "52-tool-forms")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", by_testid(driver, "system-line")[-1])
+    shot(driver, "52b-system-lines")
 
     # A pasted image is a thumbnail decoded from the transcript; a document is a named chip.
     shutil.copy(ROOT / "fixtures" / "transcripts" / "attachments-2.1.jsonl", shop / f"{IMAGES_SID}.jsonl")

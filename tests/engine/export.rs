@@ -319,3 +319,16 @@ fn print_exports() {
     println!("{}", export_string(&c, HOSTILE_SID, ExportFormat::Html, false));
     println!("{}", export_string(&c, HOSTILE_SID, ExportFormat::Markdown, false));
 }
+
+#[test]
+fn hook_feedback_is_headed_as_what_it_is_not_as_the_person() {
+    let w = World::new();
+    let shop = w.folder_of("/home/dev/shop");
+    fs::create_dir_all(&shop).unwrap();
+    let sid = "f7f7f7f7-0000-4000-8000-000000000001";
+    fs::copy(fx("tool-forms-2.1.jsonl"), shop.join(format!("{sid}.jsonl"))).unwrap();
+    let md = export_string(&w.catalog(), sid, ExportFormat::Markdown, false);
+    let hook = md.find("## Hook feedback · 2026-11-22T09:00:27.100Z").expect(&md);
+    assert!(md[hook..].contains("1 test still fails: run npm test before you stop"));
+    assert!(!md.contains("## You · 2026-11-22T09:00:27.100Z"));
+}

@@ -394,6 +394,31 @@ fn meta_task_notifications_and_compaction_summaries() {
 }
 
 #[test]
+fn hook_feedback_is_kept_as_an_injected_line_other_meta_lines_are_not() {
+    // Claude Code writes a blocking Stop hook's message as an `isMeta` user line; the reply after
+    // it answers the hook, so the viewer keeps it (tagged) where caveats and skill bodies go.
+    let m = read(&fx("tool-forms-2.1.jsonl"));
+    let at =
+        m.iter().position(|x| x.origin_kind.as_deref() == Some("hook")).expect("the hook line");
+    assert!(m[at].content.starts_with("Stop hook feedback:\n- [~/.claude/hooks/tests-pass.sh]"));
+    assert_eq!(m[at].role, Role::User);
+    assert_eq!(m[at].uuid.as_deref(), Some("f7f7f7f7-u15-4000-8000-000000000000"));
+    assert!(m[at + 1].content.starts_with("The hook is right"), "{:?}", m.get(at + 1));
+    assert_eq!(m.iter().filter(|x| x.origin_kind.as_deref() == Some("hook")).count(), 1);
+    // Not a message of the conversation's count: the same file without it counts the same.
+    let dir = tempfile::tempdir().unwrap();
+    let without = dir.path().join("without-hook.jsonl");
+    let text = fs::read_to_string(fx("tool-forms-2.1.jsonl")).unwrap();
+    let kept: Vec<&str> = text.lines().filter(|l| !l.contains("Stop hook feedback")).collect();
+    fs::write(&without, kept.join("\n") + "\n").unwrap();
+    assert_eq!(
+        facts_of(&fx("tool-forms-2.1.jsonl")).message_count,
+        facts_of(&without).message_count
+    );
+    assert_eq!(read(&without).len(), m.len() - 1);
+}
+
+#[test]
 fn queue_operations_are_deduplicated() {
     let m = read(&fx("queue-operations.jsonl"));
     let users: Vec<(&str, Option<&str>)> = m

@@ -306,6 +306,7 @@ fn facts(d: &SessionDetails) -> Vec<(&'static str, String)> {
 /// Who wrote a message, and when.
 fn heading(m: &TranscriptMessage) -> String {
     let who = match m.role {
+        Role::User if m.origin_kind.as_deref() == Some("hook") => "Hook feedback",
         Role::User => "You",
         Role::Assistant => "Claude",
         Role::Tool => "Tool",

@@ -324,7 +324,8 @@ pub struct TranscriptMessage {
     /// Thinking text of an assistant turn, kept but marked (empty string when redacted).
     pub thinking: Option<String>,
     pub tool_call: Option<ToolCall>,
-    /// Set on user messages that were injected rather than typed (task notifications, …).
+    /// Set on user messages that were injected rather than typed: `task-notification`,
+    /// `compact-summary`, `queued`, `hook` (a hook's feedback to Claude), ….
     pub origin_kind: Option<String>,
     /// Byte offset of the source line in the transcript (a stable paging cursor).
     #[ts(type = "number")]

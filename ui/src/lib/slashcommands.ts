@@ -47,9 +47,11 @@ export function parseCommand(content: string): CommandView | null {
 }
 
 /** A line Claude Code wrote into the conversation rather than the person: shown quietly, so a
- * reply that follows it has its cause on screen. `null` for what the person typed. */
-export function systemLine(content: string): string | null {
+ * reply that follows it has its cause on screen. `null` for what the person typed. `originKind`
+ * is the engine's tag (`hook` for a hook's feedback, which Claude Code marks as not typed). */
+export function systemLine(content: string, originKind: string | null = null): string | null {
   const text = content.trim();
+  if (originKind === 'hook') return hookLine(text);
   if (!text) return 'An empty message (after /clear, or a command with no text)';
   const interrupted = /^\[Request interrupted by user( for tool use)?\]$/.exec(text);
   if (interrupted) return interrupted[1] ? 'You interrupted the tool call' : 'You interrupted Claude';
@@ -60,4 +62,25 @@ export function systemLine(content: string): string | null {
     return `Task notification: ${summary}`;
   }
   return null;
+}
+
+const HOOK_LINE_CHARS = 240;
+
+/** "Stop hook feedback:\n- [~/hooks/x.sh]: 1 test fails" → "Stop hook feedback: 1 test fails".
+ * Each hook's message keeps its words; the command that said it stays in the line's tooltip. */
+function hookLine(text: string): string {
+  const [first, ...rest] = text.split('\n');
+  const colon = first.search(/:(\s|$)/);
+  const label = colon > 0 ? first.slice(0, colon) : 'Hook feedback';
+  const said = [colon > 0 ? first.slice(colon + 1) : first, ...rest]
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^- /, '')
+        .replace(/^\[[^\]\n]*\]:\s*/, ''),
+    )
+    .filter(Boolean)
+    .join(' · ');
+  const line = said ? `${label}: ${said}` : label;
+  return line.length > HOOK_LINE_CHARS ? line.slice(0, HOOK_LINE_CHARS - 1) + '…' : line;
 }

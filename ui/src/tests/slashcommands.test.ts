@@ -63,6 +63,24 @@ describe("Claude Code's own lines", () => {
     ).toBeNull();
   });
 
+  it("say a hook's feedback in one line, whatever command said it", () => {
+    const feedback =
+      'Stop hook feedback:\n- [~/.claude/hooks/tests-pass.sh]: 1 test still fails\n- [lint.sh]: 2 warnings';
+    expect(systemLine(feedback, 'hook')).toBe('Stop hook feedback: 1 test still fails · 2 warnings');
+    expect(systemLine('PreToolUse:Bash hook blocking error from command: no rm -rf', 'hook')).toBe(
+      'PreToolUse:Bash hook blocking error from command: no rm -rf',
+    );
+    expect(systemLine('Stop hook feedback: ' + 'x'.repeat(500), 'hook')?.length).toBe(240);
+    // The same words typed by the person are theirs.
+    expect(systemLine(feedback)).toBeNull();
+    const { getByTestId, queryByTestId } = render(MessageView, {
+      message: message(0, { content: feedback, originKind: 'hook' }),
+    });
+    expect(getByTestId('system-line').textContent).toContain('Stop hook feedback: 1 test still fails');
+    expect(getByTestId('system-line').getAttribute('title')).toBe(feedback);
+    expect(queryByTestId('typed')).toBeNull();
+  });
+
   it('are quiet system lines in the transcript, not bubbles', () => {
     const { getByTestId, container } = render(MessageView, {
       message: message(0, { content: '[Request interrupted by user for tool use]' }),

@@ -20,7 +20,8 @@ uuid: string | null, timestamp: string | null,
  */
 thinking: string | null, toolCall: ToolCall | null, 
 /**
- * Set on user messages that were injected rather than typed (task notifications, …).
+ * Set on user messages that were injected rather than typed: `task-notification`,
+ * `compact-summary`, `queued`, `hook` (a hook's feedback to Claude), ….
  */
 originKind: string | null, 
 /**
