@@ -428,6 +428,13 @@ def step_fleet_and_release(driver, state_dir):
     wait_until(f"{record} to be removed", lambda: not record.exists())
     wait_until("alpha back to 1 session", lambda: agent_count(driver, "alpha") == "1 session")
 
+    # All Chats says what its numbers count, and agrees: alpha's folder holds 2 sessions, 1 alpha's.
+    click(driver, one(driver, "nav-all-chats"))
+    counts = '[data-testid="group-header"][data-group="/srv/herd/alpha"] [data-testid="group-counts"]'
+    wait_until("alpha's folder counts", lambda: [text_of(e) for e in driver.find_elements(By.CSS_SELECTOR, counts)]
+               == ["2 sessions in this folder · 1 owned by alpha"])
+    click(driver, one(driver, "nav-fleet"))
+
 
 def step_import_and_undo(driver, fx, src):
     # 9. Import wizard: a folder dropped on the window is copied into beta, then undone.

@@ -164,6 +164,89 @@ fn agent_summaries_count_every_owned_session() {
 }
 
 #[test]
+fn one_name_per_agent_and_folders_say_who_owns_their_sessions() {
+    use crate::world::{ALPHA_WD, World, sid};
+    let w = World::new();
+    let fleet = w.fleet_file.parent().unwrap();
+    std::fs::write(
+        &w.fleet_file,
+        "version: 1\nagents:\n  - path: ./agents/alpha.yaml\n  - path: ./agents/beta.yaml\n\
+         fleets:\n  - path: ./ops/herdctl.yaml\n    name: ops\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(fleet.join("ops/agents")).unwrap();
+    std::fs::write(
+        fleet.join("ops/herdctl.yaml"),
+        "version: 1\nagents:\n  - path: ./agents/a.yaml\n  - path: ./agents/g.yaml\n",
+    )
+    .unwrap();
+    std::fs::write(
+        fleet.join("ops/agents/a.yaml"),
+        "name: alpha\nworking_directory: /srv/ops-alpha\n",
+    )
+    .unwrap();
+    std::fs::write(fleet.join("ops/agents/g.yaml"), "name: gamma\nworking_directory: /srv/gamma\n")
+        .unwrap();
+    // alpha's folder: two sessions, one of them alpha's (a job), one nobody's (typed there).
+    w.session(&w.alpha_folder(), &sid(1), ALPHA_WD, false);
+    w.session(&w.alpha_folder(), &sid(2), ALPHA_WD, false);
+    w.job("0001", "alpha", "schedule", &sid(1));
+    // gamma's folder: a session nobody owns. A worktree of alpha's: one session alpha adopted
+    // and one ops.gamma ran there.
+    w.session(&w.folder_of("/srv/gamma"), &sid(3), "/srv/gamma", false);
+    let tree = "/home/u/projects/alpha-worktrees/fix";
+    w.session(&w.folder_of(tree), &sid(4), tree, false);
+    w.session(&w.folder_of(tree), &sid(5), tree, false);
+    w.session(&w.folder_of(tree), &sid(6), tree, false);
+    w.adoption_record(&sid(4), "alpha");
+    w.adoption_record(&sid(5), "alpha");
+    w.job("0002", "ops.gamma", "manual", &sid(6));
+
+    let c = w.catalog();
+    let agents = c.agents().unwrap();
+    let shown: BTreeMap<&str, &str> =
+        agents.iter().map(|a| (a.name.as_str(), a.display_name.as_str())).collect();
+    // Own names, unless two agents share one: then both are qualified.
+    assert_eq!(
+        shown,
+        BTreeMap::from([
+            ("alpha", "alpha"),
+            ("beta", "beta"),
+            ("ops.alpha", "ops.alpha"),
+            ("ops.gamma", "gamma")
+        ])
+    );
+    let listing = c.all_sessions(ListOptions { include_temp: true, ..Default::default() }).unwrap();
+    let group = |wd: &str| listing.groups.iter().find(|g| g.working_directory == wd).unwrap();
+    let owners = |wd: &str| -> Vec<(String, u64)> {
+        group(wd).owners.iter().map(|o| (o.agent_name.clone(), o.session_count)).collect()
+    };
+    assert_eq!(group(ALPHA_WD).agent_name.as_deref(), Some("alpha"));
+    assert_eq!((group(ALPHA_WD).session_count, owners(ALPHA_WD)), (2, vec![("alpha".into(), 1)]));
+    assert_eq!(group("/srv/gamma").agent_name.as_deref(), Some("ops.gamma"));
+    assert_eq!((group("/srv/gamma").session_count, owners("/srv/gamma")), (1, vec![]));
+    assert_eq!(group(tree).agent_name, None);
+    assert_eq!(owners(tree), vec![("alpha".into(), 2), ("ops.gamma".into(), 1)]);
+    // The folder counts agree with the Fleet's: each agent's owned sessions, summed over folders.
+    for a in &agents {
+        let in_folders: u64 = listing
+            .groups
+            .iter()
+            .flat_map(|g| &g.owners)
+            .filter(|o| o.agent_name == a.name)
+            .map(|o| o.session_count)
+            .sum();
+        assert_eq!(in_folders, a.session_count, "{}", a.name);
+    }
+    // A limited listing still counts every session's owner.
+    let first = c.all_sessions(ListOptions { include_temp: true, limit: Some(1) }).unwrap();
+    assert_eq!(first.groups.iter().map(|g| g.sessions.len()).sum::<usize>(), 1);
+    for g in &first.groups {
+        assert_eq!(g.owners, group(&g.working_directory).owners, "{}", g.working_directory);
+    }
+}
+
+#[test]
 fn names_previews_and_metadata() {
     let home = Home::new();
     let s = all(&home.catalog(), false);

@@ -24,8 +24,8 @@ use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex, LoadedShard, 
 use crate::metadata::MetadataStore;
 use crate::model::{
     AgentSummary, AttachmentData, Attribution, DirectoryGroup, MessagePage, ModelUsage,
-    NotResumableReason, RewindMark, SessionSummary, SessionTranscript, SubagentInfo, TokenTotals,
-    TranscriptMessage, Usage, Warning,
+    NotResumableReason, OwnerCount, RewindMark, SessionSummary, SessionTranscript, SubagentInfo,
+    TokenTotals, TranscriptMessage, Usage, Warning,
 };
 use crate::names::{FolderAgents, NameKeys};
 use crate::paths;
@@ -627,6 +627,7 @@ impl Catalog {
                     working_directory: s.working_directory.clone(),
                     encoded_path: s.encoded_path.clone(),
                     session_count: 0,
+                    owners: Vec::new(),
                     tokens: TokenTotals::default(),
                     is_temp,
                     sessions: Vec::new(),
@@ -634,9 +635,26 @@ impl Catalog {
             });
             group.session_count += 1;
             group.tokens.add(&s.tokens);
+            if let Some(owner) = &s.agent_name {
+                match group.owners.iter_mut().find(|o| o.agent_name == *owner) {
+                    Some(o) => o.session_count += 1,
+                    None => group
+                        .owners
+                        .push(OwnerCount { agent_name: owner.clone(), session_count: 1 }),
+                }
+            }
             if within_limit {
                 group.sessions.push(s.clone());
             }
+        }
+        for g in groups.values_mut() {
+            let own = g.agent_name.clone();
+            g.owners.sort_by(|a, b| {
+                (Some(&b.agent_name) == own.as_ref())
+                    .cmp(&(Some(&a.agent_name) == own.as_ref()))
+                    .then(b.session_count.cmp(&a.session_count))
+                    .then_with(|| a.agent_name.cmp(&b.agent_name))
+            });
         }
         let groups = order
             .into_iter()
@@ -743,12 +761,22 @@ impl Catalog {
                 }
             }
         }
+        let mut own_names: HashMap<&str, usize> = HashMap::new();
+        for a in &fleet.agents {
+            *own_names.entry(&a.name).or_default() += 1;
+        }
         Ok(fleet
             .agents
             .iter()
             .map(|a| {
                 let (count, last, tokens) = counts.remove(&a.qualified_name).unwrap_or_default();
+                let shared = own_names.get(a.name.as_str()).is_some_and(|n| *n > 1);
                 AgentSummary {
+                    display_name: if shared || a.name.is_empty() {
+                        a.qualified_name.clone()
+                    } else {
+                        a.name.clone()
+                    },
                     name: a.qualified_name.clone(),
                     fleet_path: a.fleet_path.clone(),
                     working_directory: a

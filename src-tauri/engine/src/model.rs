@@ -139,11 +139,16 @@ impl SessionSummary {
 pub struct DirectoryGroup {
     pub working_directory: String,
     pub encoded_path: String,
-    /// The agent whose working directory this is, if any.
+    /// The agent whose working directory this is, if any. Owning the folder is not owning its
+    /// sessions: see `owners`.
     pub agent_name: Option<String>,
     /// Every session in the group, whatever limit was applied to `sessions`.
     #[ts(type = "number")]
     pub session_count: u64,
+    /// The agents that own sessions of this folder (whatever limit was applied to `sessions`),
+    /// with how many each: the folder's own agent first, then most sessions first, then by name.
+    #[serde(default)]
+    pub owners: Vec<OwnerCount>,
     /// Tokens of every session in the group, together.
     #[serde(default)]
     pub tokens: TokenTotals,
@@ -152,12 +157,26 @@ pub struct DirectoryGroup {
     pub sessions: Vec<SessionSummary>,
 }
 
+/// How many sessions of a folder one agent owns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerCount {
+    /// Qualified name.
+    pub agent_name: String,
+    #[ts(type = "number")]
+    pub session_count: u64,
+}
+
 /// An agent of the open fleet, as the Fleet view shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentSummary {
-    /// Qualified name: sub-fleet path and name joined by `.` (`team.gamma`).
+    /// Qualified name: sub-fleet path and name joined by `.` (`team.gamma`). The id every
+    /// command takes.
     pub name: String,
+    /// The name a person sees everywhere: the agent's own name (`gamma`), or the qualified name
+    /// when another agent of the fleet has the same own name.
+    pub display_name: String,
     /// The sub-fleet path (`["team"]` for `team.gamma`, empty for a root agent).
     pub fleet_path: Vec<String>,
     pub working_directory: Option<String>,

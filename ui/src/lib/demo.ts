@@ -216,6 +216,7 @@ function groupSessions(includeTemp: boolean): DirectoryGroup[] {
         encodedPath: s.encodedPath,
         agentName: settings.fleetFile ? (agent?.name ?? null) : null,
         sessionCount: 0,
+        owners: [],
         tokens: NO_TOKENS,
         isTemp,
         sessions: [],
@@ -224,6 +225,11 @@ function groupSessions(includeTemp: boolean): DirectoryGroup[] {
     }
     g.sessions.push({ ...s });
     g.sessionCount++;
+    if (s.agentName) {
+      const o = g.owners.find((x) => x.agentName === s.agentName);
+      if (o) o.sessionCount++;
+      else g.owners.push({ agentName: s.agentName, sessionCount: 1 });
+    }
     g.tokens = addTokens(g.tokens, s.tokens);
   }
   return [...map.values()];
@@ -236,6 +242,7 @@ function agentSummaries(): AgentSummary[] {
     const last = own.reduce<string | null>((m, s) => (!m || s.mtime > m ? s.mtime : m), null);
     return {
       name: a.name,
+      displayName: a.name.slice(a.name.lastIndexOf('.') + 1),
       fleetPath: a.fleetPath,
       workingDirectory: a.dir,
       docker: a.docker,

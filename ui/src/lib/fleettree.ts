@@ -62,12 +62,6 @@ export function buildFleetTree(agents: AgentSummary[]): FleetNode {
   return root;
 }
 
-/** Short name of a qualified agent name (`team.gamma` → `gamma`). */
-export function shortName(a: AgentSummary): string {
-  const prefix = a.fleetPath.join('.');
-  return prefix && a.name.startsWith(prefix + '.') ? a.name.slice(prefix.length + 1) : a.name;
-}
-
 const KEY = 'corral:fleet:expanded';
 /** Expansion of fleet groups and agents, remembered across restarts. Keys: `fleet:<path>` and `agent:<name>`. */
 export function loadExpansion(): Record<string, boolean> {

@@ -1,5 +1,5 @@
 import type { IconName } from './icons';
-import type { Origin, SessionSummary, NotResumableReason, TokenTotals } from './types';
+import type { DirectoryGroup, Origin, SessionSummary, NotResumableReason, TokenTotals } from './types';
 
 /** The name a person sees: custom name › auto name › preview › "Untitled session". */
 export function displayName(s: Pick<SessionSummary, 'customName' | 'autoName' | 'preview'>): string {
@@ -123,6 +123,26 @@ export function formatBytes(n: number | null | undefined): string {
 
 export function formatCount(n: number, one: string, many: string = one + 's'): string {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
+
+/** What a folder's numbers count: its sessions, and how many of them each agent owns — the folder's
+ * own agent first, with 0 when it owns none ("2 sessions in this folder · 0 owned by gamma"), so
+ * the figure agrees with the Fleet view's. `shown` is how many the filters left. */
+export function folderCounts(
+  g: Pick<DirectoryGroup, 'agentName' | 'sessionCount' | 'owners'>,
+  shown: number,
+  label: (agent: string) => string,
+): string {
+  const total = formatCount(g.sessionCount, 'session');
+  const head =
+    (shown !== g.sessionCount ? `${shown.toLocaleString()} of ${total}` : total) +
+    (g.agentName ? ' in this folder' : '');
+  const owners = [...(g.owners ?? [])];
+  if (g.agentName && !owners.some((o) => o.agentName === g.agentName))
+    owners.unshift({ agentName: g.agentName, sessionCount: 0 });
+  const named = owners.slice(0, 3).map((o) => `${o.sessionCount.toLocaleString()} owned by ${label(o.agentName)}`);
+  if (owners.length > 3) named.push(`${formatCount(owners.length - 3, 'more agent')}`);
+  return [head, ...named].join(' · ');
 }
 
 export function formatDuration(ms: number | null | undefined): string {

@@ -117,6 +117,15 @@ class AppState {
   changedFolders = $state.raw<string[]>([]);
   private toastSeq = 0;
 
+  /** Each agent's name as a person sees it, by qualified name (the engine's choice: `gamma`, or
+   * `team.gamma` when another agent is called `gamma` too). */
+  agentNames = $derived(new Map((this.agents ?? []).map((a) => [a.name, a.displayName])));
+
+  /** The name shown for an agent everywhere; the qualified name goes in its tooltip. */
+  agentLabel(name: string): string {
+    return this.agentNames.get(name) ?? name;
+  }
+
   /** A herdctl fleet is open (agents, adoption and the Fleet view mean something). */
   get hasFleet(): boolean {
     return !!this.settings?.fleetFile;
@@ -397,12 +406,14 @@ class AppState {
     try {
       const ok = await api.release(agent, s.sessionId);
       if (ok) {
-        this.toast(`Released from ${agent}. The transcript is still on disk and now shows in All Chats.`);
+        this.toast(
+          `Released from ${this.agentLabel(agent)}. The transcript is still on disk and now shows in All Chats.`,
+        );
         const list = own(this.agentSessions, agent);
         if (list)
           this.agentSessions = { ...this.agentSessions, [agent]: list.filter((x) => x.sessionId !== s.sessionId) };
       } else {
-        this.toast(`${agent} did not hold an adoption record for this session; nothing changed.`);
+        this.toast(`${this.agentLabel(agent)} did not hold an adoption record for this session; nothing changed.`);
       }
       await this.refresh();
     } catch (e) {

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { group, session } from './fixtures';
 import type { DirectoryGroup } from '../lib/types';
@@ -59,6 +59,7 @@ describe('All Chats', () => {
     app.agents = [
       {
         name: 'team.alpha',
+        displayName: 'alpha',
         fleetPath: ['team'],
         workingDirectory: '/home/ada/work/alpha',
         docker: false,
@@ -85,12 +86,42 @@ describe('All Chats', () => {
     const headers = screen.getAllByTestId('group-header');
     expect(headers).toHaveLength(2);
     expect(headers[0].textContent).toContain('/home/ada/work/alpha');
-    expect(headers[0].textContent).toContain('team.alpha');
-    expect(headers[0].textContent).toContain('2 sessions');
+    // The agent by the one name it has everywhere (the engine's), its qualified id in the tooltip.
+    const link = within(headers[0]).getByTestId('group-agent');
+    expect(link.textContent?.trim()).toBe('alpha');
+    expect(link.getAttribute('title')).toBe('team.alpha works in this folder');
+    expect(within(headers[0]).getByTestId('group-counts').textContent).toBe(
+      '2 sessions in this folder · 2 owned by alpha',
+    );
     expect(headers[1].textContent).toContain('no agent');
-    expect(headers[1].textContent).toContain('3 sessions');
+    expect(within(headers[1]).getByTestId('group-counts').textContent).toBe('3 sessions');
     expect(screen.getAllByTestId('session-row')).toHaveLength(5);
     expect(screen.getByTestId('result-count').textContent).toContain('5 sessions in 2 folders');
+  });
+
+  it("says what each number counts, so a folder agrees with the Fleet's agents", () => {
+    app.agents = [
+      ...app.agents!,
+      { ...app.agents![0], name: 'team.gamma', displayName: 'gamma', workingDirectory: '/w/gamma', sessionCount: 0 },
+    ];
+    const typed = (dir: string) => session({ workingDirectory: dir, autoName: 'Typed here' });
+    app.groups = [
+      // gamma's folder, where nobody ran gamma: its sessions are not gamma's.
+      group('/w/gamma', [typed('/w/gamma'), typed('/w/gamma')], { agentName: 'team.gamma' }),
+      // A worktree of alpha's: no agent works there, but one session is alpha's.
+      group('/w/alpha-worktrees/fix', [
+        session({ workingDirectory: '/w/alpha-worktrees/fix', agentName: 'team.alpha', origin: 'adopted' }),
+        typed('/w/alpha-worktrees/fix'),
+      ]),
+    ];
+    render(AllChats);
+    const [gamma, tree] = screen.getAllByTestId('group-header');
+    expect(within(gamma).getByTestId('group-counts').textContent).toBe('2 sessions in this folder · 0 owned by gamma');
+    expect(tree.textContent).not.toContain('no agent');
+    expect(within(tree).getByTestId('group-counts').textContent).toBe('2 sessions · 1 owned by alpha');
+    // The agent filter names each agent the same way.
+    const options = [...screen.getByTestId('agent-filter').querySelectorAll('option')].map((o) => o.textContent);
+    expect(options).toEqual(['Any agent', 'No agent', 'alpha', 'gamma']);
   });
 
   it('search narrows instantly across names, previews and folders, highlighting matches', async () => {

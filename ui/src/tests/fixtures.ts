@@ -55,12 +55,16 @@ export function session(o: Partial<SessionSummary> = {}): SessionSummary {
   };
 }
 
+/** A folder group as the engine makes it: `owners` counted from its sessions' agents. */
 export function group(dir: string, sessions: SessionSummary[], o: Partial<DirectoryGroup> = {}): DirectoryGroup {
+  const owners = new Map<string, number>();
+  for (const s of sessions) if (s.agentName) owners.set(s.agentName, (owners.get(s.agentName) ?? 0) + 1);
   return {
     workingDirectory: dir,
     encodedPath: dir.replace(/[^A-Za-z0-9]/g, '-'),
     agentName: null,
     sessionCount: sessions.length,
+    owners: [...owners].map(([agentName, sessionCount]) => ({ agentName, sessionCount })),
     tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
     isTemp: false,
     sessions,

@@ -16,8 +16,9 @@ import {
   daySeparators,
   clockTime,
   exactTime,
+  folderCounts,
 } from '../lib/format';
-import { buildFleetTree, shortName } from '../lib/fleettree';
+import { buildFleetTree } from '../lib/fleettree';
 import { session } from './fixtures';
 
 describe('formatting', () => {
@@ -73,6 +74,7 @@ describe('formatting', () => {
   it('fleet tree: agents under their fleet path, totals and short names', () => {
     const a = (name: string, fleetPath: string[], sessionCount: number) => ({
       name,
+      displayName: name.split('.').pop()!,
       fleetPath,
       workingDirectory: null,
       docker: false,
@@ -100,7 +102,20 @@ describe('formatting', () => {
     });
     expect(tokenSum(tree.tokens)).toBe(7 + 70 + 3000 + 15);
     expect(tokensTitle(tree.children[0].tokens)).toMatch(/^Input 6 · output 60 · cache read 2,000 · cache write 10/);
-    expect(shortName(a('team.ops.db', ['team', 'ops'], 0))).toBe('db');
+  });
+});
+
+describe('folder counts', () => {
+  const owners = (...n: number[]) => n.map((c, i) => ({ agentName: `f.a${i}`, sessionCount: c }));
+  const up = (a: string) => a.toUpperCase();
+  it('name what each number counts, the folder agent first even with none', () => {
+    expect(folderCounts({ agentName: null, sessionCount: 1, owners: [] }, 1, up)).toBe('1 session');
+    expect(folderCounts({ agentName: 'f.g', sessionCount: 1200, owners: owners(3) }, 40, up)).toBe(
+      '40 of 1,200 sessions in this folder · 0 owned by F.G · 3 owned by F.A0',
+    );
+    expect(folderCounts({ agentName: null, sessionCount: 9, owners: owners(4, 2, 1, 1, 1) }, 9, up)).toBe(
+      '9 sessions · 4 owned by F.A0 · 2 owned by F.A1 · 1 owned by F.A2 · 2 more agents',
+    );
   });
 });
 

@@ -37,6 +37,7 @@ describe('Fleet view: grouping and release', () => {
     app.agents = [
       {
         name: 'team.alpha',
+        displayName: 'alpha',
         fleetPath: ['team'],
         workingDirectory: '/home/ada/work/alpha',
         docker: false,
@@ -46,6 +47,7 @@ describe('Fleet view: grouping and release', () => {
       },
       {
         name: 'team.gamma',
+        displayName: 'gamma',
         fleetPath: ['team'],
         workingDirectory: '/home/ada/work/gamma',
         docker: false,
@@ -55,6 +57,7 @@ describe('Fleet view: grouping and release', () => {
       },
       {
         name: 'scribe',
+        displayName: 'scribe',
         fleetPath: [],
         workingDirectory: '/home/ada/work/scribe',
         docker: false,
@@ -97,6 +100,7 @@ describe('Fleet view: grouping and release', () => {
         encodedPath: '-home-ada-work-alpha',
         agentName: 'team.alpha',
         sessionCount: 2,
+        owners: [],
         tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
         isTemp: false,
         sessions: [adopted, native],
@@ -199,6 +203,7 @@ describe('Fleet view: grouping and release', () => {
     app.agents = [
       {
         name: 'constructor',
+        displayName: 'constructor',
         fleetPath: [],
         workingDirectory: '/w/c',
         docker: false,

@@ -79,6 +79,7 @@ describe('import wizard', () => {
     app.agents = [
       {
         name: 'team.alpha',
+        displayName: 'alpha',
         fleetPath: ['team'],
         workingDirectory: '/w/alpha',
         docker: false,
@@ -127,6 +128,35 @@ describe('import wizard', () => {
     await vi.waitFor(() => expect(api.adoptable).toHaveBeenCalledWith('team.alpha', null, true));
   });
 
+  it('the adoptable list says each name once and selects all at once', async () => {
+    const chat = (n: number, autoName: string, preview: string) => ({
+      sessionId: `cccc3333-0000-4000-a000-00000000000${n}`,
+      sourceCwd: '/w/other',
+      mtime: '2026-11-01T00:00:00Z',
+      autoName,
+      preview,
+      sizeBytes: 4096,
+      transcriptPath: `/h/.claude/projects/-w-other/${n}.jsonl`,
+    });
+    vi.mocked(api.adoptable).mockResolvedValue([
+      chat(1, 'Fix the flaky login redirect test', 'Fix the flaky login redirect test'),
+      chat(2, 'Fix the flaky login redirect test…', 'Fix the flaky login redirect test and explain why'),
+      chat(3, 'Login tests', 'hello there'),
+    ]);
+    app.wizard = { step: 2, agent: 'team.alpha' };
+    render(ImportWizard);
+    const list = await vi.waitFor(() => screen.getByTestId('adoptable-list'));
+    const rows = [...list.querySelectorAll('label')];
+    expect(rows.map((r) => r.querySelectorAll('.prev').length)).toEqual([0, 0, 1]);
+    await fireEvent.click(screen.getByTestId('adopt-all'));
+    expect(rows.every((r) => r.querySelector('input')!.checked)).toBe(true);
+    expect(screen.getByTestId('adopt-all').textContent).toBe('Select none');
+    expect(next().disabled).toBe(false);
+    await fireEvent.click(screen.getByTestId('adopt-all'));
+    expect(rows.some((r) => r.querySelector('input')!.checked)).toBe(false);
+    expect(screen.getByTestId('adopt-all').textContent).toBe('Select all 3');
+  });
+
   it('step 3 previews the dry run: nothing written, every skip reason in plain words', async () => {
     vi.mocked(api.planImport).mockResolvedValue(plan());
     app.groups = [
@@ -158,6 +188,12 @@ describe('import wizard', () => {
       (td) => td.textContent,
     );
     expect(firstCells).toEqual(['Fix the login redirect', 'bbbb2222']);
+    // The one destination folder is said once; each row shows its file whole.
+    expect(screen.getByTestId('dest-folder').textContent).toContain('/h/.claude/projects/-w-alpha');
+    const toCells = [...screen.getByTestId('plan-table').querySelectorAll('tbody tr.ok td:nth-child(3)')].map((td) =>
+      td.firstChild?.textContent?.trim(),
+    );
+    expect(toCells).toEqual(['→ a.jsonl', '→ b.jsonl']);
     // A skipped session the listing knows is shown by its name too.
     expect(screen.getAllByTestId('skip-row')[1].querySelector('td')!.textContent).toBe('Known elsewhere');
     // Its own folder travels with it, and the preview says so.
@@ -333,8 +369,13 @@ describe('import wizard', () => {
     render(ImportWizard);
     expect(step()).toBe(2);
     expect(next().disabled).toBe(true); // no target yet
+    // "Where to" was skipped, not done: no tick on it until a target is chosen.
+    const whereTo = () => screen.getByRole('list', { name: 'Steps' }).querySelector('li')!;
+    expect(whereTo().classList.contains('done')).toBe(false);
+    expect(whereTo().querySelector('svg')).toBeNull();
     await fireEvent.change(screen.getByTestId('target-select'), { target: { value: 'team.alpha' } });
     expect(next().disabled).toBe(false);
+    expect(whereTo().classList.contains('done')).toBe(true);
     await fireEvent.click(next());
     await vi.waitFor(() => expect(screen.getAllByTestId('skip-row')).toHaveLength(1));
     expect(screen.getByTestId('skip-row').textContent).toContain('Not a Claude Code transcript');

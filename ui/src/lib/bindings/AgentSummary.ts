@@ -6,9 +6,15 @@ import type { TokenTotals } from "./TokenTotals";
  */
 export type AgentSummary = { 
 /**
- * Qualified name: sub-fleet path and name joined by `.` (`team.gamma`).
+ * Qualified name: sub-fleet path and name joined by `.` (`team.gamma`). The id every
+ * command takes.
  */
 name: string, 
+/**
+ * The name a person sees everywhere: the agent's own name (`gamma`), or the qualified name
+ * when another agent of the fleet has the same own name.
+ */
+displayName: string, 
 /**
  * The sub-fleet path (`["team"]` for `team.gamma`, empty for a root agent).
  */
