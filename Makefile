@@ -18,13 +18,14 @@ CARGO_OUT := $(or $(CARGO_TARGET_DIR),$(ROOT)/target)
 APP   := $(CARGO_OUT)/debug/corral
 SUDO  := $(if $(filter 0,$(shell id -u)),,sudo)
 
-# What the shell needs to build (GTK/WebKitGTK 4.1) and what the e2e suite needs to run, plus the
-# fonts transcripts need on Linux (CJK text and emoji written in them; the packaged app recommends
-# the same two).
+# What the shell needs to build (GTK/WebKitGTK 4.1) and what the e2e suite needs to run (xdotool and
+# PyGObject drive a real drag from a GTK window), plus the fonts transcripts need on Linux (CJK text
+# and emoji written in them; the packaged app recommends the same two).
 APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-dev \
   libwebkit2gtk-4.1-dev libjavascriptcoregtk-4.1-dev libsoup-3.0-dev librsvg2-dev \
   libayatana-appindicator3-dev libxdo-dev xvfb xauth imagemagick x11-apps webkit2gtk-driver \
-  dbus-x11 at-spi2-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji python3-venv xdotool
+  dbus-x11 at-spi2-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji python3-venv xdotool \
+  python3-gi gir1.2-gtk-3.0
 
 XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
 

@@ -168,6 +168,44 @@ def emit_drop(driver, paths):
         ".then(() => done(null), (e) => done(String(e)));", [str(p) for p in paths])
 
 
+def real_drag(driver, paths, target, while_over=None):
+    """Drags `paths` onto the middle of `target` (an element of the page) with the X server's own
+    drag-and-drop, as a file manager's drag is: from a helper GTK window offering them as
+    `text/uri-list` (drag_source.py), the pointer driven by xdotool. `while_over(driver)` runs while
+    the drag hovers over the target, before the button is released."""
+    x0, y0, scale, cx, cy = driver.execute_script(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return [window.screenX, window.screenY, window.devicePixelRatio || 1,"
+        " r.left + r.width / 2, r.top + r.height / 2]", target)
+    tx, ty = round((x0 + cx) * scale), round((y0 + cy) * scale)
+    # The helper sits in the strip of the 1280×860 screen the 1200×800 window leaves free.
+    helper = subprocess.Popen(["/usr/bin/python3", str(Path(__file__).with_name("drag_source.py")), "1212", "812",
+                               *map(str, paths)], stdout=subprocess.PIPE, text=True)
+    try:
+        ready = helper.stdout.readline().split()
+        assert ready[:1] == ["ready"], f"the drag source did not start: {ready}"
+        sx, sy = int(ready[1]), int(ready[2])
+
+        def xdo(*args):
+            subprocess.run(["xdotool", *map(str, args)], check=True, timeout=10)
+
+        xdo("mousemove", sx, sy)
+        time.sleep(0.2)
+        xdo("mousedown", 1)
+        for i in range(1, 25):
+            xdo("mousemove", sx + (tx - sx) * i // 24, sy + (ty - sy) * i // 24)
+            time.sleep(0.03)
+        xdo("mousemove", tx + 1, ty + 1)
+        time.sleep(0.3)
+        if while_over:
+            while_over(driver)
+        xdo("mouseup", 1)
+        helper.wait(timeout=10)
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+
+
 def wizard_step(driver, n):
     return wait_until(f"wizard step {n}", lambda: any(
         w.get_attribute("data-step") == str(n) for w in by_testid(driver, "wizard")))
@@ -440,7 +478,14 @@ def step_import_and_undo(driver, fx, src):
     # 9. Import wizard: a folder dropped on the window is copied into beta, then undone.
     claude, state_dir = fx / "claude", fx / "fleet" / ".herdctl"
     before = tree_digest(claude, fx / "fleet")
-    emit_drop(driver, [src])
+    # A real drag from another window onto the Fleet view's heading (no agent row): the overlay
+    # shows while it hovers, and the drop opens the wizard with the folder as a source.
+    def overlay_shown(driver):
+        overlay = wait_until("the drop overlay during the drag", lambda: by_testid(driver, "drop-overlay"))[0]
+        assert "Nothing is written until you confirm" in text_of(overlay), text_of(overlay)
+        shot(driver, "19-drag-over-window")
+
+    real_drag(driver, [src], driver.find_element(By.CSS_SELECTOR, "h1, h2"), overlay_shown)
     wizard_step(driver, 2)
     wait_until("the dropped folder in the sources", lambda: str(src.name) in text_of(one(driver, "source-list")))
     Select(one(driver, "target-select")).select_by_value("beta")
@@ -512,10 +557,20 @@ def step_import_and_undo(driver, fx, src):
 
 
 def step_occupied_move(driver, busy):
-    # 10. Moving a session that a running claude holds is refused, with the reason.
-    emit_drop(driver, [busy])
+    # 10. Moving a session that a running claude holds is refused, with the reason. The folder is
+    # dragged for real onto beta's row in the Fleet view: the drop targets beta.
+    def into_beta(driver):
+        overlay = wait_until("the drop overlay over beta", lambda: [
+            o for o in by_testid(driver, "drop-overlay") if "Into beta" in text_of(o)])[0]
+        row = driver.find_element(By.CSS_SELECTOR, '[data-testid="agent-row"][data-agent="beta"]')
+        assert "droptarget" in row.get_attribute("class"), row.get_attribute("class")
+        assert overlay
+
+    beta = driver.find_element(By.CSS_SELECTOR, '[data-testid="agent-row"][data-agent="beta"]')
+    real_drag(driver, [busy], beta, into_beta)
     wizard_step(driver, 2)
-    Select(one(driver, "target-select")).select_by_value("beta")
+    wait_until("the wizard to target beta", lambda: "into beta" in text_of(one(driver, "wizard")))
+    assert not by_testid(driver, "target-select"), "a drop on an agent row chooses that agent"
     wait_until("the dropped folder in the sources", lambda: busy.name in text_of(one(driver, "source-list")))
     click(driver, one(driver, "wizard-next"))
     wizard_step(driver, 3)
