@@ -897,6 +897,83 @@ def step_views(driver, theme, src=None):
         wait_until("the wizard to close", lambda: not by_testid(driver, "wizard"))
 
 
+CORPUS = Path(os.environ.get("CORRAL_CORPUS", ROOT.parent / "shared" / "corpus"))
+CORPUS_IMAGE_SID = "0d3a8e6f-290f-4105-a327-a2496e5e2a83"  # a 1 MB pasted PNG (Claude Code 1.0.43)
+CORPUS_TOOLS_SID = "258c7280-ae70-4798-800f-63464d01a85d"  # 2.1.39: tools, subagents, notifications
+
+
+def corpus_home(tmp):
+    """A Claude home made of ../shared/corpus's real transcripts, laid out as Claude Code lays them
+    out: each project folder as it was, spotter's flat files under one folder and named by their
+    session id."""
+    projects = tmp / "corpus-claude" / "projects"
+    for folder in sorted((CORPUS / "claude-code-log" / "projects").iterdir()):
+        if folder.is_dir():
+            shutil.copytree(folder, projects / folder.name)
+    spotter = projects / "-home-marco-projects-spotter"
+    for f in sorted((CORPUS / "spotter").iterdir()):
+        if f.is_dir():
+            shutil.copytree(f, spotter / f.name)
+        elif f.suffix == ".jsonl":
+            head = f.read_text(encoding="utf-8", errors="replace")[:200_000]
+            sid = head.split('"sessionId":"', 1)[1][:36]
+            spotter.mkdir(parents=True, exist_ok=True)
+            shutil.copy(f, spotter / f"{sid}.jsonl")
+    shutil.copytree(CORPUS / "claude-code-viewer" / "projects" / "sample-project", projects / "sample-project")
+    return projects.parent
+
+
+def open_by_link(driver, sid):
+    """Opens a session through the app's deep link (the page reloads and reads its hash)."""
+    driver.execute_script(f"location.hash = '#view=chats&open={sid}'; location.reload();")
+    time.sleep(0.5)
+    wait_until(f"session {sid[:8]} open", lambda: by_testid(driver, "transcript"))
+
+
+def step_corpus_home(tmp):
+    # 15. Real transcripts: a home built from ../shared/corpus and no fleet. The app lands on All
+    # Chats (nothing to show in Fleet without one), every row painted; a pasted PNG is a thumbnail;
+    # Claude Code's own lines are never bubbles the person seems to have typed; light and dark.
+    if not CORPUS.is_dir():
+        log(f"corpus home skipped: {CORPUS} is absent (set CORRAL_CORPUS to its folder)")
+        return
+    claude = corpus_home(tmp)
+    home, data = tmp / "corpus-user", tmp / "corpus-data"
+    home.mkdir()
+    tauri = Driver(app_env(home, claude, data), tmp / "tauri-driver-corpus.log")
+    driver = None
+    try:
+        driver = tauri.session()
+        wait_until("the corpus listing", lambda: len(by_testid(driver, "group-header")) >= 5)
+        assert one(driver, "nav-all-chats").get_attribute("aria-current") == "page", "no fleet: All Chats first"
+        for theme in ("light", "dark"):
+            set_theme(driver, theme)
+            assert_rows_painted(driver, f"the corpus home ({theme})")
+            shot(driver, f"60-corpus-{theme}-all-chats")
+            open_by_link(driver, CORPUS_IMAGE_SID)
+            png = wait_until("the pasted PNG drawn", lambda: [t for t in by_testid(driver, "attachment-image") if
+                                                               driver.execute_script(
+                                                                   "return arguments[0].querySelector('img')?.naturalWidth || 0", t) > 0])
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", png[0])
+            shot(driver, f"61-corpus-{theme}-image")
+            open_by_link(driver, CORPUS_TOOLS_SID)
+            wait_until("its tool calls", lambda: len(by_testid(driver, "tool-call")) >= 5)
+            typed = [text_of(t).strip() for t in by_testid(driver, "typed")]
+            injected = [t for t in typed if t.startswith(("<task-notification>", "<command-name>", "<local-command",
+                                                          "[Request interrupted"))]
+            assert not injected, f"Claude Code's own lines shown as typed prompts: {injected[:3]}"
+            shot(driver, f"62-corpus-{theme}-tools")
+        log("corpus home: landed on All Chats without a fleet, rows painted, a pasted PNG drawn, "
+            "no injected line shown as typed, light and dark")
+    finally:
+        if driver is not None:
+            try:
+                driver.quit()
+            except WebDriverException:
+                pass
+        tauri.close()
+
+
 def main():
     if not APP.is_file():
         sys.exit(f"[e2e] the app is not built: {APP} (run `make build`)")
@@ -939,13 +1016,19 @@ def main():
         step_tool_forms(driver, claude)
         step_views(driver, "light")
         step_views(driver, "dark", src)
+        driver.quit()
+        driver = None
+        tauri.close()
+        tauri = None
+        step_corpus_home(tmp)
         ok = True
         log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
             "50,000-message session, search deep inside it opened at the hit, find in the transcript, Fleet counts, release, import + undo (byte-identical), "
             "occupied move refused, live states (running, waiting, idle), the desktop app's sidebars with a restore "
             "undone byte-identically, a rewound session with its branch and tokens by model, the export "
             "menu and a Markdown export through its IPC command, a fork run without the copied history, Fleet tokens, "
-            "tool calls in their own form (an Edit's diff, Bash colours, a rejected call), a pasted image's thumbnail, light and dark views")
+            "tool calls in their own form (an Edit's diff, Bash colours, a rejected call), a pasted image's thumbnail, light and dark views, "
+            "the real transcripts of ../shared/corpus")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
         log(f"FAIL: {type(e).__name__}: {e}")
         if driver is not None:

@@ -55,7 +55,8 @@ export function systemLine(content: string, originKind: string | null = null): s
   if (!text) return 'An empty message (after /clear, or a command with no text)';
   const interrupted = /^\[Request interrupted by user( for tool use)?\]$/.exec(text);
   if (interrupted) return interrupted[1] ? 'You interrupted the tool call' : 'You interrupted Claude';
-  const task = /^<task-notification>([\s\S]*)<\/task-notification>$/.exec(text);
+  // Claude Code may follow the notification with its own instruction ("Read the output file…").
+  const task = /^<task-notification>([\s\S]*?)<\/task-notification>/.exec(text);
   if (task) {
     const field = (tag: string) => new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(task[1])?.[1]?.trim();
     const summary = field('summary') ?? field('status') ?? 'a background task reported back';

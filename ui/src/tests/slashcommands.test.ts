@@ -55,6 +55,12 @@ describe("Claude Code's own lines", () => {
         '<task-notification><task-id>b1</task-id><status>completed</status><summary>Tests passed</summary></task-notification>',
       ),
     ).toBe('Task notification: Tests passed');
+    // As Claude Code 2.1 writes it: an instruction after the notification.
+    expect(
+      systemLine(
+        '<task-notification>\n<task-id>bd0afab</task-id>\n<status>completed</status>\n<summary>Background command "Run tests" completed (exit code 0)</summary>\n</task-notification>\nRead the output file to retrieve the result: /tmp/x.output',
+      ),
+    ).toBe('Task notification: Background command "Run tests" completed (exit code 0)');
     expect(systemLine('  ')).toContain('empty message');
     expect(systemLine('please fix the [Request interrupted by user] text')).toBeNull();
     expect(
@@ -79,6 +85,14 @@ describe("Claude Code's own lines", () => {
     expect(getByTestId('system-line').textContent).toContain('Stop hook feedback: 1 test still fails');
     expect(getByTestId('system-line').getAttribute('title')).toBe(feedback);
     expect(queryByTestId('typed')).toBeNull();
+  });
+
+  it("say a command's empty output once, not as an empty chip", () => {
+    const { getByTestId, queryByTestId } = render(MessageView, {
+      message: message(0, { content: '<local-command-stdout>(no content)</local-command-stdout>' }),
+    });
+    expect(getByTestId('system-line').textContent).toContain('The command printed nothing');
+    expect(queryByTestId('command')).toBeNull();
   });
 
   it('are quiet system lines in the transcript, not bubbles', () => {
