@@ -1,8 +1,11 @@
 // Plain-words wording for the import wizard and History.
 import type { ImportSkip, ImportTarget, PlacementMode, UndoAction, UndoState } from './types';
 
-export function skipReasonText(s: Pick<ImportSkip, 'reason'> & { ownedBy?: string | null }): string {
-  const owner = s.ownedBy ?? null;
+export function skipReasonText(
+  s: Pick<ImportSkip, 'reason'> & { ownedBy?: string | null },
+  agentLabel: (agent: string) => string = (a) => a,
+): string {
+  const owner = s.ownedBy ? agentLabel(s.ownedBy) : null;
   switch (s.reason) {
     case 'sidechain':
       return 'A subagent (sidechain) transcript — it is part of another session, not a chat of its own';
