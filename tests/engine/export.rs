@@ -332,3 +332,30 @@ fn hook_feedback_is_headed_as_what_it_is_not_as_the_person() {
     assert!(md[hook..].contains("1 test still fails: run npm test before you stop"));
     assert!(!md.contains("## You · 2026-11-22T09:00:27.100Z"));
 }
+
+#[test]
+fn tool_inputs_are_exported_in_the_form_the_viewer_shows() {
+    let w = World::new();
+    let shop = w.folder_of("/home/dev/shop");
+    fs::create_dir_all(&shop).unwrap();
+    let sid = "f7f7f7f7-0000-4000-8000-000000000001";
+    fs::copy(fx("tool-forms-2.1.jsonl"), shop.join(format!("{sid}.jsonl"))).unwrap();
+    let c = w.catalog();
+    let md = export_string(&c, sid, ExportFormat::Markdown, false);
+    // An Edit: a diff under its path, not JSON with "\n" in it.
+    assert!(md.contains("`/home/dev/shop/src/discount.ts`\n"), "{md}");
+    assert!(
+        md.contains("```diff\n export function discount(p: number) {\n-  return p * 0.9;\n+  return Math.round(p * 90) / 100;\n }\n```"),
+        "{md}"
+    );
+    assert!(md.contains("```sh\n$ npm test -- discount\n```"), "{md}");
+    assert!(md.contains("[x] "), "the checklist: {md}");
+    assert!(!md.contains("\"old_string\""), "no JSON for a tool with a form");
+    let html = export_string(&c, sid, ExportFormat::Html, false);
+    assert!(
+        html.contains("<span class=\"add\">+  return Math.round(p * 90) / 100;</span>"),
+        "{html}"
+    );
+    assert!(html.contains("<span class=\"del\">-  return p * 0.9;</span>"));
+    assert!(html.contains("<pre>$ npm test -- discount</pre>"));
+}

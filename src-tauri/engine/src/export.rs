@@ -9,7 +9,9 @@
 //!   the transcript's size.
 //! - Markdown: a `# title`, the session facts, then one `## You · time` / `## Claude · time`
 //!   heading per message and `### Tool: NAME` per tool call with fenced input and output (the
-//!   fence is longer than any backtick run inside). Prompts are written as typed.
+//!   fence is longer than any backtick run inside). Prompts are written as typed. A tool's input
+//!   is written in the form the viewer shows ([`input_shown`]: an edit as a diff under its path,
+//!   Bash as `$ command`, a file written under its path, a checklist), JSON for other tools.
 //! - HTML: one file that works offline and runs nothing — no scripts, no event attributes, no
 //!   remote loads (a Content-Security-Policy of `default-src 'none'` says so to the browser),
 //!   light and dark from `prefers-color-scheme`, tool calls folded in `<details>`. Claude's
@@ -29,7 +31,9 @@ use ts_rs::TS;
 
 use crate::catalog::{Catalog, SessionDetails};
 use crate::error::{Error, Result};
-use crate::model::{Role, SessionSummary, SubagentInfo, TranscriptMessage, Usage};
+use crate::model::{
+    LineChange, Role, SessionSummary, SubagentInfo, ToolCall, ToolForm, TranscriptMessage, Usage,
+};
 
 /// The three export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -385,6 +389,79 @@ fn fenced(out: &mut dyn Write, info: &str, body: &str) -> std::io::Result<()> {
     writeln!(out, "{fence}\n")
 }
 
+/// A tool call's input as an export shows it: a caption (the file, what a command was for), the
+/// fence's language, and the body — the form the viewer draws, or pretty JSON for a tool without
+/// one. An empty body is not written (a Read is its caption).
+struct InputShown {
+    caption: Option<String>,
+    lang: &'static str,
+    body: String,
+}
+
+fn input_shown(call: &ToolCall) -> Option<InputShown> {
+    let shown = |caption: Option<String>, lang, body| Some(InputShown { caption, lang, body });
+    let Some(form) = &call.form else {
+        return call.input.clone().and_then(|input| shown(None, "json", input));
+    };
+    match form {
+        ToolForm::Edit { path, edits } => {
+            let hunks: Vec<String> = edits
+                .iter()
+                .map(|e| {
+                    let lines = e.lines.iter().map(|l| {
+                        let mark = match l.change {
+                            LineChange::Same => ' ',
+                            LineChange::Removed => '-',
+                            LineChange::Added => '+',
+                        };
+                        format!("{mark}{}", l.text)
+                    });
+                    lines.collect::<Vec<_>>().join("\n")
+                })
+                .collect();
+            shown(Some(path.clone()), "diff", hunks.join("\n@@\n"))
+        }
+        ToolForm::Write { path, content } => shown(Some(path.clone()), "text", content.clone()),
+        ToolForm::Command { command, description } => {
+            shown(description.clone(), "sh", format!("$ {command}"))
+        }
+        ToolForm::Read { path, offset, limit } => {
+            let range = match (offset, limit) {
+                (Some(o), Some(l)) => format!(" (lines {o}–{})", o + l.saturating_sub(1)),
+                (Some(o), None) => format!(" (from line {o})"),
+                (None, Some(l)) => format!(" (the first {l} lines)"),
+                (None, None) => String::new(),
+            };
+            shown(Some(format!("{path}{range}")), "text", String::new())
+        }
+        ToolForm::Search { pattern, path, glob } => {
+            let mut caption = String::new();
+            if let Some(p) = path {
+                caption.push_str(&format!("in {p}"));
+            }
+            if let Some(g) = glob {
+                caption
+                    .push_str(&format!("{}files {g}", if caption.is_empty() { "" } else { ", " }));
+            }
+            shown(Some(caption).filter(|c| !c.is_empty()), "text", pattern.clone())
+        }
+        ToolForm::Todos { items } => {
+            let list = items.iter().map(|t| {
+                let mark = if t.status == "completed" { 'x' } else { ' ' };
+                format!("[{mark}] {}", t.content)
+            });
+            shown(None, "text", list.collect::<Vec<_>>().join("\n"))
+        }
+        ToolForm::Task { description, agent_type, prompt } => {
+            let caption = match (agent_type, description) {
+                (Some(a), Some(d)) => Some(format!("{a}: {d}")),
+                (a, d) => a.clone().or_else(|| d.clone()),
+            };
+            shown(caption, "text", prompt.clone().unwrap_or_default())
+        }
+    }
+}
+
 /// Text for one Markdown line (a heading or a list item): line breaks become spaces.
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -404,8 +481,13 @@ impl Sink for Markdown<'_> {
             match (&m.role, &m.tool_call) {
                 (Role::Tool, Some(call)) => {
                     writeln!(self.out, "### Tool: {}\n", one_line(&tool_title(call)))?;
-                    if let Some(input) = &call.input {
-                        fenced(self.out, "json", input)?;
+                    if let Some(input) = input_shown(call) {
+                        if let Some(c) = &input.caption {
+                            writeln!(self.out, "`{}`\n", one_line(c).replace('`', "'"))?;
+                        }
+                        if !input.body.is_empty() {
+                            fenced(self.out, input.lang, &input.body)?;
+                        }
                     }
                     if !call.output.is_empty() {
                         let label = if call.is_error { "Error" } else { "Output" };
@@ -508,8 +590,8 @@ fn markdown_html(text: &str) -> String {
 }
 
 const STYLE: &str = "
-:root{color-scheme:light dark;--bg:#fff;--fg:#1d1e22;--muted:#64656f;--user:#eef3fd;--code:#f3f3f6;--border:#e1e1e6;--accent:#2f6fe4;--err:#c23a2b}
-@media (prefers-color-scheme:dark){:root{--bg:#1c1d21;--fg:#e6e6ea;--muted:#a0a1ab;--user:#232d40;--code:#15161a;--border:#34353c;--accent:#6d9cf4;--err:#f07060}}
+:root{color-scheme:light dark;--bg:#fff;--fg:#1d1e22;--muted:#64656f;--user:#eef3fd;--code:#f3f3f6;--border:#e1e1e6;--accent:#2f6fe4;--err:#c23a2b;--add:#e3f5e6;--del:#fbe6e4}
+@media (prefers-color-scheme:dark){:root{--bg:#1c1d21;--fg:#e6e6ea;--muted:#a0a1ab;--user:#232d40;--code:#15161a;--border:#34353c;--accent:#6d9cf4;--err:#f07060;--add:#1e3a26;--del:#44221f}}
 body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.5 system-ui,-apple-system,'Segoe UI',Ubuntu,sans-serif}
 main{max-width:920px;margin:0 auto;padding:24px}
 h1{font-size:20px;margin:0 0 8px}
@@ -526,6 +608,7 @@ details.tool summary{cursor:pointer;font-family:ui-monospace,Menlo,Consolas,mono
 details.tool.error{border-color:var(--err)}
 details.thinking summary{color:var(--muted);cursor:pointer}
 h3.part{font-size:12px;color:var(--muted);margin:8px 0 2px}
+pre.diff span{display:block}pre.diff .add{background:var(--add)}pre.diff .del{background:var(--del)}
 a{color:var(--accent)}
 hr{border:0;border-top:1px solid var(--border);margin:28px 0}
 table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:2px 6px}
@@ -558,8 +641,24 @@ impl Sink for Html<'_> {
                     "<details class=\"{class}\"><summary>{}</summary>",
                     esc(&tool_title(call))
                 )?;
-                if let Some(input) = &call.input {
-                    writeln!(self.out, "<h3 class=\"part\">Input</h3><pre>{}</pre>", esc(input))?;
+                if let Some(input) = input_shown(call) {
+                    let caption = input.caption.as_deref().map(esc).unwrap_or_default();
+                    writeln!(self.out, "<h3 class=\"part\">Input <code>{caption}</code></h3>")?;
+                    if input.lang == "diff" {
+                        // Each line of the diff in its colour, as the viewer draws it.
+                        write!(self.out, "<pre class=\"diff\">")?;
+                        for line in input.body.lines() {
+                            let class = match line.chars().next() {
+                                Some('+') => "add",
+                                Some('-') => "del",
+                                _ => "same",
+                            };
+                            writeln!(self.out, "<span class=\"{class}\">{}</span>", esc(line))?;
+                        }
+                        writeln!(self.out, "</pre>")?;
+                    } else if !input.body.is_empty() {
+                        writeln!(self.out, "<pre>{}</pre>", esc(&input.body))?;
+                    }
                 }
                 if !call.output.is_empty() {
                     let label = if call.is_error { "Error" } else { "Output" };
