@@ -180,4 +180,4 @@ scripts/node_modules/.package-lock.json: scripts/package.json scripts/package-lo
 	@touch $@
 
 bundle: ui scripts/node_modules/.package-lock.json
-	scripts/node_modules/.bin/tauri build --bundles $(BUNDLES)
+	scripts/node_modules/.bin/tauri build --bundles $(BUNDLES) -- --profile dist
