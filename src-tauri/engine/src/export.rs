@@ -10,7 +10,7 @@
 //! - Markdown: a `# title`, the session facts, then one `## You · time` / `## Claude · time`
 //!   heading per message and `### Tool: NAME` per tool call with fenced input and output (the
 //!   fence is longer than any backtick run inside). Prompts are written as typed. A tool's input
-//!   is written in the form the viewer shows ([`input_shown`]: an edit as a diff under its path,
+//!   is written in the form the viewer shows (`input_shown`: an edit as a diff under its path,
 //!   Bash as `$ command`, a file written under its path, a checklist), JSON for other tools.
 //! - HTML: one file that works offline and runs nothing — no scripts, no event attributes, no
 //!   remote loads (a Content-Security-Policy of `default-src 'none'` says so to the browser),
