@@ -350,6 +350,19 @@ def step_viewer_rename_live(driver, claude, state_dir):
         text_of(el).strip() == "Deploy report (e2e)" for el in by_testid(driver, "session-name")))
     shot(driver, "05-renamed")
 
+    # 4b. Keyboard: F2 renames the list's current row; Esc leaves the name as it was and gives the
+    # keyboard back to the list (not to the page).
+    wrap = driver.find_element(By.CSS_SELECTOR, ".list-wrap")
+    driver.execute_script("arguments[0].focus()", wrap)
+    wrap.send_keys(Keys.F2)
+    field = one(driver, "rename-input", "the rename field from F2")
+    assert driver.switch_to.active_element == field, "F2 puts the keyboard in the name field"
+    field.send_keys(Keys.ESCAPE)
+    wait_until("the rename field to close", lambda: not by_testid(driver, "rename-input"))
+    assert driver.execute_script("return !!document.activeElement?.closest('.list-wrap')"), \
+        driver.execute_script("return document.activeElement?.outerHTML.slice(0, 120)")
+    assert any(text_of(el).strip() == "Deploy report (e2e)" for el in by_testid(driver, "session-name"))
+
     # 5. Live updates: a transcript appended on disk shows up without any click.
     transcript = claude / "projects" / "-srv-herd-alpha" / f"{ALPHA_JOB}.jsonl"
     with transcript.open("a") as f:
