@@ -266,39 +266,29 @@ impl Builder {
     fn user(&mut self, l: &MsgLine<'_>, offset: u64) {
         let Some(msg) = l.message.0.as_ref() else { return };
         let content = &msg.content;
-        if l.is_meta.is_true() {
-            let text = super::user_text(content);
-            if is_hook_feedback(&text) {
-                self.push(TranscriptMessage {
-                    role: Role::User,
-                    content: text,
-                    uuid: owned(&l.uuid),
-                    timestamp: owned(&l.timestamp),
-                    thinking: None,
-                    tool_call: None,
-                    origin_kind: Some("hook".to_owned()),
-                    offset,
-                    attachments: Vec::new(),
-                });
-            }
-            return;
-        }
-        if let ContentRef::Blocks(blocks) = content {
-            for b in blocks.iter().filter(|b| b.ty.as_str() == Some("tool_result")) {
-                self.tool_result(b, l, offset);
-            }
-        }
         let text = super::user_text(content);
-        let attachments = super::attachments::describe(content, offset);
-        if text.trim().is_empty() && attachments.is_empty() {
-            return;
-        }
-        let origin_kind = l
-            .origin
-            .0
-            .as_ref()
-            .and_then(|o| owned(&o.kind))
-            .or_else(|| l.is_compact_summary.is_true().then(|| "compact-summary".to_owned()));
+        let (origin_kind, attachments) = if l.is_meta.is_true() {
+            // Of the lines Claude Code marks as not typed, only a hook's feedback is shown.
+            if !is_hook_feedback(&text) {
+                return;
+            }
+            (Some("hook".to_owned()), Vec::new())
+        } else {
+            if let ContentRef::Blocks(blocks) = content {
+                for b in blocks.iter().filter(|b| b.ty.as_str() == Some("tool_result")) {
+                    self.tool_result(b, l, offset);
+                }
+            }
+            let attachments = super::attachments::describe(content, offset);
+            if text.trim().is_empty() && attachments.is_empty() {
+                return;
+            }
+            let origin_kind =
+                l.origin.0.as_ref().and_then(|o| owned(&o.kind)).or_else(|| {
+                    l.is_compact_summary.is_true().then(|| "compact-summary".to_owned())
+                });
+            (origin_kind, attachments)
+        };
         self.push(TranscriptMessage {
             role: Role::User,
             content: text,
