@@ -12,6 +12,7 @@ use crate::world::World;
 const REWOUND_SID: &str = "7a1f3c5e-2b4d-4e6f-8a0b-1c3d5e7f9a2b";
 const PROJECT_SID: &str = "6e7f8a9b-0c1d-4e2f-8a3b-4c5d6e7f8a9b";
 const HOSTILE_SID: &str = "0bad0bad-1111-4222-8333-444455556666";
+const TOOLS_SID: &str = "f7f7f7f7-0000-4000-8000-000000000001";
 
 fn fx(name: &str) -> PathBuf {
     crate::support::fixture("transcripts").join(name)
@@ -320,14 +321,20 @@ fn print_exports() {
     println!("{}", export_string(&c, HOSTILE_SID, ExportFormat::Markdown, false));
 }
 
-#[test]
-fn hook_feedback_is_headed_as_what_it_is_not_as_the_person() {
+/// A home holding `fixtures/transcripts/tool-forms-2.1.jsonl` as the session [`TOOLS_SID`].
+fn tool_forms_home() -> (World, Catalog) {
     let w = World::new();
     let shop = w.folder_of("/home/dev/shop");
     fs::create_dir_all(&shop).unwrap();
-    let sid = "f7f7f7f7-0000-4000-8000-000000000001";
-    fs::copy(fx("tool-forms-2.1.jsonl"), shop.join(format!("{sid}.jsonl"))).unwrap();
-    let md = export_string(&w.catalog(), sid, ExportFormat::Markdown, false);
+    fs::copy(fx("tool-forms-2.1.jsonl"), shop.join(format!("{TOOLS_SID}.jsonl"))).unwrap();
+    let c = w.catalog();
+    (w, c)
+}
+
+#[test]
+fn hook_feedback_is_headed_as_what_it_is_not_as_the_person() {
+    let (_w, c) = tool_forms_home();
+    let md = export_string(&c, TOOLS_SID, ExportFormat::Markdown, false);
     let hook = md.find("## Hook feedback · 2026-11-22T09:00:27.100Z").expect(&md);
     assert!(md[hook..].contains("1 test still fails: run npm test before you stop"));
     assert!(!md.contains("## You · 2026-11-22T09:00:27.100Z"));
@@ -335,13 +342,8 @@ fn hook_feedback_is_headed_as_what_it_is_not_as_the_person() {
 
 #[test]
 fn tool_inputs_are_exported_in_the_form_the_viewer_shows() {
-    let w = World::new();
-    let shop = w.folder_of("/home/dev/shop");
-    fs::create_dir_all(&shop).unwrap();
-    let sid = "f7f7f7f7-0000-4000-8000-000000000001";
-    fs::copy(fx("tool-forms-2.1.jsonl"), shop.join(format!("{sid}.jsonl"))).unwrap();
-    let c = w.catalog();
-    let md = export_string(&c, sid, ExportFormat::Markdown, false);
+    let (_w, c) = tool_forms_home();
+    let md = export_string(&c, TOOLS_SID, ExportFormat::Markdown, false);
     // An Edit: a diff under its path, not JSON with "\n" in it.
     assert!(md.contains("`/home/dev/shop/src/discount.ts`\n"), "{md}");
     assert!(
@@ -351,7 +353,7 @@ fn tool_inputs_are_exported_in_the_form_the_viewer_shows() {
     assert!(md.contains("```sh\n$ npm test -- discount\n```"), "{md}");
     assert!(md.contains("[x] "), "the checklist: {md}");
     assert!(!md.contains("\"old_string\""), "no JSON for a tool with a form");
-    let html = export_string(&c, sid, ExportFormat::Html, false);
+    let html = export_string(&c, TOOLS_SID, ExportFormat::Html, false);
     assert!(
         html.contains("<span class=\"add\">+  return Math.round(p * 90) / 100;</span>"),
         "{html}"
