@@ -206,6 +206,17 @@ def real_drag(driver, paths, target, while_over=None):
             helper.kill()
 
 
+def quit_app(driver, tauri):
+    """Ends the WebDriver session (if one started) and tauri-driver with the app."""
+    if driver is not None:
+        try:
+            driver.quit()
+        except WebDriverException:
+            pass
+    if tauri is not None:
+        tauri.close()
+
+
 def wizard_step(driver, n):
     return wait_until(f"wizard step {n}", lambda: any(
         w.get_attribute("data-step") == str(n) for w in by_testid(driver, "wizard")))
@@ -979,12 +990,7 @@ def step_corpus_home(tmp):
         log("corpus home: landed on All Chats without a fleet, rows painted, a pasted PNG drawn, "
             "no injected line shown as typed, light and dark")
     finally:
-        if driver is not None:
-            try:
-                driver.quit()
-            except WebDriverException:
-                pass
-        tauri.close()
+        quit_app(driver, tauri)
 
 
 def main():
@@ -1029,10 +1035,8 @@ def main():
         step_tool_forms(driver, claude)
         step_views(driver, "light")
         step_views(driver, "dark", src)
-        driver.quit()
-        driver = None
-        tauri.close()
-        tauri = None
+        quit_app(driver, tauri)
+        driver = tauri = None
         step_corpus_home(tmp)
         ok = True
         log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
@@ -1050,13 +1054,7 @@ def main():
             except WebDriverException:
                 pass
     finally:
-        if driver is not None:
-            try:
-                driver.quit()
-            except WebDriverException:
-                pass
-        if tauri is not None:
-            tauri.close()
+        quit_app(driver, tauri)
         try:
             os.killpg(fake_claude.pid, signal.SIGTERM)
         except ProcessLookupError:
