@@ -666,3 +666,72 @@ fn questions_rejected_by_a_quit_are_found_with_their_text() {
     );
     assert_eq!(found[1].asked_at.as_deref(), Some("2026-09-16T20:00:00.000Z"));
 }
+
+/// A subagent's prompt line for session `id` saying `word`.
+fn sidechain_line(id: &str, uuid: &str, word: &str) -> String {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&user(id, "/w/app", uuid, &format!("subagent task {word}"))).unwrap();
+    v["isSidechain"] = serde_json::Value::Bool(true);
+    v["agentId"] = serde_json::Value::String(uuid.to_owned());
+    v.to_string() + "\n"
+}
+
+/// Sets `dir`'s modification time a minute back (older than the moment in which a folder's
+/// read is not yet trusted).
+fn age(dir: &Path) {
+    let old = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::open(dir).unwrap().set_modified(old).unwrap();
+}
+
+#[test]
+fn subagent_folders_are_remembered_across_processes_and_their_changes_seen() {
+    let (tmp, catalog, folder) = bare_home();
+    let data = tmp.path().join("data");
+    let id = sid("61");
+    session_saying(&folder, "61", "mainword");
+    let nested = folder.join(&id).join("subagents");
+    let run = nested.join("workflows").join("run-1");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(nested.join("agent-a1.jsonl"), sidechain_line(&id, "s1", "nestedword")).unwrap();
+    std::fs::write(run.join("agent-w1.jsonl"), sidechain_line(&id, "w1", "flowword")).unwrap();
+    std::fs::write(folder.join("agent-f1.jsonl"), sidechain_line(&id, "f1", "flatword")).unwrap();
+    for d in [&folder, &folder.join(&id), &nested, &nested.join("workflows"), &run] {
+        age(d);
+    }
+    let index = SearchIndex::open(&data).unwrap();
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.sessions), (4, 1), "{r:?}");
+    for w in ["mainword", "nestedword", "flowword", "flatword"] {
+        assert_eq!(ids(&search(&index, &catalog, w)), BTreeSet::from([id.clone()]), "{w}");
+    }
+    assert!(data.join("search-v3").join("folders.bin").is_file());
+
+    // A new process (index and catalog opened again) finds the same files through what the
+    // first remembered: nothing is read again.
+    drop(index);
+    let catalog = Catalog::open(catalog.config().clone()).unwrap();
+    let index = SearchIndex::open(&data).unwrap();
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.files_appended, r.files_unchanged), (0, 0, 4), "{r:?}");
+
+    // A run added to a remembered folder, a new workflow run and a flat file removed are seen
+    // (their folders' times moved).
+    std::fs::write(nested.join("agent-a2.jsonl"), sidechain_line(&id, "s2", "laterword")).unwrap();
+    let run2 = nested.join("workflows").join("run-2");
+    std::fs::create_dir_all(&run2).unwrap();
+    std::fs::write(run2.join("agent-w2.jsonl"), sidechain_line(&id, "w2", "secondflow")).unwrap();
+    std::fs::remove_file(folder.join("agent-f1.jsonl")).unwrap();
+    catalog.invalidate(&[]);
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.files_removed), (2, 1), "{r:?}");
+    assert_eq!(search(&index, &catalog, "laterword").total_sessions, 1);
+    assert_eq!(search(&index, &catalog, "secondflow").total_sessions, 1);
+    assert_eq!(search(&index, &catalog, "flatword").total_sessions, 0);
+
+    // What is remembered is a cache: damaged, it is read again from the folders.
+    std::fs::write(data.join("search-v3").join("folders.bin"), b"not what was written").unwrap();
+    let index = SearchIndex::open(&data).unwrap();
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.files_unchanged), (0, 5), "{r:?}");
+    assert_eq!(search(&index, &catalog, "nestedword").total_sessions, 1);
+}

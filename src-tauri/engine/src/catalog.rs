@@ -117,6 +117,8 @@ pub struct FoundTranscript {
     pub session_id: String,
     pub size: u64,
     pub mtime: SystemTime,
+    /// What the pass's `stat` said (size, time, inode).
+    pub stamp: FileStamp,
     pub docker: bool,
     /// Shared with the listing index (not copied per listing).
     pub facts: Arc<TranscriptFacts>,
@@ -146,6 +148,10 @@ pub struct Scan {
     pub attribution: AttributionIndex,
     pub custom_names: HashMap<String, HashMap<String, String>>,
     pub warnings: Vec<Warning>,
+    /// When a full pass took every transcript's `stat` (`None` for a pass that kept part of an
+    /// earlier one): a caller that must see each file as it is now may trust the stamps only if
+    /// this is later than its own start.
+    pub stamped_at: Option<Instant>,
     /// Every listed session's summary, newest first, made once for this pass when first asked.
     listed: OnceLock<Arc<[SessionSummary]>>,
     /// ≤ 2.0 summaries and newest leaves by folder, made once when first asked.
@@ -160,15 +166,27 @@ struct Continuation {
 }
 
 /// Per `(folder, leaf uuid)`: the ≤ 2.0 summary naming it, and the session whose newest leaf it is.
+/// Keyed by [`leaf_key`]; the per-session lists are sorted `(key, transcript)` pairs, not maps of
+/// cloned ids (made for every session of every listing, so they must cost little).
 #[derive(Debug, Default)]
-/// Keyed by [`leaf_key`] (no allocation per lookup: the listing asks once per session).
 struct LeafIndex {
     titles: HashMap<u64, String>,
-    owners: HashMap<u64, String>,
-    /// Sessions by their first line's uuid, oldest first (a resume into a new file replays it).
-    firsts: HashMap<u64, Vec<Dated>>,
-    /// Sessions whose first line hangs from this (folder, uuid).
-    hung: HashMap<u64, Vec<Dated>>,
+    /// The session whose newest line it is (the last listed, when two claim it).
+    owners: Vec<(u64, usize)>,
+    /// Sessions by their first line's uuid, each key's oldest first (a resume into a new file
+    /// replays it).
+    firsts: Vec<(u64, usize)>,
+    /// Sessions whose first line hangs from this (folder, uuid), oldest first.
+    hung: Vec<(u64, usize)>,
+}
+
+impl LeafIndex {
+    /// The transcripts (indexes into the pass's) listed under `key` in `list`.
+    fn run(list: &[(u64, usize)], key: u64) -> impl DoubleEndedIterator<Item = usize> + '_ {
+        let start = list.partition_point(|e| e.0 < key);
+        let end = list.partition_point(|e| e.0 <= key);
+        list.get(start..end).unwrap_or_default().iter().map(|e| e.1)
+    }
 }
 
 /// A 64-bit key for (folder, uuid).
@@ -180,9 +198,6 @@ fn leaf_key(folder: &str, uuid: &str) -> u64 {
     h.finish()
 }
 
-/// A session id with its last message time (sorts oldest first; `None` first of all).
-type Dated = (Option<String>, String);
-
 impl Scan {
     fn leaves(&self) -> &LeafIndex {
         self.leaves.get_or_init(|| {
@@ -191,26 +206,47 @@ impl Scan {
                 for s in &f.facts.leaf_summaries {
                     ix.titles.insert(leaf_key(&f.folder, &s.leaf), s.text.clone());
                 }
-                if !f.is_session() {
-                    continue;
-                }
-                if let Some(leaf) = &f.facts.leaf_uuid {
-                    ix.owners.insert(leaf_key(&f.folder, leaf), f.session_id.clone());
-                }
-                let at = || (f.facts.last_message_at.clone(), f.session_id.clone());
-                if let Some(first) = &f.facts.first_uuid {
-                    ix.firsts.entry(leaf_key(&f.folder, first)).or_default().push(at());
-                }
-                if let Some(parent) = &f.facts.first_parent {
-                    ix.hung.entry(leaf_key(&f.folder, parent)).or_default().push(at());
-                }
             }
-            for list in ix.firsts.values_mut().chain(ix.hung.values_mut()) {
-                list.sort();
-                list.dedup_by(|a, b| a.1 == b.1);
+            // Keys are hashed on every core; the lists are sorted once.
+            let keys: Vec<[Option<u64>; 3]> = self
+                .transcripts
+                .par_iter()
+                .map(|f| {
+                    if !f.is_session() {
+                        return [None; 3];
+                    }
+                    let key = |u: &Option<String>| u.as_deref().map(|u| leaf_key(&f.folder, u));
+                    [key(&f.facts.leaf_uuid), key(&f.facts.first_uuid), key(&f.facts.first_parent)]
+                })
+                .collect();
+            for (i, [leaf, first, parent]) in keys.into_iter().enumerate() {
+                ix.owners.extend(leaf.map(|k| (k, i)));
+                ix.firsts.extend(first.map(|k| (k, i)));
+                ix.hung.extend(parent.map(|k| (k, i)));
+            }
+            let t = &self.transcripts;
+            let dated = |i: usize| t.get(i).map(|t| (&t.facts.last_message_at, &t.session_id));
+            ix.owners.sort_unstable();
+            for list in [&mut ix.firsts, &mut ix.hung] {
+                list.sort_unstable_by(|a, b| {
+                    a.0.cmp(&b.0).then_with(|| dated(a.1).cmp(&dated(b.1)))
+                });
+                list.dedup_by(|a, b| {
+                    a.0 == b.0 && dated(a.1).map(|d| d.1) == dated(b.1).map(|d| d.1)
+                });
             }
             ix
         })
+    }
+
+    /// The session id of the pass's transcript `i`.
+    fn session_at(&self, i: usize) -> Option<&str> {
+        self.transcripts.get(i).map(|t| t.session_id.as_str())
+    }
+
+    /// The session whose newest line is `key`'s (the last listed, when two claim it).
+    fn owner(&self, key: u64) -> Option<&str> {
+        LeafIndex::run(&self.leaves().owners, key).next_back().and_then(|i| self.session_at(i))
     }
 
     /// The session this one continues, and the one that continues it (see [`Continuation`]).
@@ -218,29 +254,36 @@ impl Scan {
         let f = &t.facts;
         let ix = self.leaves();
         let key = |u: &str| leaf_key(&t.folder, u);
+        let sid = t.session_id.as_str();
         // Its first line hangs from another session's newest line.
         let mut from = f
             .first_parent
             .as_deref()
-            .and_then(|p| ix.owners.get(&key(p)))
-            .filter(|s| **s != t.session_id)
-            .cloned();
+            .and_then(|p| self.owner(key(p)))
+            .filter(|s| *s != sid)
+            .map(str::to_owned);
         let mut into = f
             .leaf_uuid
             .as_deref()
-            .and_then(|l| ix.hung.get(&key(l)))
-            .and_then(|v| v.iter().find(|x| x.1 != t.session_id))
-            .map(|x| x.1.clone());
+            .and_then(|l| {
+                LeafIndex::run(&ix.hung, key(l))
+                    .filter_map(|i| self.session_at(i))
+                    .find(|s| *s != sid)
+            })
+            .map(str::to_owned);
         // Files that replay the same first line: each continues the one before it.
-        if let Some(group) = f.first_uuid.as_deref().and_then(|u| ix.firsts.get(&key(u)))
-            && group.len() > 1
-            && let Some(i) = group.iter().position(|x| x.1 == t.session_id)
-        {
-            if from.is_none() && i > 0 {
-                from = group.get(i - 1).map(|x| x.1.clone());
-            }
-            if into.is_none() {
-                into = group.get(i + 1).map(|x| x.1.clone());
+        if let Some(first) = f.first_uuid.as_deref() {
+            let group: Vec<&str> =
+                LeafIndex::run(&ix.firsts, key(first)).filter_map(|i| self.session_at(i)).collect();
+            if group.len() > 1
+                && let Some(i) = group.iter().position(|s| *s == sid)
+            {
+                if from.is_none() && i > 0 {
+                    from = group.get(i - 1).map(|s| (*s).to_owned());
+                }
+                if into.is_none() {
+                    into = group.get(i + 1).map(|s| (*s).to_owned());
+                }
             }
         }
         Continuation { from, into }
@@ -261,7 +304,7 @@ impl Scan {
         if let Some(title) = f.leaf_uuid.as_deref().and_then(|l| ix.titles.get(&key(l))) {
             return Some(title.clone());
         }
-        let other = |leaf: &str| ix.owners.get(&key(leaf)).is_some_and(|s| *s != t.session_id);
+        let other = |leaf: &str| self.owner(key(leaf)).is_some_and(|s| s != t.session_id);
         match f.summary_leaf.as_deref() {
             Some(leaf) if other(leaf) => {
                 f.leaf_summaries.iter().rev().find(|s| !other(&s.leaf)).map(|s| s.text.clone())
@@ -469,6 +512,7 @@ impl Catalog {
             .collect();
         warnings.extend(kept);
         Scan {
+            stamped_at: None,
             transcripts,
             attribution: previous.attribution.clone(),
             custom_names: previous.custom_names.clone(),
@@ -480,6 +524,7 @@ impl Catalog {
 
     fn scan_now(&self, caches: &mut Caches) -> Result<Scan> {
         let Caches { index, jobs, jobs_file, jobs_loaded, .. } = caches;
+        let started = Instant::now();
         // Transcripts and attribution do not depend on each other: both run at once.
         let (transcripts, attribution) = rayon::join(
             || self.scan_transcripts(index, None),
@@ -502,6 +547,7 @@ impl Catalog {
             MetadataStore::new(&self.state_dir).custom_names_with_warnings();
         warnings.extend(metadata_warnings);
         Ok(Scan {
+            stamped_at: Some(started),
             transcripts,
             attribution,
             custom_names,
@@ -670,6 +716,12 @@ impl Catalog {
         Ok(self.listed(&*self.scan()?))
     }
 
+    /// The same, with the pass it comes from (what its `stat` of each transcript said).
+    pub fn listed_sessions_with_scan(&self) -> Result<(Arc<[SessionSummary]>, Arc<Scan>)> {
+        let scan = self.scan()?;
+        Ok((self.listed(&scan), scan))
+    }
+
     /// The same as of the last pass, however old (a pass is made if there is none): for answers
     /// that lag a file event by a moment anyway, like search, whose index lags as much.
     pub fn last_listed_sessions(&self) -> Result<Arc<[SessionSummary]>> {
@@ -689,6 +741,8 @@ impl Catalog {
     /// The pass's summaries, made on every core the first time they are asked for.
     fn listed(&self, scan: &Scan) -> Arc<[SessionSummary]> {
         let made = scan.listed.get_or_init(|| {
+            // Made first, on every core (inside the summaries' loop, the other cores would wait).
+            scan.leaves();
             // Boxed, so that sorting moves pointers, not summaries.
             let mut sessions: Vec<(Box<SessionSummary>, String)> = scan
                 .transcripts
@@ -1326,6 +1380,7 @@ impl Candidate {
             session_id: self.session_id,
             size: self.stamp.size,
             mtime: self.mtime,
+            stamp: self.stamp,
             docker: self.docker,
             facts,
         }

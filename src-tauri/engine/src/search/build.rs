@@ -3,7 +3,8 @@
 //! truncated one read again, a removed one taken out. What the index holds is described by the
 //! commit's payload, written in the same atomic commit as the documents.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
+use std::ffi::OsStr;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,10 +22,11 @@ use super::{IndexProgress, IndexReport, SearchIndex, UpdateOptions, index_error}
 use crate::catalog::Catalog;
 use crate::error::Result;
 use crate::files::FileIdentity;
+use crate::index::FileStamp;
 use crate::jsonl::{LISTING_MAX_LINE_BYTES, LineReader};
 use crate::model::{Role, SessionSummary, Warning};
 use crate::transcript::forks;
-use crate::transcript::subagents::{self, FlatAgents, subagent_files};
+use crate::transcript::subagents::{self, FlatAgents, Lookups, subagent_files_with};
 use crate::transcript::text::{Piece, TextExtractor};
 
 /// How many bytes before the indexed end are compared to tell an append from a rewrite.
@@ -42,6 +44,8 @@ struct Wanted {
     session_id: String,
     /// A subagent run's id and its session's main transcript.
     run: Option<(String, PathBuf)>,
+    /// Its part of the fingerprint, as it is now.
+    print: u64,
 }
 
 /// How a file is brought up to date.
@@ -83,10 +87,19 @@ impl SearchIndex {
     ) -> Result<IndexReport> {
         let started = Instant::now();
         let mut report = IndexReport::default();
-        let listed = catalog.listed_sessions()?;
+        let (listed, scan) = catalog.listed_sessions_with_scan()?;
         let sessions: Vec<&SessionSummary> = listed.iter().collect();
         report.sessions = sessions.len() as u64;
-        let wanted = wanted_files(&sessions);
+        // The listing's stamps stand in for a `stat` only when its pass took them during this
+        // update (a reused pass may be older than a file's last append).
+        let stamps: HashMap<&OsStr, FileStamp> = if scan.stamped_at.is_some_and(|t| t >= started) {
+            scan.transcripts.iter().map(|t| (t.path.as_os_str(), t.stamp)).collect()
+        } else {
+            HashMap::new()
+        };
+        let wanted = wanted_files(&sessions, &stamps, &self.folders);
+        drop(stamps);
+        self.folders.save();
         // Nothing changed (the common case after a file event elsewhere, or a search that updates
         // first): no writer, no commit.
         if !opts.rebuild
@@ -369,31 +382,35 @@ fn excerpt(text: &str) -> &str {
 }
 
 /// Every session's main transcript and its subagents' transcripts (each folder's flat agent
-/// files read once, for all its sessions).
-fn wanted_files(sessions: &[&SessionSummary]) -> Vec<Wanted> {
-    let mut by_folder: BTreeMap<&Path, Vec<&SessionSummary>> = BTreeMap::new();
+/// files looked at once, for all its sessions), found through `lookups`; a main transcript
+/// carries what the listing's `stat` found (`stamps`).
+fn wanted_files(
+    sessions: &[&SessionSummary],
+    stamps: &HashMap<&OsStr, FileStamp>,
+    lookups: &dyn Lookups,
+) -> Vec<Wanted> {
+    // Keyed by the folder's bytes: a `Path` compares and hashes component by component, which
+    // for ten thousand sessions costs more than the lookups themselves.
+    let mut by_folder: HashMap<&OsStr, Vec<&SessionSummary>> = HashMap::new();
     for s in sessions {
         let main = Path::new(&s.transcript_path);
-        by_folder.entry(main.parent().unwrap_or(main)).or_default().push(s);
+        by_folder.entry(main.parent().unwrap_or(main).as_os_str()).or_default().push(s);
     }
+    let mut by_folder: Vec<(&OsStr, Vec<&SessionSummary>)> = by_folder.into_iter().collect();
+    by_folder.sort_unstable_by(|a, b| a.0.cmp(b.0));
     by_folder
         .into_par_iter()
         .flat_map_iter(|(folder, sessions)| {
-            let flat = FlatAgents::of_folder(folder);
+            let folder = Path::new(folder);
+            let flat = FlatAgents::of_folder_with(folder, lookups);
             let mut out = Vec::new();
             for s in sessions {
                 let main = Path::new(&s.transcript_path);
-                out.push(Wanted {
-                    path: main.to_path_buf(),
-                    session_id: s.session_id.clone(),
-                    run: None,
-                });
-                for f in subagent_files(main, &s.session_id, &flat) {
-                    out.push(Wanted {
-                        path: f.path,
-                        session_id: s.session_id.clone(),
-                        run: Some((f.agent_id, main.to_path_buf())),
-                    });
+                let listed = stamps.get(main.as_os_str()).copied();
+                out.push(Wanted::new(main.to_path_buf(), &s.session_id, None, listed));
+                for f in subagent_files_with(main, &s.session_id, &flat, lookups) {
+                    let run = Some((f.agent_id, main.to_path_buf()));
+                    out.push(Wanted::new(f.path, &s.session_id, run, None));
                 }
             }
             out
@@ -401,27 +418,42 @@ fn wanted_files(sessions: &[&SessionSummary]) -> Vec<Wanted> {
         .collect()
 }
 
-/// The fingerprint of these files and sessions as they are now (a `stat` per file, on every
-/// core); equal to the committed one exactly when the index holds them as they are.
-fn fingerprint_now(wanted: &[Wanted], sessions: &[&SessionSummary]) -> u64 {
-    let files: Vec<u64> = wanted
-        .par_iter()
-        .map(|w| {
-            let key = w.path.display().to_string();
-            match std::fs::metadata(&w.path) {
+impl Wanted {
+    /// The file with its part of the fingerprint: from what the listing's pass found of it
+    /// (`listed`: a main transcript is not stat'ed twice), else from a `stat` now.
+    fn new(
+        path: PathBuf,
+        session_id: &str,
+        run: Option<(String, PathBuf)>,
+        listed: Option<FileStamp>,
+    ) -> Self {
+        let key = path.display().to_string();
+        let print = match listed {
+            Some(st) => {
+                let mtime = i64::try_from(st.mtime_ns.max(0)).unwrap_or(0);
+                state::file_print(&key, session_id, st.size, mtime, st.inode)
+            }
+            None => match std::fs::metadata(&path) {
                 Ok(m) => {
-                    state::file_print(&key, &w.session_id, m.len(), mtime_ns(&m), identity(&m))
+                    let ino = identity(&m).map_or(0, |(_, ino)| ino);
+                    state::file_print(&key, session_id, m.len(), mtime_ns(&m), ino)
                 }
                 // A file that cannot be stat'ed matches no state.
-                Err(_) => state::file_print(&key, "\u{0}missing", 0, 0, None),
-            }
-        })
-        .collect();
+                Err(_) => state::file_print(&key, "\u{0}missing", 0, 0, u64::MAX),
+            },
+        };
+        Self { path, session_id: session_id.to_owned(), run, print }
+    }
+}
+
+/// The fingerprint of these files (as found) and sessions; equal to the committed one exactly
+/// when the index holds them as they are.
+fn fingerprint_now(wanted: &[Wanted], sessions: &[&SessionSummary]) -> u64 {
     let names = sessions
         .par_iter()
         .map(|s| state::names_print(&s.session_id, session_hash(&names_text(s))));
     let names: Vec<u64> = names.collect();
-    state::combine(files.into_iter().chain(names))
+    state::combine(wanted.iter().map(|w| w.print).chain(names))
 }
 
 /// Whether and how `w` must be read; `None` when the index has it as it is.

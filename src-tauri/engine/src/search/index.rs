@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use tantivy::directory::MmapDirectory;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyError};
 
+use super::folders::Folders;
 use super::schema::{self, Fields};
 use super::state;
 use super::{INDEX_DIR, index_error, tokenizer};
@@ -23,6 +24,8 @@ pub struct SearchIndex {
     pub(super) fields: Fields,
     /// The last commit's state, decoded once.
     pub(super) state: state::Cache,
+    /// What is remembered of the folders subagent transcripts are found in.
+    pub(super) folders: Folders,
 }
 
 impl SearchIndex {
@@ -60,8 +63,14 @@ impl SearchIndex {
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
             .map_err(index_error)?;
-        let me =
-            Self { dir: dir.to_path_buf(), index, reader, fields, state: state::Cache::default() };
+        let me = Self {
+            dir: dir.to_path_buf(),
+            index,
+            reader,
+            fields,
+            state: state::Cache::default(),
+            folders: Folders::new(dir),
+        };
         // Reading the metadata proves the committed files are there and readable.
         me.index.load_metas().map_err(index_error)?;
         me.reader.searcher().segment_readers();

@@ -7,13 +7,15 @@
 //! documents describe, so a reader never sees a half-indexed file as a whole one. One process writes at a time (tantivy's writer lock is a file
 //! lock, so it holds across processes); another waits briefly, then answers from the last commit.
 //!
-//! `build` brings the index up to date (`background` does it on a thread of its own); `find`
-//! answers queries; `query` parses them; `schema`, `state` and `tokenizer` define what is stored,
-//! what the index knows of the files, and how words are cut.
+//! `build` brings the index up to date (`background` does it on a thread of its own), finding
+//! subagent transcripts through what `folders` remembers of their folders; `find` answers
+//! queries; `query` parses them; `schema`, `state` and `tokenizer` define what is stored, what the
+//! index knows of the files, and how words are cut.
 
 mod background;
 mod build;
 mod find;
+mod folders;
 mod index;
 pub mod query;
 mod schema;

@@ -58,23 +58,18 @@ pub(super) struct Committed {
 impl Payload {
     /// An order-free digest of every file's stamp and every session's names.
     pub(super) fn fingerprint(&self) -> u64 {
-        let files = self
-            .files
-            .iter()
-            .map(|(key, f)| file_print(key, &f.session_id, f.size, f.mtime_ns, f.identity));
+        let files = self.files.iter().map(|(key, f)| {
+            let ino = f.identity.map_or(0, |(_, ino)| ino);
+            file_print(key, &f.session_id, f.size, f.mtime_ns, ino)
+        });
         let names = self.sessions.iter().map(|(sid, hash)| names_print(sid, *hash));
         combine(files.chain(names))
     }
 }
 
-/// One file's part of a fingerprint.
-pub(super) fn file_print(
-    key: &str,
-    session_id: &str,
-    size: u64,
-    mtime_ns: i64,
-    identity: Option<(u64, u64)>,
-) -> u64 {
+/// One file's part of a fingerprint: its path, session, size, time and inode (0 where the
+/// platform has none). The device is left out, so that the listing's `stat` serves too.
+pub(super) fn file_print(key: &str, session_id: &str, size: u64, mtime_ns: i64, ino: u64) -> u64 {
     let mut b = Vec::with_capacity(key.len() + session_id.len() + 48);
     b.extend_from_slice(key.as_bytes());
     b.push(0);
@@ -82,8 +77,6 @@ pub(super) fn file_print(
     b.push(0);
     b.extend_from_slice(&size.to_le_bytes());
     b.extend_from_slice(&mtime_ns.to_le_bytes());
-    let (dev, ino) = identity.unwrap_or((u64::MAX, u64::MAX));
-    b.extend_from_slice(&dev.to_le_bytes());
     b.extend_from_slice(&ino.to_le_bytes());
     crate::index::checksum(&b)
 }

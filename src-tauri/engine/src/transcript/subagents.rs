@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -84,37 +85,77 @@ fn info(agent_id: &str, path: &Path, with_meta: bool) -> SubagentInfo {
 
 /// `agent-*.jsonl` regular files directly in `dir` (or symbolic links to one: a linked
 /// placement across devices), sorted by name.
-fn agent_files(dir: &Path) -> Vec<(String, PathBuf)> {
-    folder_entries(dir).map(|(files, _)| files).unwrap_or_default()
+fn agent_files(dir: &Path, lookups: &dyn Lookups) -> Vec<(String, PathBuf)> {
+    lookups.entries(dir).map(|e| e.agent_files(dir)).unwrap_or_default()
+}
+
+/// What one read of a folder says to subagent discovery.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Entries {
+    /// Ids of its `agent-<id>.jsonl` regular files (or links to one), sorted.
+    pub agents: Vec<String>,
+    /// Names of the entries that may be folders (folders, and links, which may point at one).
+    pub maybe_folders: HashSet<OsString>,
+    /// Names of its real sub-folders, sorted (a `workflows` folder's runs).
+    pub folders: Vec<OsString>,
+}
+
+impl Entries {
+    /// Reads `dir`; `None` when it cannot be read.
+    pub fn read(dir: &Path) -> Option<Self> {
+        let entries = std::fs::read_dir(dir).ok()?;
+        let mut out = Self::default();
+        for e in entries.flatten() {
+            let Ok(t) = e.file_type() else { continue };
+            let is_file = if t.is_symlink() {
+                out.maybe_folders.insert(e.file_name());
+                std::fs::metadata(e.path()).is_ok_and(|m| m.is_file())
+            } else if t.is_dir() {
+                out.maybe_folders.insert(e.file_name());
+                out.folders.push(e.file_name());
+                false
+            } else {
+                t.is_file()
+            };
+            let name = e.file_name();
+            if is_file && let Some(id) = name.to_str().and_then(agent_id_of) {
+                out.agents.push(id.to_owned());
+            }
+        }
+        out.agents.sort();
+        out.folders.sort();
+        Some(out)
+    }
+
+    /// `(agent id, path)` of its agent files, sorted.
+    fn agent_files(&self, dir: &Path) -> AgentFiles {
+        self.agents.iter().map(|id| (id.clone(), dir.join(format!("agent-{id}.jsonl")))).collect()
+    }
 }
 
 /// `(agent id, path)` of agent transcripts, sorted.
 type AgentFiles = Vec<(String, PathBuf)>;
 
-/// One read of `dir`: its agent files (as [`agent_files`]) and the names of the entries that may
-/// be folders (folders, and links, which may point at one); `None` when it cannot be read.
-fn folder_entries(dir: &Path) -> Option<(AgentFiles, HashSet<OsString>)> {
-    let entries = std::fs::read_dir(dir).ok()?;
-    let mut files = Vec::new();
-    let mut folders = HashSet::new();
-    for e in entries.flatten() {
-        let Ok(t) = e.file_type() else { continue };
-        let is_file = if t.is_symlink() {
-            folders.insert(e.file_name());
-            std::fs::metadata(e.path()).is_ok_and(|m| m.is_file())
-        } else if t.is_dir() {
-            folders.insert(e.file_name());
-            false
-        } else {
-            t.is_file()
-        };
-        let name = e.file_name();
-        if is_file && let Some(id) = name.to_str().and_then(agent_id_of) {
-            files.push((id.to_owned(), e.path()));
-        }
+/// What subagent discovery reads from disk: folders' entries and the session a flat agent file
+/// names. [`Disk`] reads them each time; a cache may remember them while their folders and
+/// files are unchanged (the search index keeps one: it looks at every session at once).
+pub trait Lookups: Sync {
+    fn entries(&self, dir: &Path) -> Option<Arc<Entries>>;
+    fn head_session_id(&self, path: &Path) -> Option<String>;
+}
+
+/// Every lookup read from disk.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Disk;
+
+impl Lookups for Disk {
+    fn entries(&self, dir: &Path) -> Option<Arc<Entries>> {
+        Entries::read(dir).map(Arc::new)
     }
-    files.sort();
-    Some((files, folders))
+
+    fn head_session_id(&self, path: &Path) -> Option<String> {
+        head_session_id(path)
+    }
 }
 
 #[derive(Deserialize)]
@@ -125,7 +166,7 @@ struct SessionProbe<'a> {
 }
 
 /// The `sessionId` recorded in the first lines of `path` (flat agent files carry the parent's).
-fn head_session_id(path: &Path) -> Option<String> {
+pub fn head_session_id(path: &Path) -> Option<String> {
     let file = crate::files::open_regular(path).ok()?;
     let mut reader = LineReader::new(BufReader::new(file.take(FLAT_HEAD_BYTES)), 0);
     let mut scratch = Vec::new();
@@ -147,26 +188,31 @@ fn head_session_id(path: &Path) -> Option<String> {
 #[derive(Debug, Default)]
 pub struct FlatAgents {
     by_session: HashMap<String, Vec<(String, PathBuf)>>,
-    /// Entries of the folder that may be folders; `None` when unknown (every session is looked
-    /// at).
-    folders: Option<HashSet<OsString>>,
+    /// The folder's entries (which of them may be folders); `None` when unknown (every session
+    /// is looked at).
+    entries: Option<Arc<Entries>>,
 }
 
 impl FlatAgents {
     pub fn of_folder(dir: &Path) -> Self {
-        let Some((files, folders)) = folder_entries(dir) else { return Self::default() };
+        Self::of_folder_with(dir, &Disk)
+    }
+
+    /// The same, through `lookups`.
+    pub fn of_folder_with(dir: &Path, lookups: &dyn Lookups) -> Self {
+        let Some(entries) = lookups.entries(dir) else { return Self::default() };
         let mut by_session: HashMap<String, Vec<(String, PathBuf)>> = HashMap::new();
-        for (id, path) in files {
-            if let Some(sid) = head_session_id(&path) {
+        for (id, path) in entries.agent_files(dir) {
+            if let Some(sid) = lookups.head_session_id(&path) {
                 by_session.entry(sid).or_default().push((id, path));
             }
         }
-        Self { by_session, folders: Some(folders) }
+        Self { by_session, entries: Some(entries) }
     }
 
     /// Whether `<folder>/<session_id>/` may exist.
     fn may_have_folder(&self, session_id: &str) -> bool {
-        self.folders.as_ref().is_none_or(|f| f.contains(OsStr::new(session_id)))
+        self.entries.as_ref().is_none_or(|e| e.maybe_folders.contains(OsStr::new(session_id)))
     }
 }
 
@@ -183,6 +229,16 @@ pub struct SubagentFile {
 /// first (`<dir>/<sid>/subagents/`, then its `workflows/<run>/` folders), then the flat ones of
 /// `flat` (the transcript's folder's). An agent id is listed once; no sidecar is read.
 pub fn subagent_files(transcript: &Path, session_id: &str, flat: &FlatAgents) -> Vec<SubagentFile> {
+    subagent_files_with(transcript, session_id, flat, &Disk)
+}
+
+/// The same, through `lookups`.
+pub fn subagent_files_with(
+    transcript: &Path,
+    session_id: &str,
+    flat: &FlatAgents,
+    lookups: &dyn Lookups,
+) -> Vec<SubagentFile> {
     let Some(dir) = transcript.parent() else { return Vec::new() };
     let mut out = Vec::new();
     let mut seen = HashSet::new();
@@ -193,19 +249,18 @@ pub fn subagent_files(transcript: &Path, session_id: &str, flat: &FlatAgents) ->
     };
     if crate::paths::validate_session_id(session_id).is_ok() && flat.may_have_folder(session_id) {
         let nested = dir.join(session_id).join("subagents");
-        for (id, path) in agent_files(&nested) {
-            push(id, path, true, &mut out);
-        }
-        if let Ok(runs) = std::fs::read_dir(nested.join("workflows")) {
-            let mut runs: Vec<PathBuf> = runs
-                .flatten()
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-                .map(|e| e.path())
-                .collect();
-            runs.sort();
-            for run in runs {
-                for (id, path) in agent_files(&run) {
-                    push(id, path, true, &mut out);
+        if let Some(entries) = lookups.entries(&nested) {
+            for (id, path) in entries.agent_files(&nested) {
+                push(id, path, true, &mut out);
+            }
+            let workflows = nested.join("workflows");
+            if entries.maybe_folders.contains(OsStr::new("workflows"))
+                && let Some(runs) = lookups.entries(&workflows)
+            {
+                for run in &runs.folders {
+                    for (id, path) in agent_files(&workflows.join(run), lookups) {
+                        push(id, path, true, &mut out);
+                    }
                 }
             }
         }
