@@ -39,11 +39,13 @@ const CHUNK_FILES: usize = 64;
 const SETTLE_AFTER_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A transcript file to keep indexed.
-struct Wanted {
+/// Borrowed from the listing where it can be: ten thousand sessions' worth of owned copies cost
+/// more to free than to find.
+struct Wanted<'a> {
     path: PathBuf,
-    session_id: String,
+    session_id: &'a str,
     /// A subagent run's id and its session's main transcript.
-    run: Option<(String, PathBuf)>,
+    run: Option<(String, &'a Path)>,
     /// Its part of the fingerprint, as it is now.
     print: u64,
 }
@@ -129,10 +131,10 @@ impl SearchIndex {
             payload.files.remove(&key);
             report.files_removed += 1;
         }
-        let todo: Vec<(Wanted, Work)> =
+        let todo: Vec<(Wanted<'_>, Work)> =
             wanted.into_iter().filter_map(|w| decide(&payload, &w).map(|work| (w, work))).collect();
         report.files_unchanged = live.len() as u64 - todo.len() as u64;
-        let total = todo.iter().map(|(w, _)| w.session_id.as_str()).collect::<BTreeSet<_>>().len();
+        let total = todo.iter().map(|(w, _)| w.session_id).collect::<BTreeSet<_>>().len();
         let mut done_sessions = BTreeSet::new();
         progress(IndexProgress { done: 0, total: total as u64 });
         let mut last_commit = Instant::now();
@@ -140,8 +142,8 @@ impl SearchIndex {
         let bytes = AtomicU64::new(0);
         let mut todo = todo.into_iter().peekable();
         while todo.peek().is_some() {
-            let chunk: Vec<(Wanted, Work)> = todo.by_ref().take(CHUNK_FILES).collect();
-            let results: Vec<(Wanted, bool, std::io::Result<FileState>)> = chunk
+            let chunk: Vec<(Wanted<'_>, Work)> = todo.by_ref().take(CHUNK_FILES).collect();
+            let results: Vec<(Wanted<'_>, bool, std::io::Result<FileState>)> = chunk
                 .into_par_iter()
                 .map(|(w, work)| {
                     let full = matches!(work, Work::Full);
@@ -217,7 +219,7 @@ impl SearchIndex {
     fn index_file(
         &self,
         writer: &IndexWriter,
-        w: &Wanted,
+        w: &Wanted<'_>,
         work: Work,
         added: &AtomicU64,
         bytes: &AtomicU64,
@@ -260,7 +262,7 @@ impl SearchIndex {
         let offset = lines.complete_offset();
         bytes.fetch_add(offset - start, Ordering::Relaxed);
         Ok(FileState {
-            session_id: w.session_id.clone(),
+            session_id: w.session_id.to_owned(),
             size: meta.len(),
             mtime_ns: mtime_ns(&meta),
             identity: identity(&meta),
@@ -272,7 +274,7 @@ impl SearchIndex {
 
     fn message_document(
         &self,
-        w: &Wanted,
+        w: &Wanted<'_>,
         key: &str,
         offset: u64,
         index: usize,
@@ -282,8 +284,8 @@ impl SearchIndex {
         let mut d = TantivyDocument::default();
         d.add_u64(f.kind, KIND_MESSAGE);
         d.add_text(f.key, key);
-        d.add_text(f.session_id, &w.session_id);
-        d.add_u64(f.session_hash, group_key(&w.session_id, false));
+        d.add_text(f.session_id, w.session_id);
+        d.add_u64(f.session_hash, group_key(w.session_id, false));
         if let Some((agent, _)) = &w.run {
             d.add_text(f.agent_id, agent);
         }
@@ -384,19 +386,19 @@ fn excerpt(text: &str) -> &str {
 /// Every session's main transcript and its subagents' transcripts (each folder's flat agent
 /// files looked at once, for all its sessions), found through `lookups`; a main transcript
 /// carries what the listing's `stat` found (`stamps`).
-fn wanted_files(
-    sessions: &[&SessionSummary],
+fn wanted_files<'a>(
+    sessions: &[&'a SessionSummary],
     stamps: &HashMap<&OsStr, FileStamp>,
     lookups: &dyn Lookups,
-) -> Vec<Wanted> {
+) -> Vec<Wanted<'a>> {
     // Keyed by the folder's bytes: a `Path` compares and hashes component by component, which
     // for ten thousand sessions costs more than the lookups themselves.
-    let mut by_folder: HashMap<&OsStr, Vec<&SessionSummary>> = HashMap::new();
+    let mut by_folder: HashMap<&OsStr, Vec<&'a SessionSummary>> = HashMap::new();
     for s in sessions {
         let main = Path::new(&s.transcript_path);
         by_folder.entry(main.parent().unwrap_or(main).as_os_str()).or_default().push(s);
     }
-    let mut by_folder: Vec<(&OsStr, Vec<&SessionSummary>)> = by_folder.into_iter().collect();
+    let mut by_folder: Vec<(&OsStr, Vec<&'a SessionSummary>)> = by_folder.into_iter().collect();
     by_folder.sort_unstable_by(|a, b| a.0.cmp(b.0));
     by_folder
         .into_par_iter()
@@ -409,7 +411,7 @@ fn wanted_files(
                 let listed = stamps.get(main.as_os_str()).copied();
                 out.push(Wanted::new(main.to_path_buf(), &s.session_id, None, listed));
                 for f in subagent_files_with(main, &s.session_id, &flat, lookups) {
-                    let run = Some((f.agent_id, main.to_path_buf()));
+                    let run = Some((f.agent_id, main));
                     out.push(Wanted::new(f.path, &s.session_id, run, None));
                 }
             }
@@ -418,13 +420,13 @@ fn wanted_files(
         .collect()
 }
 
-impl Wanted {
+impl<'a> Wanted<'a> {
     /// The file with its part of the fingerprint: from what the listing's pass found of it
     /// (`listed`: a main transcript is not stat'ed twice), else from a `stat` now.
     fn new(
         path: PathBuf,
-        session_id: &str,
-        run: Option<(String, PathBuf)>,
+        session_id: &'a str,
+        run: Option<(String, &'a Path)>,
         listed: Option<FileStamp>,
     ) -> Self {
         let key = path.display().to_string();
@@ -442,13 +444,13 @@ impl Wanted {
                 Err(_) => state::file_print(&key, "\u{0}missing", 0, 0, u64::MAX),
             },
         };
-        Self { path, session_id: session_id.to_owned(), run, print }
+        Self { path, session_id, run, print }
     }
 }
 
 /// The fingerprint of these files (as found) and sessions; equal to the committed one exactly
 /// when the index holds them as they are.
-fn fingerprint_now(wanted: &[Wanted], sessions: &[&SessionSummary]) -> u64 {
+fn fingerprint_now(wanted: &[Wanted<'_>], sessions: &[&SessionSummary]) -> u64 {
     let names = sessions
         .par_iter()
         .map(|s| state::names_print(&s.session_id, session_hash(&names_text(s))));
@@ -457,7 +459,7 @@ fn fingerprint_now(wanted: &[Wanted], sessions: &[&SessionSummary]) -> u64 {
 }
 
 /// Whether and how `w` must be read; `None` when the index has it as it is.
-fn decide(payload: &Payload, w: &Wanted) -> Option<Work> {
+fn decide(payload: &Payload, w: &Wanted<'_>) -> Option<Work> {
     let key = w.path.display().to_string();
     let Some(state) = payload.files.get(&key) else { return Some(Work::Full) };
     let Ok(meta) = std::fs::metadata(&w.path) else { return Some(Work::Full) };
