@@ -416,6 +416,28 @@ fn hook_feedback_is_kept_as_an_injected_line_other_meta_lines_are_not() {
         facts_of(&without).message_count
     );
     assert_eq!(read(&without).len(), m.len() - 1);
+    // A hook that hands Claude megabytes is shown clipped like a tool's output.
+    let huge = dir.path().join("huge-hook.jsonl");
+    let big = "x".repeat(3 * 1024 * 1024);
+    let with_big: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.contains("Stop hook feedback") {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["message"]["content"] =
+                    serde_json::Value::String(format!("Stop hook feedback: {big}"));
+                v.to_string()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect();
+    fs::write(&huge, with_big.join("\n") + "\n").unwrap();
+    let h = read(&huge);
+    let hook = h.iter().find(|x| x.origin_kind.as_deref() == Some("hook")).unwrap();
+    assert!(hook.content.starts_with("Stop hook feedback: xxx"));
+    assert!(hook.content.ends_with(" …"), "marked as clipped");
+    assert!(hook.content.len() <= corral_engine::transcript::messages::OUTPUT_CLIP_BYTES + 4);
 }
 
 #[test]

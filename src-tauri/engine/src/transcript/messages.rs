@@ -266,11 +266,15 @@ impl Builder {
     fn user(&mut self, l: &MsgLine<'_>, offset: u64) {
         let Some(msg) = l.message.0.as_ref() else { return };
         let content = &msg.content;
-        let text = super::user_text(content);
+        let mut text = super::user_text(content);
         let (origin_kind, attachments) = if l.is_meta.is_true() {
-            // Of the lines Claude Code marks as not typed, only a hook's feedback is shown.
+            // Of the lines Claude Code marks as not typed, only a hook's feedback is shown, and
+            // no more of it than of a tool's output (a hook may hand Claude megabytes).
             if !is_hook_feedback(&text) {
                 return;
+            }
+            if super::clip(&mut text, OUTPUT_CLIP_BYTES) {
+                text.push_str(" …");
             }
             (Some("hook".to_owned()), Vec::new())
         } else {
