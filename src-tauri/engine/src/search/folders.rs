@@ -126,20 +126,23 @@ impl Lookups for Folders {
         let settled =
             mtime.saturating_add(RACY.as_nanos().try_into().unwrap_or(i128::MAX)) < read_at;
         if let Ok(mut m) = self.memory().lock() {
-            if settled {
-                m.folders.insert(
-                    dir.as_os_str().to_owned(),
-                    Folder {
-                        mtime_ns: mtime,
-                        entries: Arc::clone(&entries),
-                        used: true,
-                        unchanged: false,
-                    },
-                );
+            // A folder still settling is not remembered (nor written out again for it: a live
+            // session's folder changes often).
+            let changed = if settled {
+                let folder = Folder {
+                    mtime_ns: mtime,
+                    entries: Arc::clone(&entries),
+                    used: true,
+                    unchanged: false,
+                };
+                m.folders.insert(dir.as_os_str().to_owned(), folder);
+                true
             } else {
-                m.folders.remove(dir.as_os_str());
+                m.folders.remove(dir.as_os_str()).is_some()
+            };
+            if changed {
+                self.changed.store(true, Ordering::Release);
             }
-            self.changed.store(true, Ordering::Release);
         }
         Some(entries)
     }
