@@ -735,3 +735,68 @@ fn subagent_folders_are_remembered_across_processes_and_their_changes_seen() {
     assert_eq!((r.files_indexed, r.files_unchanged), (0, 5), "{r:?}");
     assert_eq!(search(&index, &catalog, "nestedword").total_sessions, 1);
 }
+
+/// The remembered folder reads of two processes saved at once, and a FIFO where the file should
+/// be: the update never blocks, never fails, and what is left on disk is one whole file that the
+/// next process uses (shown by a change hidden from it: a file added to a folder whose time is
+/// put back is not seen until the folder's time moves).
+#[cfg(unix)]
+#[test]
+fn remembered_folder_reads_survive_two_savers_and_a_fifo() {
+    let (tmp, catalog, folder) = bare_home();
+    let data = tmp.path().join("data");
+    let id = sid("62");
+    session_saying(&folder, "62", "mainword");
+    let nested = folder.join(&id).join("subagents");
+    std::fs::create_dir_all(&nested).unwrap();
+    std::fs::write(nested.join("agent-a1.jsonl"), sidechain_line(&id, "s1", "nestedword")).unwrap();
+    for d in [&folder, &folder.join(&id), &nested] {
+        age(d);
+    }
+    let file = data.join("search-v3").join("folders.bin");
+    update(&SearchIndex::open(&data).unwrap(), &catalog);
+
+    // A FIFO in its place is neither opened for reading (which would block) nor kept.
+    std::fs::remove_file(&file).unwrap();
+    assert!(std::process::Command::new("mkfifo").arg(&file).status().unwrap().success());
+    let index = SearchIndex::open(&data).unwrap();
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.files_unchanged), (0, 2), "{r:?}");
+    assert!(std::fs::symlink_metadata(&file).unwrap().is_file(), "the FIFO is replaced");
+
+    // Two processes with nothing remembered save at once, five times over.
+    for _ in 0..5 {
+        std::fs::remove_file(&file).unwrap();
+        let (a, b) = (SearchIndex::open(&data).unwrap(), SearchIndex::open(&data).unwrap());
+        let barrier = std::sync::Barrier::new(2);
+        std::thread::scope(|s| {
+            for index in [&a, &b] {
+                let (barrier, catalog) = (&barrier, &catalog);
+                s.spawn(move || {
+                    barrier.wait();
+                    let r = update(index, catalog);
+                    assert_eq!(r.files_unchanged, 2, "{r:?}");
+                });
+            }
+        });
+    }
+    let names: Vec<String> = std::fs::read_dir(data.join("search-v3"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("folders.bin"))
+        .collect();
+    assert_eq!(names, vec!["folders.bin".to_owned()], "no temp file is left behind");
+
+    // The next process reads the folders through what was saved.
+    let before = std::fs::metadata(&nested).unwrap().modified().unwrap();
+    std::fs::write(nested.join("agent-a2.jsonl"), sidechain_line(&id, "s2", "hiddenword")).unwrap();
+    std::fs::File::open(&nested).unwrap().set_modified(before).unwrap();
+    let index = SearchIndex::open(&data).unwrap();
+    catalog.invalidate(&[]);
+    update(&index, &catalog);
+    assert_eq!(search(&index, &catalog, "hiddenword").total_sessions, 0, "the saved read is used");
+    age(&nested);
+    catalog.invalidate(&[]);
+    update(&index, &catalog);
+    assert_eq!(search(&index, &catalog, "hiddenword").total_sessions, 1);
+}

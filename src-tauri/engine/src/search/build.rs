@@ -477,7 +477,7 @@ fn decide(payload: &Payload, w: &Wanted<'_>) -> Option<Work> {
     Some(Work::Append(state.clone()))
 }
 
-fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+pub(super) fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
     FileIdentity::of(meta).map(|i| (i.dev, i.ino))
 }
 

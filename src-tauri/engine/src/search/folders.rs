@@ -157,28 +157,27 @@ impl Lookups for Folders {
             h.used = true;
             return Some(h.session_id.clone());
         }
-        let (dev, ino) = identity(path)?;
-        if let Ok(mut m) = self.memory().lock()
+        // Where the platform gives no file identity, a head is read each time it is asked for.
+        let identity = super::build::identity(&std::fs::metadata(path).ok()?);
+        if let Some(id) = identity
+            && let Ok(mut m) = self.memory().lock()
             && let Some(h) = m.heads.get_mut(path.as_os_str())
-            && (h.dev, h.ino) == (dev, ino)
+            && (h.dev, h.ino) == id
         {
             h.used = true;
             return Some(h.session_id.clone());
         }
         // A file whose first lines name no session yet is read again next time.
         let session_id = subagents::head_session_id(path)?;
-        if let Ok(mut m) = self.memory().lock() {
+        if let Some((dev, ino)) = identity
+            && let Ok(mut m) = self.memory().lock()
+        {
             let head = Head { dev, ino, session_id: session_id.clone(), used: true };
             m.heads.insert(path.as_os_str().to_owned(), head);
             self.changed.store(true, Ordering::Release);
         }
         Some(session_id)
     }
-}
-
-fn identity(path: &Path) -> Option<(u64, u64)> {
-    let meta = std::fs::metadata(path).ok()?;
-    crate::files::FileIdentity::of(&meta).map(|i| (i.dev, i.ino)).or(Some((0, 0)))
 }
 
 /// The memory on disk. Paths and names are kept as text: a folder or file whose path is not
