@@ -43,6 +43,8 @@ const SETTLE_AFTER_BYTES: u64 = 64 * 1024 * 1024;
 /// more to free than to find.
 struct Wanted<'a> {
     path: PathBuf,
+    /// What it is indexed under ([`state::file_key`]).
+    key: String,
     session_id: &'a str,
     /// A subagent run's id and its session's main transcript.
     run: Option<(String, &'a Path)>,
@@ -123,9 +125,10 @@ impl SearchIndex {
                 Payload::default()
             }
         };
-        let live: BTreeSet<String> = wanted.iter().map(|w| w.path.display().to_string()).collect();
+        let live: BTreeSet<&str> = wanted.iter().map(|w| w.key.as_str()).collect();
         let gone: Vec<String> =
-            payload.files.keys().filter(|k| !live.contains(*k)).cloned().collect();
+            payload.files.keys().filter(|k| !live.contains(k.as_str())).cloned().collect();
+        let live = live.len() as u64;
         for key in gone {
             writer.delete_term(Term::from_field_text(self.fields.key, &key));
             payload.files.remove(&key);
@@ -133,7 +136,7 @@ impl SearchIndex {
         }
         let todo: Vec<(Wanted<'_>, Work)> =
             wanted.into_iter().filter_map(|w| decide(&payload, &w).map(|work| (w, work))).collect();
-        report.files_unchanged = live.len() as u64 - todo.len() as u64;
+        report.files_unchanged = live - todo.len() as u64;
         let total = todo.iter().map(|(w, _)| w.session_id).collect::<BTreeSet<_>>().len();
         let mut done_sessions = BTreeSet::new();
         progress(IndexProgress { done: 0, total: total as u64 });
@@ -152,7 +155,7 @@ impl SearchIndex {
                 })
                 .collect();
             for (w, full, r) in results {
-                let key = w.path.display().to_string();
+                let key = w.key.clone();
                 match r {
                     Ok(state) => {
                         if full {
@@ -224,7 +227,7 @@ impl SearchIndex {
         added: &AtomicU64,
         bytes: &AtomicU64,
     ) -> std::io::Result<FileState> {
-        let key = w.path.display().to_string();
+        let key = &w.key;
         let file = crate::files::open_regular(&w.path)?;
         let meta = file.metadata()?;
         // A fork's copy of the main conversation is searched there, not again in the run: the
@@ -238,7 +241,7 @@ impl SearchIndex {
         };
         let (start, mut extractor) = match work {
             Work::Full => {
-                writer.delete_term(Term::from_field_text(self.fields.key, &key));
+                writer.delete_term(Term::from_field_text(self.fields.key, key));
                 (0, TextExtractor::new(w.run.is_some()))
             }
             Work::Append(state) => (state.offset, state.extractor),
@@ -254,7 +257,7 @@ impl SearchIndex {
             pieces.clear();
             extractor.line(line.bytes, &mut pieces);
             for (i, piece) in pieces.iter().enumerate() {
-                let doc = self.message_document(w, &key, line.offset, i, piece);
+                let doc = self.message_document(w, key, line.offset, i, piece);
                 writer.add_document(doc).map_err(std::io::Error::other)?;
                 added.fetch_add(1, Ordering::Relaxed);
             }
@@ -429,7 +432,7 @@ impl<'a> Wanted<'a> {
         run: Option<(String, &'a Path)>,
         listed: Option<FileStamp>,
     ) -> Self {
-        let key = path.display().to_string();
+        let key = state::file_key(&path);
         let print = match listed {
             Some(st) => {
                 let mtime = i64::try_from(st.mtime_ns.max(0)).unwrap_or(0);
@@ -444,7 +447,7 @@ impl<'a> Wanted<'a> {
                 Err(_) => state::file_print(&key, "\u{0}missing", 0, 0, u64::MAX),
             },
         };
-        Self { path, session_id, run, print }
+        Self { path, key, session_id, run, print }
     }
 }
 
@@ -460,8 +463,7 @@ fn fingerprint_now(wanted: &[Wanted<'_>], sessions: &[&SessionSummary]) -> u64 {
 
 /// Whether and how `w` must be read; `None` when the index has it as it is.
 fn decide(payload: &Payload, w: &Wanted<'_>) -> Option<Work> {
-    let key = w.path.display().to_string();
-    let Some(state) = payload.files.get(&key) else { return Some(Work::Full) };
+    let Some(state) = payload.files.get(&w.key) else { return Some(Work::Full) };
     let Ok(meta) = std::fs::metadata(&w.path) else { return Some(Work::Full) };
     if state.session_id != w.session_id || identity(&meta) != state.identity {
         return Some(Work::Full);

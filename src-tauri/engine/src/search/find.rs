@@ -339,7 +339,7 @@ impl SearchIndex {
         if parsed.is_empty() {
             return Ok(out);
         }
-        let key = path.display().to_string();
+        let key = super::state::file_key(path);
         let q = self.build_query(&parsed, None, Some(&key));
         let searcher = self.reader.searcher();
         let mut found = searcher.search(&*q, &InFile).map_err(index_error)?;

@@ -67,6 +67,12 @@ impl Payload {
     }
 }
 
+/// The key a file is indexed under: its path as text (for a path that is not valid UTF-8, its
+/// lossy form, as `Path::display` writes it).
+pub(super) fn file_key(path: &std::path::Path) -> String {
+    path.to_str().map_or_else(|| path.display().to_string(), str::to_owned)
+}
+
 /// One file's part of a fingerprint: its path, session, size, time and inode (0 where the
 /// platform has none). The device is left out, so that the listing's `stat` serves too.
 pub(super) fn file_print(key: &str, session_id: &str, size: u64, mtime_ns: i64, ino: u64) -> u64 {
