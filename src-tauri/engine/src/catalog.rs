@@ -239,6 +239,12 @@ impl Scan {
         })
     }
 
+    /// Whether a docker transcript has an agent that owns it: docker sessions are listed only
+    /// under that agent.
+    fn docker_owned(&self, t: &FoundTranscript) -> bool {
+        self.attribution.get(&t.session_id).agent_name.is_some()
+    }
+
     /// The session id of the pass's transcript `i`.
     fn session_at(&self, i: usize) -> Option<&str> {
         self.transcripts.get(i).map(|t| t.session_id.as_str())
@@ -716,10 +722,19 @@ impl Catalog {
         Ok(self.listed(&*self.scan()?))
     }
 
-    /// The same, with the pass it comes from (what its `stat` of each transcript said).
-    pub fn listed_sessions_with_scan(&self) -> Result<(Arc<[SessionSummary]>, Arc<Scan>)> {
-        let scan = self.scan()?;
-        Ok((self.listed(&scan), scan))
+    /// The sessions [`Catalog::listed_sessions`] lists, as of the pass `scan` (from
+    /// [`Catalog::scan`]).
+    pub fn listed_sessions_of(&self, scan: &Scan) -> Arc<[SessionSummary]> {
+        self.listed(scan)
+    }
+
+    /// The transcripts of the sessions the listing of `scan` shows, in the pass's order, without
+    /// making their summaries (what needs only their files need not wait for those).
+    pub fn listed_transcripts<'a>(
+        &self,
+        scan: &'a Scan,
+    ) -> impl Iterator<Item = &'a FoundTranscript> + 'a {
+        scan.transcripts.iter().filter(|t| t.is_session() && (!t.docker || scan.docker_owned(t)))
     }
 
     /// The same as of the last pass, however old (a pass is made if there is none): for answers
@@ -747,13 +762,10 @@ impl Catalog {
             let mut sessions: Vec<(Box<SessionSummary>, String)> = scan
                 .transcripts
                 .par_iter()
-                .filter(|t| t.is_session())
-                .filter_map(|t| {
+                .filter(|t| t.is_session() && (!t.docker || scan.docker_owned(t)))
+                .map(|t| {
                     let attr = scan.attribution.get(&t.session_id);
-                    if t.docker && attr.agent_name.is_none() {
-                        return None; // docker sessions are listed only under the agent that owns them
-                    }
-                    Some((Box::new(self.summarize(t, &attr, scan)), t.activity()))
+                    (Box::new(self.summarize(t, &attr, scan)), t.activity())
                 })
                 .collect();
             sessions

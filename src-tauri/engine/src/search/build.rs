@@ -52,6 +52,14 @@ struct Wanted<'a> {
     print: u64,
 }
 
+/// A session's main transcript, as the listing's pass found it.
+struct Main<'a> {
+    path: &'a Path,
+    session_id: &'a str,
+    /// What the pass's `stat` said, when it was made during this update.
+    stamp: Option<FileStamp>,
+}
+
 /// How a file is brought up to date.
 enum Work {
     /// From the start (new, rewritten or truncated): its old documents go first.
@@ -91,18 +99,24 @@ impl SearchIndex {
     ) -> Result<IndexReport> {
         let started = Instant::now();
         let mut report = IndexReport::default();
-        let (listed, scan) = catalog.listed_sessions_with_scan()?;
-        let sessions: Vec<&SessionSummary> = listed.iter().collect();
-        report.sessions = sessions.len() as u64;
+        let scan = catalog.scan()?;
         // The listing's stamps stand in for a `stat` only when its pass took them during this
         // update (a reused pass may be older than a file's last append).
-        let stamps: HashMap<&OsStr, FileStamp> = if scan.stamped_at.is_some_and(|t| t >= started) {
-            scan.transcripts.iter().map(|t| (t.path.as_os_str(), t.stamp)).collect()
-        } else {
-            HashMap::new()
-        };
-        let wanted = wanted_files(&sessions, &stamps, &self.folders);
-        drop(stamps);
+        let stamped = scan.stamped_at.is_some_and(|t| t >= started);
+        // The files to index need only the pass, not the summaries: both are made at once.
+        let (listed, wanted) = rayon::join(
+            || catalog.listed_sessions_of(&scan),
+            || {
+                let mains = catalog.listed_transcripts(&scan).map(|t| Main {
+                    path: &t.path,
+                    session_id: &t.session_id,
+                    stamp: stamped.then_some(t.stamp),
+                });
+                wanted_files(mains.collect(), &self.folders)
+            },
+        );
+        let sessions: Vec<&SessionSummary> = listed.iter().collect();
+        report.sessions = sessions.len() as u64;
         self.folders.save();
         // Nothing changed (the common case after a file event elsewhere, or a search that updates
         // first): no writer, no commit.
@@ -389,33 +403,25 @@ fn excerpt(text: &str) -> &str {
 /// Every session's main transcript and its subagents' transcripts (each folder's flat agent
 /// files looked at once, for all its sessions), found through `lookups`; a main transcript
 /// carries what the listing's `stat` found (`stamps`).
-fn wanted_files<'a>(
-    sessions: &[&'a SessionSummary],
-    stamps: &HashMap<&OsStr, FileStamp>,
-    lookups: &dyn Lookups,
-) -> Vec<Wanted<'a>> {
+fn wanted_files<'a>(mains: Vec<Main<'a>>, lookups: &dyn Lookups) -> Vec<Wanted<'a>> {
     // Keyed by the folder's bytes: a `Path` compares and hashes component by component, which
     // for ten thousand sessions costs more than the lookups themselves.
-    let mut by_folder: HashMap<&OsStr, Vec<&'a SessionSummary>> = HashMap::new();
-    for s in sessions {
-        let main = Path::new(&s.transcript_path);
-        by_folder.entry(main.parent().unwrap_or(main).as_os_str()).or_default().push(s);
+    let mut by_folder: HashMap<&OsStr, Vec<Main<'a>>> = HashMap::new();
+    for m in mains {
+        by_folder.entry(m.path.parent().unwrap_or(m.path).as_os_str()).or_default().push(m);
     }
-    let mut by_folder: Vec<(&OsStr, Vec<&'a SessionSummary>)> = by_folder.into_iter().collect();
+    let mut by_folder: Vec<(&OsStr, Vec<Main<'a>>)> = by_folder.into_iter().collect();
     by_folder.sort_unstable_by(|a, b| a.0.cmp(b.0));
     by_folder
         .into_par_iter()
-        .flat_map_iter(|(folder, sessions)| {
-            let folder = Path::new(folder);
-            let flat = FlatAgents::of_folder_with(folder, lookups);
+        .flat_map_iter(|(folder, mains)| {
+            let flat = FlatAgents::of_folder_with(Path::new(folder), lookups);
             let mut out = Vec::new();
-            for s in sessions {
-                let main = Path::new(&s.transcript_path);
-                let listed = stamps.get(main.as_os_str()).copied();
-                out.push(Wanted::new(main.to_path_buf(), &s.session_id, None, listed));
-                for f in subagent_files_with(main, &s.session_id, &flat, lookups) {
-                    let run = Some((f.agent_id, main));
-                    out.push(Wanted::new(f.path, &s.session_id, run, None));
+            for m in mains {
+                out.push(Wanted::new(m.path.to_path_buf(), m.session_id, None, m.stamp));
+                for f in subagent_files_with(m.path, m.session_id, &flat, lookups) {
+                    let run = Some((f.agent_id, m.path));
+                    out.push(Wanted::new(f.path, m.session_id, run, None));
                 }
             }
             out
