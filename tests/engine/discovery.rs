@@ -545,15 +545,15 @@ fn unchanged_transcripts_are_not_read_again() {
         Some("Quick question about bash arrays"),
         "the persisted index is trusted after a stat, too"
     );
-    // A new mtime (a replacement) is re-read from the start.
+    // A new mtime (a replacement) is re-read from the start, and shown to the nanosecond.
     let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
-    f.set_modified(mtime + std::time::Duration::from_secs(5)).unwrap();
+    let later = std::time::UNIX_EPOCH + std::time::Duration::new(1_700_000_005, 123_000_000);
+    f.set_modified(later).unwrap();
     drop(f);
     c.invalidate(&[]);
-    assert_eq!(
-        c.session(&sid("d1")).unwrap().preview.as_deref(),
-        Some("Quick question about zsh arrays!")
-    );
+    let s = c.session(&sid("d1")).unwrap();
+    assert_eq!(s.preview.as_deref(), Some("Quick question about zsh arrays!"));
+    assert_eq!(s.mtime, "2023-11-14T22:13:25.123Z");
 }
 
 #[test]

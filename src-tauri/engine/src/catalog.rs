@@ -115,8 +115,6 @@ pub struct FoundTranscript {
     /// The folder under `projects/` (or `docker:` for the fleet's docker-sessions folder).
     pub folder: String,
     pub session_id: String,
-    pub size: u64,
-    pub mtime: SystemTime,
     /// What the pass's `stat` said (size, time, inode).
     pub stamp: FileStamp,
     pub docker: bool,
@@ -125,6 +123,23 @@ pub struct FoundTranscript {
 }
 
 impl FoundTranscript {
+    /// The file's size when the pass looked.
+    pub fn size(&self) -> u64 {
+        self.stamp.size
+    }
+
+    /// The file's modification time when the pass looked (the epoch when unknown).
+    pub fn mtime(&self) -> SystemTime {
+        let ns = self.stamp.mtime_ns;
+        let d = Duration::from_nanos(u64::try_from(ns.unsigned_abs()).unwrap_or(u64::MAX));
+        let t = if ns < 0 {
+            SystemTime::UNIX_EPOCH.checked_sub(d)
+        } else {
+            SystemTime::UNIX_EPOCH.checked_add(d)
+        };
+        t.unwrap_or(SystemTime::UNIX_EPOCH)
+    }
+
     /// A main-session transcript: it has a message and is not a subagent's.
     pub fn is_session(&self) -> bool {
         self.facts.has_messages && !self.facts.is_sidechain
@@ -137,7 +152,7 @@ impl FoundTranscript {
 
     /// Time of the last real message, else the file's mtime (mtime is not activity time).
     pub fn activity(&self) -> String {
-        self.facts.last_message_at.clone().unwrap_or_else(|| crate::time::iso_system(self.mtime))
+        self.facts.last_message_at.clone().unwrap_or_else(|| crate::time::iso_system(self.mtime()))
     }
 }
 
@@ -866,7 +881,7 @@ impl Catalog {
             .transcripts
             .iter()
             .filter(|t| t.session_id == session_id && t.is_session())
-            .max_by_key(|t| t.size)
+            .max_by_key(|t| t.size())
             .cloned()
             .ok_or_else(|| Error::SessionNotFound(session_id.to_owned()))?;
         Ok((found, scan))
@@ -1195,7 +1210,7 @@ impl Catalog {
             working_directory,
             encoded_path,
             transcript_path: t.path.to_string_lossy().into_owned(),
-            mtime: crate::time::iso_system(t.mtime),
+            mtime: crate::time::iso_system(t.mtime()),
             origin: attr.origin,
             agent_name: attr.agent_name.clone(),
             resumable,
@@ -1212,7 +1227,7 @@ impl Catalog {
             message_count: t.facts.message_count,
             rewound_prompts: t.facts.rewound_prompts,
             tokens: t.facts.tokens,
-            size_bytes: t.size,
+            size_bytes: t.size(),
         }
     }
 
@@ -1378,7 +1393,6 @@ struct Candidate {
     folder: String,
     session_id: String,
     stamp: FileStamp,
-    mtime: SystemTime,
     docker: bool,
 }
 
@@ -1390,8 +1404,6 @@ impl Candidate {
             path: self.path,
             folder: self.folder,
             session_id: self.session_id,
-            size: self.stamp.size,
-            mtime: self.mtime,
             stamp: self.stamp,
             docker: self.docker,
             facts,
@@ -1437,7 +1449,6 @@ fn list_folder(
             session_id: stem.to_owned(),
             folder: folder.to_owned(),
             stamp: FileStamp::of(&meta),
-            mtime: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
             docker,
             path,
         });
