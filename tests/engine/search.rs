@@ -246,6 +246,55 @@ fn every_query_form_and_filter_finds_what_it_should() {
     assert_eq!(search(&index, &catalog, "   ").total_sessions, 0);
     let long = "zeppelin ".repeat(30);
     assert_eq!(ids(&search(&index, &catalog, &long)), both);
+
+    // A search summarizes only the sessions it shows (ranking the others from their
+    // transcripts' facts): each as the listing summarizes it.
+    let listed = catalog.listed_sessions().unwrap();
+    let mut named = 0;
+    for q in ["zeppelin", "renamed", "scratch", "needleword", "quokkaword", "zeppelin dir:alpha"] {
+        for s in search(&index, &catalog, q).sessions {
+            let l = listed.iter().find(|l| l.session_id == s.session_id).unwrap();
+            let shown = (&s.custom_name, &s.auto_name, &s.agent_name, &s.working_directory);
+            assert_eq!(shown, (&l.custom_name, &l.auto_name, &l.agent_name, &l.working_directory));
+            named += usize::from(s.custom_name.is_some());
+        }
+    }
+    assert!(named > 0);
+}
+
+/// Sessions that match alike are ranked newest first: by their last message's time, else (with
+/// no time in the transcript) by the file's.
+#[test]
+fn equal_matches_rank_the_newest_session_first() {
+    let (tmp, catalog, folder) = bare_home();
+    let at = |short: &str, time: Option<&str>| {
+        let id = sid(short);
+        let mut line: serde_json::Value =
+            serde_json::from_str(&user(&id, "/w/app", "u1", "first prompt with rankword")).unwrap();
+        match time {
+            Some(t) => line["timestamp"] = t.into(),
+            None => drop(line.as_object_mut().unwrap().remove("timestamp")),
+        }
+        let path = folder.join(format!("{id}.jsonl"));
+        std::fs::write(&path, format!("{line}\n")).unwrap();
+        path
+    };
+    at("71", Some("2026-01-05T09:00:00.000Z"));
+    at("72", Some("2026-11-30T09:00:00.000Z"));
+    let untimed = at("73", None);
+    let day = Duration::from_secs(86_400);
+    // 2026-03-01: between the others.
+    let old = std::time::SystemTime::UNIX_EPOCH + day * 20_513;
+    std::fs::File::options().append(true).open(&untimed).unwrap().set_modified(old).unwrap();
+    let index = SearchIndex::open(&tmp.path().join("data")).unwrap();
+    update(&index, &catalog);
+    let order = |r: &SearchResults| -> Vec<String> {
+        r.sessions.iter().map(|s| s.session_id.clone()).collect()
+    };
+    assert_eq!(order(&search(&index, &catalog, "rankword")), [sid("72"), sid("73"), sid("71")]);
+    // Alike when a filter on sessions ranks them from their summaries.
+    let filtered = search(&index, &catalog, "rankword dir:app");
+    assert_eq!(order(&filtered), [sid("72"), sid("73"), sid("71")]);
 }
 
 fn bare_home() -> (tempfile::TempDir, Catalog, PathBuf) {

@@ -173,6 +173,16 @@ pub struct Scan {
     leaves: OnceLock<LeafIndex>,
 }
 
+/// What a session is called and where it ran: the parts of its summary a search indexes
+/// (the same as [`SessionSummary`]'s fields of these names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionNames<'a> {
+    pub session_id: &'a str,
+    pub custom_name: Option<String>,
+    pub auto_name: Option<String>,
+    pub working_directory: String,
+}
+
 /// A conversation continued across files: the session it continues and the one continuing it.
 #[derive(Debug, Default)]
 struct Continuation {
@@ -752,6 +762,23 @@ impl Catalog {
         scan.transcripts.iter().filter(|t| t.is_session() && (!t.docker || scan.docker_owned(t)))
     }
 
+    /// What the sessions the listing of `scan` shows are called, in the pass's order, made on
+    /// every core without the rest of their summaries (what a search index holds of them).
+    pub fn listed_names<'a>(&self, scan: &'a Scan) -> Vec<SessionNames<'a>> {
+        scan.leaves();
+        let listed: Vec<&FoundTranscript> = self.listed_transcripts(scan).collect();
+        listed
+            .par_iter()
+            .map(|t| self.names(t, &scan.attribution.get(&t.session_id), scan))
+            .collect()
+    }
+
+    /// The summary of a transcript of `scan` (one the listing shows: see
+    /// [`Catalog::listed_transcripts`]).
+    pub fn summary_of(&self, t: &FoundTranscript, scan: &Scan) -> SessionSummary {
+        self.summarize(t, &scan.attribution.get(&t.session_id), scan)
+    }
+
     /// The same as of the last pass, however old (a pass is made if there is none): for answers
     /// that lag a file event by a moment anyway, like search, whose index lags as much.
     pub fn last_listed_sessions(&self) -> Result<Arc<[SessionSummary]>> {
@@ -774,10 +801,9 @@ impl Catalog {
             // Made first, on every core (inside the summaries' loop, the other cores would wait).
             scan.leaves();
             // Boxed, so that sorting moves pointers, not summaries.
-            let mut sessions: Vec<(Box<SessionSummary>, String)> = scan
-                .transcripts
+            let listed: Vec<&FoundTranscript> = self.listed_transcripts(scan).collect();
+            let mut sessions: Vec<(Box<SessionSummary>, String)> = listed
                 .par_iter()
-                .filter(|t| t.is_session() && (!t.docker || scan.docker_owned(t)))
                 .map(|t| {
                     let attr = scan.attribution.get(&t.session_id);
                     (Box::new(self.summarize(t, &attr, scan)), t.activity())
@@ -1188,6 +1214,24 @@ impl Catalog {
         NameKeys { owner, folder_agent }
     }
 
+    /// What one transcript's session is called, and where it ran.
+    fn names<'a>(
+        &self,
+        t: &'a FoundTranscript,
+        attr: &Attribution,
+        scan: &Scan,
+    ) -> SessionNames<'a> {
+        let working_directory = t.working_directory();
+        let custom_name =
+            scan.custom_name(&t.session_id, &self.name_keys(t, attr, &working_directory));
+        SessionNames {
+            session_id: &t.session_id,
+            custom_name,
+            auto_name: t.facts.auto_name_with(scan.summary_title(t)),
+            working_directory,
+        }
+    }
+
     /// Builds the listing shape of one transcript.
     pub fn summarize(
         &self,
@@ -1195,9 +1239,8 @@ impl Catalog {
         attr: &Attribution,
         scan: &Scan,
     ) -> SessionSummary {
-        let working_directory = t.working_directory();
-        let custom_name =
-            scan.custom_name(&t.session_id, &self.name_keys(t, attr, &working_directory));
+        let SessionNames { custom_name, auto_name, working_directory, .. } =
+            self.names(t, attr, scan);
         let (resumable, not_resumable_reason) = self.resumability(t, attr);
         let continuation = scan.continuation(t);
         let encoded_path = if t.docker {
@@ -1216,7 +1259,7 @@ impl Catalog {
             resumable,
             not_resumable_reason,
             custom_name,
-            auto_name: t.facts.auto_name_with(scan.summary_title(t)),
+            auto_name,
             continued_from: continuation.from,
             continued_in: continuation.into,
             preview: t.facts.preview.clone(),

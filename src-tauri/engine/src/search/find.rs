@@ -2,12 +2,13 @@
 //! counts are exact), sessions ranked by their best match with a boost for many matches and for
 //! recent activity, and snippets for the best hits of the sessions shown.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::ops::Bound;
 use std::path::Path;
 use std::time::Instant;
 
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
@@ -24,7 +25,7 @@ use super::build::role_text;
 use super::query::{ParsedQuery, TextPart, parse};
 use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, NAMES_BIT, group_key};
 use super::{SearchHit, SearchIndex, SearchResults, SessionHits, SnippetPart, index_error};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, FoundTranscript};
 use crate::error::Result;
 use crate::model::{Role, SessionSummary};
 use crate::transcript::text::{Piece, TextExtractor};
@@ -60,8 +61,7 @@ impl SearchIndex {
         let started = Instant::now();
         let parsed = parse(query)?;
         self.reload()?;
-        let listed = catalog.last_listed_sessions()?;
-        let sessions: Vec<&SessionSummary> = listed.iter().collect();
+        let scan = catalog.last_scan()?;
         let mut results = SearchResults {
             query: query.to_owned(),
             total_sessions: 0,
@@ -73,52 +73,65 @@ impl SearchIndex {
         if parsed.is_empty() {
             return Ok(results);
         }
-        let allowed: Vec<&SessionSummary> = if parsed.filters.on_sessions() {
-            sessions.iter().copied().filter(|s| session_allowed(&parsed, s)).collect()
-        } else {
-            sessions
-        };
-        if allowed.is_empty() {
+        // Filters on sessions need every listed session's summary; otherwise sessions are
+        // ranked from their transcripts' facts, and only those shown are summarized.
+        let on_sessions = parsed.filters.on_sessions();
+        let listed = on_sessions.then(|| catalog.listed_sessions_of(&scan));
+        let allowed: Vec<&SessionSummary> =
+            listed.iter().flat_map(|l| l.iter()).filter(|s| session_allowed(&parsed, s)).collect();
+        if on_sessions && allowed.is_empty() {
             return Ok(results);
         }
-        let q = self.build_query(&parsed, parsed.filters.on_sessions().then_some(&allowed), None);
+        let q = self.build_query(&parsed, on_sessions.then_some(&allowed), None);
         let searcher = self.reader.searcher();
         let mut groups = searcher
             .search(&*q, &BySession { hits: opts.hits_per_session.max(1) })
             .map_err(index_error)?;
-        let mut ranked: Vec<(Score, &SessionSummary, Group)> = allowed
-            .iter()
-            .filter_map(|s| groups.remove(&group_key(&s.session_id, false)).map(|g| (*s, g)))
+        let candidates: Vec<Candidate<'_>> = if on_sessions {
+            allowed.into_iter().map(Candidate::Summary).collect()
+        } else {
+            catalog.listed_transcripts(&scan).map(Candidate::Transcript).collect()
+        };
+        let mut ranked: Vec<(Score, Candidate<'_>, Group)> = candidates
+            .into_iter()
+            .filter_map(|c| groups.remove(&group_key(c.session_id(), false)).map(|g| (c, g)))
             .filter(|(_, g)| g.matches > 0 || !parsed.filters.on_messages())
-            .map(|(s, g)| (0.0, s, g))
+            .map(|(c, g)| (0.0, c, g))
             .collect();
         rank(&mut ranked);
         results.total_sessions = ranked.len() as u64;
         results.total_matches = ranked.iter().map(|(_, _, g)| g.matches).sum();
         let generator = self.snippets(&searcher, &parsed, &*q);
         // Documents are read and snippets made for the sessions shown, on every core.
-        let shown: Vec<(Score, &SessionSummary, Group)> =
+        let shown: Vec<(Score, Candidate<'_>, Group)> =
             ranked.into_iter().take(opts.limit).collect();
         results.sessions = shown
             .into_par_iter()
-            .map(|(_, s, g)| {
+            .map(|(_, c, g)| {
+                let s = match c {
+                    Candidate::Summary(s) => Cow::Borrowed(s),
+                    Candidate::Transcript(t) => Cow::Owned(catalog.summary_of(t, &scan)),
+                };
                 let mut hits: Vec<SearchHit> = g
                     .top
                     .iter()
                     .filter_map(|(_, addr)| self.hit(&searcher, *addr, generator.as_ref()))
                     .collect();
-                mark_rewound(catalog, s, &mut hits);
+                mark_rewound(catalog, &s, &mut hits);
                 (s, g, hits)
             })
-            .map(|(s, g, hits)| SessionHits {
-                session_id: s.session_id.clone(),
-                working_directory: s.working_directory.clone(),
-                agent_name: s.agent_name.clone(),
-                custom_name: s.custom_name.clone(),
-                auto_name: s.auto_name.clone(),
-                name_match: g.name_score > 0.0,
-                matches: g.matches,
-                hits,
+            .map(|(s, g, hits)| {
+                let s = s.into_owned();
+                SessionHits {
+                    session_id: s.session_id,
+                    working_directory: s.working_directory,
+                    agent_name: s.agent_name,
+                    custom_name: s.custom_name,
+                    auto_name: s.auto_name,
+                    name_match: g.name_score > 0.0,
+                    matches: g.matches,
+                    hits,
+                }
             })
             .collect();
         results.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -550,17 +563,8 @@ fn session_allowed(q: &ParsedQuery, s: &SessionSummary) -> bool {
 /// Orders sessions best first: the best match's score, a little more for many matches, and up to
 /// a quarter more for activity close to the newest session's (the newest matching session is
 /// the reference, so ranking needs no clock).
-fn rank(ranked: &mut [(Score, &SessionSummary, Group)]) {
-    let activity: Vec<i64> = ranked
-        .iter()
-        .map(|(_, s, _)| {
-            s.last_message_at
-                .as_deref()
-                .or(Some(s.mtime.as_str()))
-                .and_then(crate::time::millis)
-                .unwrap_or(0)
-        })
-        .collect();
+fn rank(ranked: &mut [(Score, Candidate<'_>, Group)]) {
+    let activity: Vec<i64> = ranked.iter().map(|(_, c, _)| c.activity_ms()).collect();
     let newest = activity.iter().copied().max().unwrap_or(0);
     for ((score, _, g), at) in ranked.iter_mut().zip(activity) {
         #[allow(clippy::cast_precision_loss)]
@@ -569,7 +573,39 @@ fn rank(ranked: &mut [(Score, &SessionSummary, Group)]) {
         let many = (1.0 + g.matches as f32).ln() * 0.15;
         *score = (g.best.max(g.name_score) + many) * (1.0 + 0.25 * (-days / 30.0).exp());
     }
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.session_id.cmp(&b.1.session_id)));
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.session_id().cmp(b.1.session_id())));
+}
+
+/// A listed session with hits, before it is ranked: its summary where one was made, else its
+/// transcript (summarized only if it is shown).
+#[derive(Debug, Clone, Copy)]
+enum Candidate<'a> {
+    Summary(&'a SessionSummary),
+    Transcript(&'a FoundTranscript),
+}
+
+impl Candidate<'_> {
+    fn session_id(&self) -> &str {
+        match self {
+            Self::Summary(s) => &s.session_id,
+            Self::Transcript(t) => &t.session_id,
+        }
+    }
+
+    /// Its last message's time, else its file's (as its summary gives them), in ms.
+    fn activity_ms(&self) -> i64 {
+        let at = match self {
+            Self::Summary(s) => s
+                .last_message_at
+                .as_deref()
+                .map_or_else(|| crate::time::millis(&s.mtime), crate::time::millis),
+            Self::Transcript(t) => t.facts.last_message_at.as_deref().map_or_else(
+                || crate::time::millis(&crate::time::iso_system(t.mtime())),
+                crate::time::millis,
+            ),
+        };
+        at.unwrap_or(0)
+    }
 }
 
 /// What matched in one session.
@@ -586,6 +622,10 @@ impl Group {
     fn add(&mut self, score: Score, addr: DocAddress, keep: usize) {
         self.matches += 1;
         self.best = self.best.max(score);
+        // Most matches of a common word fall short of the session's best few.
+        if self.top.len() >= keep && self.top.last().is_some_and(|(s, _)| *s >= score) {
+            return;
+        }
         let at = self.top.partition_point(|(s, _)| *s >= score);
         if at < keep {
             self.top.insert(at, (score, addr));
@@ -615,7 +655,7 @@ struct BySessionSegment {
     /// Groups in the order met, and where each session's is; a session's documents are added
     /// together, so most matches land in the group of the match before (`last`).
     groups: Vec<(u64, Group)>,
-    at: HashMap<u64, usize>,
+    at: FxHashMap<u64, usize>,
     last: Option<(u64, usize)>,
 }
 
@@ -638,7 +678,7 @@ impl BySessionSegment {
 }
 
 impl Collector for BySession {
-    type Fruit = HashMap<u64, Group>;
+    type Fruit = FxHashMap<u64, Group>;
     type Child = BySessionSegment;
 
     fn for_segment(
@@ -651,7 +691,7 @@ impl Collector for BySession {
             key: reader.fast_fields().u64("session_hash")?,
             keep: self.hits,
             groups: Vec::new(),
-            at: HashMap::new(),
+            at: FxHashMap::default(),
             last: None,
         })
     }
@@ -660,8 +700,11 @@ impl Collector for BySession {
         true
     }
 
-    fn merge_fruits(&self, fruits: Vec<Vec<(u64, Group)>>) -> tantivy::Result<HashMap<u64, Group>> {
-        let mut all: HashMap<u64, Group> = HashMap::new();
+    fn merge_fruits(
+        &self,
+        fruits: Vec<Vec<(u64, Group)>>,
+    ) -> tantivy::Result<FxHashMap<u64, Group>> {
+        let mut all: FxHashMap<u64, Group> = FxHashMap::default();
         for fruit in fruits {
             for (h, g) in fruit {
                 all.entry(h).or_default().merge(g, self.hits);
