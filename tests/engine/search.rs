@@ -84,7 +84,7 @@ fn search(index: &SearchIndex, catalog: &Catalog, q: &str) -> SearchResults {
 }
 
 fn wait(wait: Duration) -> UpdateOptions {
-    UpdateOptions { wait, rebuild: false }
+    UpdateOptions { wait, ..UpdateOptions::default() }
 }
 
 fn update(index: &SearchIndex, catalog: &Catalog) -> corral_engine::search::IndexReport {
@@ -848,4 +848,100 @@ fn remembered_folder_reads_survive_two_savers_and_a_fifo() {
     catalog.invalidate(&[]);
     update(&index, &catalog);
     assert_eq!(search(&index, &catalog, "hiddenword").total_sessions, 1);
+}
+
+/// Sets a file's modification time `hours` back.
+fn age_hours(path: &Path, hours: u64) {
+    let old = std::time::SystemTime::now() - Duration::from_secs(hours * 3600);
+    std::fs::File::options().append(true).open(path).unwrap().set_modified(old).unwrap();
+}
+
+/// A search's update takes a session's subagent transcripts as remembered only while they and
+/// its main transcript had been left alone for an hour when they were looked at, and the main
+/// transcript is unchanged since; an update that trusts nothing sees everything.
+#[test]
+fn settled_sessions_are_trusted_until_they_run_again() {
+    let (tmp, catalog, folder) = bare_home();
+    let data = tmp.path().join("data");
+    let id = sid("63");
+    let main = session_saying(&folder, "63", "mainword");
+    let nested = folder.join(&id).join("subagents");
+    std::fs::create_dir_all(&nested).unwrap();
+    let agent = nested.join("agent-a1.jsonl");
+    std::fs::write(&agent, sidechain_line(&id, "s1", "alphaword")).unwrap();
+    for d in [&folder, &folder.join(&id), &nested] {
+        age(d);
+    }
+    let trusting = UpdateOptions { trust_quiet: true, ..wait(Duration::from_secs(5)) };
+    let trusted_update = |index: &SearchIndex| {
+        catalog.invalidate(&[]);
+        index.update(&catalog, trusting, &mut |_| {}).unwrap()
+    };
+    let found = |index: &SearchIndex, w: &str| search(index, &catalog, w).total_sessions;
+    let index = SearchIndex::open(&data).unwrap();
+
+    // A session whose main transcript was written moments ago is not settled, though its
+    // subagent has been left alone: the subagent's append is found.
+    age_hours(&agent, 2);
+    trusted_update(&index);
+    append(&agent, &[sidechain_line(&id, "s2", "freshword")]);
+    trusted_update(&index);
+    assert_eq!(found(&index, "freshword"), 1);
+
+    // Left alone for two hours, the session is quiet once looked at; an append to the subagent
+    // alone (which a session that is not running never makes) is then not looked for.
+    age_hours(&main, 2);
+    age_hours(&agent, 2);
+    trusted_update(&index);
+    append(&agent, &[sidechain_line(&id, "s3", "hiddenword")]);
+    let r = trusted_update(&index);
+    assert_eq!((r.files_appended, found(&index, "hiddenword")), (0, 0), "{r:?}");
+    // ... also by the next process, through what was saved; but an update that trusts nothing
+    // finds it.
+    let index = SearchIndex::open(&data).unwrap();
+    trusted_update(&index);
+    assert_eq!(found(&index, "hiddenword"), 0, "the saved memory is used");
+    catalog.invalidate(&[]);
+    assert_eq!(update(&index, &catalog).files_appended, 1);
+    assert_eq!(found(&index, "hiddenword"), 1);
+
+    // Quiet again; its session then runs (its main transcript is written first): the trust
+    // ends, and the subagent's new lines are found.
+    age_hours(&agent, 2);
+    trusted_update(&index);
+    append(&agent, &[sidechain_line(&id, "s4", "resumedword")]);
+    assert_eq!(found(&index, "resumedword"), 0);
+    append(&main, &[user(&id, "/w/app", "u9", "go on")]);
+    age_hours(&main, 2);
+    let r = trusted_update(&index);
+    assert_eq!(r.files_appended, 2, "{r:?}");
+    assert_eq!(found(&index, "resumedword"), 1);
+
+    // Its folders are not looked at either: a subagent file added to a settled session (which
+    // only its run makes) or one a person removes is seen by an update that trusts nothing.
+    age_hours(&agent, 2);
+    trusted_update(&index);
+    std::fs::write(nested.join("agent-a2.jsonl"), sidechain_line(&id, "s5", "newword")).unwrap();
+    age_hours(&nested.join("agent-a2.jsonl"), 2);
+    age(&nested);
+    assert_eq!(trusted_update(&index).files_indexed, 0);
+    catalog.invalidate(&[]);
+    assert_eq!(update(&index, &catalog).files_indexed, 1);
+    assert_eq!(found(&index, "newword"), 1);
+    std::fs::remove_file(&agent).unwrap();
+    age(&nested);
+    assert_eq!(trusted_update(&index).files_removed, 0);
+    catalog.invalidate(&[]);
+    assert_eq!(update(&index, &catalog).files_removed, 1);
+    assert_eq!(found(&index, "alphaword"), 0);
+
+    // A session with a subagent written within the hour when it was looked at is not settled,
+    // however old its main transcript: the run's next lines are found.
+    let agent2 = nested.join("agent-a2.jsonl");
+    append(&agent2, &[sidechain_line(&id, "s6", "runningword")]);
+    catalog.invalidate(&[]);
+    assert_eq!(update(&index, &catalog).files_appended, 1);
+    append(&agent2, &[sidechain_line(&id, "s7", "stillword")]);
+    trusted_update(&index);
+    assert_eq!(found(&index, "stillword"), 1);
 }

@@ -1008,7 +1008,7 @@ fn search_hits_on_a_rewound_branch_are_marked() {
     let index = corral_engine::search::SearchIndex::open(&w.data).unwrap();
     let opts = corral_engine::search::UpdateOptions {
         wait: std::time::Duration::from_secs(5),
-        rebuild: false,
+        ..Default::default()
     };
     index.update(&c, opts, &mut |_| {}).unwrap();
     let hits = |q: &str| {
@@ -1245,7 +1245,7 @@ fn a_fork_subagent_shows_each_message_of_the_main_conversation_once() {
     let index = corral_engine::search::SearchIndex::open(&w.data).unwrap();
     let opts = corral_engine::search::UpdateOptions {
         wait: std::time::Duration::from_secs(5),
-        rebuild: false,
+        ..Default::default()
     };
     index.update(&c, opts, &mut |_| {}).unwrap();
     let found = index

@@ -88,7 +88,7 @@ pub fn run(
 
 fn questions(catalog: &Catalog, json: bool) -> Result<(), Error> {
     let index = corral_engine::search::SearchIndex::open(catalog.data_dir())?;
-    crate::search::update(&index, catalog, false)?;
+    crate::search::update(&index, catalog, crate::search::for_answer())?;
     let found = corral_engine::lost_questions::lost_questions(&index, catalog)?;
     if json {
         return print_json(&found);

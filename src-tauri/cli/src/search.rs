@@ -32,7 +32,7 @@ pub struct IndexArgs {
 
 pub fn search(catalog: &Catalog, a: &SearchArgs, json: bool) -> Result<(), Error> {
     let index = SearchIndex::open(catalog.data_dir())?;
-    let report = update(&index, catalog, false)?;
+    let report = update(&index, catalog, for_answer())?;
     if report.busy {
         warn_human(
             "corral-cli: another Corral is updating the search index; answering from its last commit",
@@ -53,7 +53,9 @@ pub fn search(catalog: &Catalog, a: &SearchArgs, json: bool) -> Result<(), Error
 
 pub fn index(catalog: &Catalog, a: &IndexArgs, json: bool) -> Result<(), Error> {
     let index = SearchIndex::open(catalog.data_dir())?;
-    let report = update(&index, catalog, a.rebuild)?;
+    // An explicit update trusts no remembered `stat`.
+    let opts = UpdateOptions { wait: WAIT_FOR_WRITER, rebuild: a.rebuild, trust_quiet: false };
+    let report = update(&index, catalog, opts)?;
     if json {
         return print_json(&report);
     }
@@ -76,16 +78,21 @@ pub fn index(catalog: &Catalog, a: &IndexArgs, json: bool) -> Result<(), Error> 
     Ok(())
 }
 
+/// How a command updates the index before it answers from it: quiet subagent transcripts'
+/// remembered `stat`s are trusted (see `UpdateOptions::trust_quiet`).
+pub(crate) fn for_answer() -> UpdateOptions {
+    UpdateOptions { wait: WAIT_FOR_WRITER, rebuild: false, trust_quiet: true }
+}
+
 /// Updates the index. A build from nothing (or of many sessions) tells stderr how far it has
 /// come, at most twice a second; a small incremental update says nothing.
 pub(crate) fn update(
     index: &SearchIndex,
     catalog: &Catalog,
-    rebuild: bool,
+    opts: UpdateOptions,
 ) -> Result<IndexReport, Error> {
-    let from_nothing = rebuild || index.indexed_sessions() == 0;
+    let from_nothing = opts.rebuild || index.indexed_sessions() == 0;
     let mut last: Option<Instant> = None;
-    let opts = UpdateOptions { wait: WAIT_FOR_WRITER, rebuild };
     let report = index.update(catalog, opts, &mut |p: IndexProgress| {
         let loud = from_nothing || p.total >= 100;
         let due =

@@ -3,10 +3,11 @@
 //! truncated one read again, a removed one taken out. What the index holds is described by the
 //! commit's payload, written in the same atomic commit as the documents.
 
-use std::collections::{BTreeSet, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ffi::OsStr;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, UNIX_EPOCH};
@@ -14,19 +15,20 @@ use std::time::{Duration, Instant, UNIX_EPOCH};
 use rayon::prelude::*;
 use tantivy::{IndexWriter, TantivyDocument, Term};
 
+use super::folders::Folders;
 use super::schema::{
     EXCERPT_BYTES, Fields, KIND_MESSAGE, KIND_SESSION, group_key, session_hash, session_key,
 };
-use super::state::{self, Committed, FileState, Payload, STATE_VERSION};
+use super::state::{self, Committed, FileState, Payload, Prints, STATE_VERSION};
 use super::{IndexProgress, IndexReport, SearchIndex, UpdateOptions, index_error};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, SessionNames};
 use crate::error::Result;
 use crate::files::FileIdentity;
 use crate::index::FileStamp;
 use crate::jsonl::{LISTING_MAX_LINE_BYTES, LineReader};
-use crate::model::{Role, SessionSummary, Warning};
+use crate::model::{Role, Warning};
 use crate::transcript::forks;
-use crate::transcript::subagents::{self, FlatAgents, Lookups, subagent_files_with};
+use crate::transcript::subagents::{self, FlatAgents, subagent_files_with};
 use crate::transcript::text::{Piece, TextExtractor};
 
 /// How many bytes before the indexed end are compared to tell an append from a rewrite.
@@ -42,17 +44,16 @@ const SETTLE_AFTER_BYTES: u64 = 64 * 1024 * 1024;
 /// Borrowed from the listing where it can be: ten thousand sessions' worth of owned copies cost
 /// more to free than to find.
 struct Wanted<'a> {
-    path: PathBuf,
+    path: Cow<'a, Path>,
     /// What it is indexed under ([`state::file_key`]).
-    key: String,
+    key: Cow<'a, str>,
     session_id: &'a str,
     /// A subagent run's id and its session's main transcript.
     run: Option<(String, &'a Path)>,
-    /// Its part of the fingerprint, as it is now.
-    print: u64,
 }
 
 /// A session's main transcript, as the listing's pass found it.
+#[derive(Debug, Clone, Copy)]
 struct Main<'a> {
     path: &'a Path,
     session_id: &'a str,
@@ -103,31 +104,35 @@ impl SearchIndex {
         // The listing's stamps stand in for a `stat` only when its pass took them during this
         // update (a reused pass may be older than a file's last append).
         let stamped = scan.stamped_at.is_some_and(|t| t >= started);
-        // The files to index need only the pass, not the summaries: both are made at once.
-        let (listed, wanted) = rayon::join(
-            || catalog.listed_sessions_of(&scan),
-            || {
-                let mains = catalog.listed_transcripts(&scan).map(|t| Main {
-                    path: &t.path,
-                    session_id: &t.session_id,
-                    stamp: stamped.then_some(t.stamp),
-                });
-                wanted_files(mains.collect(), &self.folders)
-            },
+        let mains: Vec<Main<'_>> = catalog
+            .listed_transcripts(&scan)
+            .map(|t| Main {
+                path: &t.path,
+                session_id: &t.session_id,
+                stamp: stamped.then_some(t.stamp),
+            })
+            .collect();
+        // The files' part of the fingerprint needs only the pass, not the names: both are made
+        // at once.
+        let (sessions, files) = rayon::join(
+            || catalog.listed_names(&scan),
+            || files_print(&mains, &self.folders, opts.trust_quiet),
         );
-        let sessions: Vec<&SessionSummary> = listed.iter().collect();
         report.sessions = sessions.len() as u64;
-        self.folders.save();
         // Nothing changed (the common case after a file event elsewhere, or a search that updates
         // first): no writer, no commit.
         if !opts.rebuild
             && let Some(c) = self.committed()
-            && c.fingerprint == fingerprint_now(&wanted, &sessions)
+            && c.fingerprint == fingerprint_now(files.prints, &sessions)
         {
-            report.files_unchanged = wanted.len() as u64;
+            // What was not looked at is forgotten only if every folder was.
+            self.folders.save(!files.trusted);
+            report.files_unchanged = files.prints.count();
             report.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             return Ok(report);
         }
+        let wanted = wanted_files(&mains, &self.folders);
+        self.folders.save(true);
         let Some(mut writer) = self.writer(opts.wait)? else {
             report.busy = true;
             return Ok(report);
@@ -139,7 +144,7 @@ impl SearchIndex {
                 Payload::default()
             }
         };
-        let live: BTreeSet<&str> = wanted.iter().map(|w| w.key.as_str()).collect();
+        let live: BTreeSet<&str> = wanted.iter().map(|w| &*w.key).collect();
         let gone: Vec<String> =
             payload.files.keys().filter(|k| !live.contains(k.as_str())).cloned().collect();
         let live = live.len() as u64;
@@ -169,7 +174,7 @@ impl SearchIndex {
                 })
                 .collect();
             for (w, full, r) in results {
-                let key = w.key.clone();
+                let key = w.key.clone().into_owned();
                 match r {
                     Ok(state) => {
                         if full {
@@ -332,15 +337,14 @@ impl SearchIndex {
     fn names_documents(
         &self,
         writer: &IndexWriter,
-        sessions: &[&SessionSummary],
+        sessions: &[SessionNames<'_>],
         payload: &mut Payload,
     ) -> u64 {
         let f = &self.fields;
         let mut changed = 0;
-        let live: HashMap<&str, &SessionSummary> =
-            sessions.iter().map(|s| (s.session_id.as_str(), *s)).collect();
+        let live: HashSet<&str> = sessions.iter().map(|s| s.session_id).collect();
         let gone: Vec<String> =
-            payload.sessions.keys().filter(|k| !live.contains_key(k.as_str())).cloned().collect();
+            payload.sessions.keys().filter(|k| !live.contains(k.as_str())).cloned().collect();
         for sid in gone {
             writer.delete_term(Term::from_field_text(f.key, &session_key(&sid)));
             payload.sessions.remove(&sid);
@@ -348,20 +352,20 @@ impl SearchIndex {
         for s in sessions {
             let names = names_text(s);
             let hash = session_hash(&names);
-            if payload.sessions.get(&s.session_id) == Some(&hash) {
+            if payload.sessions.get(s.session_id) == Some(&hash) {
                 continue;
             }
-            let key = session_key(&s.session_id);
+            let key = session_key(s.session_id);
             writer.delete_term(Term::from_field_text(f.key, &key));
             let mut d = TantivyDocument::default();
             d.add_u64(f.kind, KIND_SESSION);
             d.add_text(f.key, &key);
-            d.add_text(f.session_id, &s.session_id);
-            d.add_u64(f.session_hash, group_key(&s.session_id, true));
+            d.add_text(f.session_id, s.session_id);
+            d.add_u64(f.session_hash, group_key(s.session_id, true));
             d.add_text(f.names, &names);
             d.add_text(f.dir, &s.working_directory);
             if writer.add_document(d).is_ok() {
-                payload.sessions.insert(s.session_id.clone(), hash);
+                payload.sessions.insert(s.session_id.to_owned(), hash);
                 changed += 1;
             }
         }
@@ -370,7 +374,7 @@ impl SearchIndex {
 }
 
 /// What a session is called, for its names document (and the hash that says it changed).
-fn names_text(s: &SessionSummary) -> String {
+fn names_text(s: &SessionNames<'_>) -> String {
     let mut out = String::new();
     for n in [s.custom_name.as_deref(), s.auto_name.as_deref()].into_iter().flatten() {
         out.push_str(n);
@@ -400,28 +404,87 @@ fn excerpt(text: &str) -> &str {
     &text[..end]
 }
 
-/// Every session's main transcript and its subagents' transcripts (each folder's flat agent
-/// files looked at once, for all its sessions), found through `lookups`; a main transcript
-/// carries what the listing's `stat` found (`stamps`).
-fn wanted_files<'a>(mains: Vec<Main<'a>>, lookups: &dyn Lookups) -> Vec<Wanted<'a>> {
+/// `mains` by folder, each folder's in the order given (folders in byte order).
+fn by_folder<'a>(mains: &[Main<'a>]) -> Vec<(&'a OsStr, Vec<Main<'a>>)> {
     // Keyed by the folder's bytes: a `Path` compares and hashes component by component, which
     // for ten thousand sessions costs more than the lookups themselves.
     let mut by_folder: HashMap<&OsStr, Vec<Main<'a>>> = HashMap::new();
     for m in mains {
-        by_folder.entry(m.path.parent().unwrap_or(m.path).as_os_str()).or_default().push(m);
+        by_folder.entry(m.path.parent().unwrap_or(m.path).as_os_str()).or_default().push(*m);
     }
     let mut by_folder: Vec<(&OsStr, Vec<Main<'a>>)> = by_folder.into_iter().collect();
     by_folder.sort_unstable_by(|a, b| a.0.cmp(b.0));
     by_folder
+}
+
+/// What [`files_print`] found.
+#[derive(Debug, Clone, Copy, Default)]
+struct FilesPrint {
+    prints: Prints,
+    /// Whether some session's subagents were taken as remembered (their folders were then not
+    /// looked at).
+    trusted: bool,
+}
+
+/// The files' part of the fingerprint, as they are now: each main transcript's from what the
+/// listing's `stat` found (or one made now), and its subagents' from a `stat` of each, found
+/// through `folders` (each folder's flat agent files looked at once, for all its sessions) —
+/// or, with `trust_quiet`, as `folders` remembers them for a settled session whose main
+/// transcript is as it was then.
+fn files_print(mains: &[Main<'_>], folders: &Folders, trust_quiet: bool) -> FilesPrint {
+    let now = crate::index::mtime_ns(Some(std::time::SystemTime::now()));
+    by_folder(mains)
+        .into_par_iter()
+        .map(|(folder, mains)| {
+            let flat = std::cell::OnceCell::new();
+            let mut found = FilesPrint::default();
+            for m in mains {
+                let main = m.stamp.or_else(|| stamp_now(m.path));
+                found.prints = found.prints.with(file_print(m.path, m.session_id, main));
+                // Only a `stat` of the main transcript made during this update says that it is
+                // unchanged.
+                let remembered =
+                    m.stamp.filter(|_| trust_quiet).and_then(|main| folders.settled(m.path, main));
+                if let Some(subagents) = remembered {
+                    found.prints = found.prints.and(subagents);
+                    found.trusted = true;
+                    continue;
+                }
+                let flat =
+                    flat.get_or_init(|| FlatAgents::of_folder_with(Path::new(folder), folders));
+                let mut subagents = Prints::default();
+                let mut times = Vec::new();
+                for f in subagent_files_with(m.path, m.session_id, flat, folders) {
+                    let stamp = stamp_now(&f.path);
+                    subagents = subagents.with(file_print(&f.path, m.session_id, stamp));
+                    times.push(stamp.map_or(0, |s| s.mtime_ns));
+                }
+                found.prints = found.prints.and(subagents);
+                if let Some(main) = m.stamp {
+                    folders.look_at(m.path, main, subagents, times.into_iter(), now);
+                }
+            }
+            found
+        })
+        .reduce(FilesPrint::default, |a, b| FilesPrint {
+            prints: a.prints.and(b.prints),
+            trusted: a.trusted || b.trusted,
+        })
+}
+
+/// Every session's main transcript and its subagents' transcripts (each folder's flat agent
+/// files looked at once, for all its sessions), found through `folders`.
+fn wanted_files<'a>(mains: &[Main<'a>], folders: &Folders) -> Vec<Wanted<'a>> {
+    by_folder(mains)
         .into_par_iter()
         .flat_map_iter(|(folder, mains)| {
-            let flat = FlatAgents::of_folder_with(Path::new(folder), lookups);
+            let flat = FlatAgents::of_folder_with(Path::new(folder), folders);
             let mut out = Vec::new();
             for m in mains {
-                out.push(Wanted::new(m.path.to_path_buf(), m.session_id, None, m.stamp));
-                for f in subagent_files_with(m.path, m.session_id, &flat, lookups) {
+                out.push(Wanted::new(Cow::Borrowed(m.path), m.session_id, None));
+                for f in subagent_files_with(m.path, m.session_id, &flat, folders) {
                     let run = Some((f.agent_id, m.path));
-                    out.push(Wanted::new(f.path, m.session_id, run, None));
+                    out.push(Wanted::new(Cow::Owned(f.path), m.session_id, run));
                 }
             }
             out
@@ -429,47 +492,49 @@ fn wanted_files<'a>(mains: Vec<Main<'a>>, lookups: &dyn Lookups) -> Vec<Wanted<'
         .collect()
 }
 
-impl<'a> Wanted<'a> {
-    /// The file with its part of the fingerprint: from what the listing's pass found of it
-    /// (`listed`: a main transcript is not stat'ed twice), else from a `stat` now.
-    fn new(
-        path: PathBuf,
-        session_id: &'a str,
-        run: Option<(String, &'a Path)>,
-        listed: Option<FileStamp>,
-    ) -> Self {
-        let key = state::file_key(&path);
-        let print = match listed {
-            Some(st) => {
-                let mtime = i64::try_from(st.mtime_ns.max(0)).unwrap_or(0);
-                state::file_print(&key, session_id, st.size, mtime, st.inode)
-            }
-            None => match std::fs::metadata(&path) {
-                Ok(m) => {
-                    let ino = identity(&m).map_or(0, |(_, ino)| ino);
-                    state::file_print(&key, session_id, m.len(), mtime_ns(&m), ino)
-                }
-                // A file that cannot be stat'ed matches no state.
-                Err(_) => state::file_print(&key, "\u{0}missing", 0, 0, u64::MAX),
-            },
-        };
-        Self { path, key, session_id, run, print }
+/// What a `stat` of `path` says now; `None` when it cannot be made.
+fn stamp_now(path: &Path) -> Option<FileStamp> {
+    std::fs::metadata(path).ok().map(|m| FileStamp::of(&m))
+}
+
+/// A file's part of the fingerprint, from its `stamp` (`None`: it cannot be `stat`ed, and
+/// matches no state).
+fn file_print(path: &Path, session_id: &str, stamp: Option<FileStamp>) -> u64 {
+    let key = state::file_key(path);
+    match stamp {
+        Some(st) => {
+            let mtime = i64::try_from(st.mtime_ns.max(0)).unwrap_or(0);
+            state::file_print(&key, session_id, st.size, mtime, st.inode)
+        }
+        None => state::file_print(&key, "\u{0}missing", 0, 0, u64::MAX),
     }
 }
 
-/// The fingerprint of these files (as found) and sessions; equal to the committed one exactly
-/// when the index holds them as they are.
-fn fingerprint_now(wanted: &[Wanted<'_>], sessions: &[&SessionSummary]) -> u64 {
-    let names = sessions
+impl<'a> Wanted<'a> {
+    fn new(path: Cow<'a, Path>, session_id: &'a str, run: Option<(String, &'a Path)>) -> Self {
+        let key = match path {
+            Cow::Borrowed(p) => state::file_key(p),
+            Cow::Owned(ref p) => Cow::Owned(state::file_key(p).into_owned()),
+        };
+        Self { path, key, session_id, run }
+    }
+}
+
+/// The fingerprint of the files (their part, `files`) and sessions as found; equal to the
+/// committed one exactly when the index holds them as they are.
+fn fingerprint_now(files: Prints, sessions: &[SessionNames<'_>]) -> u64 {
+    sessions
         .par_iter()
-        .map(|s| state::names_print(&s.session_id, session_hash(&names_text(s))));
-    let names: Vec<u64> = names.collect();
-    state::combine(wanted.iter().map(|w| w.print).chain(names))
+        .map(|s| state::names_print(s.session_id, session_hash(&names_text(s))))
+        .fold(Prints::default, Prints::with)
+        .reduce(Prints::default, Prints::and)
+        .and(files)
+        .finish()
 }
 
 /// Whether and how `w` must be read; `None` when the index has it as it is.
 fn decide(payload: &Payload, w: &Wanted<'_>) -> Option<Work> {
-    let Some(state) = payload.files.get(&w.key) else { return Some(Work::Full) };
+    let Some(state) = payload.files.get(&*w.key) else { return Some(Work::Full) };
     let Ok(meta) = std::fs::metadata(&w.path) else { return Some(Work::Full) };
     if state.session_id != w.session_id || identity(&meta) != state.identity {
         return Some(Work::Full);
@@ -485,7 +550,7 @@ fn decide(payload: &Payload, w: &Wanted<'_>) -> Option<Work> {
     Some(Work::Append(state.clone()))
 }
 
-pub(super) fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
     FileIdentity::of(meta).map(|i| (i.dev, i.ino))
 }
 

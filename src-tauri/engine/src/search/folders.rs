@@ -7,7 +7,20 @@
 //! time is older than the read by more than [`RACY`] (a change made in the same tick of a coarse
 //! clock would not move it: such a folder is read again each time until it settles). A flat
 //! agent file's session is reused while its folder is unchanged, or while the file is the same
-//! (device and inode) in a folder that changed; its first lines are not rewritten in place. The memory is kept in `folders.bin` beside the index (postcard
+//! (device and inode) in a folder that changed; its first lines are not rewritten in place.
+//!
+//! It also remembers each settled session: one whose main transcript and every subagent
+//! transcript had been left alone for [`QUIET`] when they were looked at, with their part of
+//! the index's fingerprint. Subagent transcripts are written (and made) only while their
+//! session runs, and a session that runs again writes its main transcript first (the call that
+//! starts or resumes a subagent is a line of it); so while the main transcript is exactly as it
+//! was then, the remembered part may stand for its subagents when an update is asked to trust
+//! it ([`super::UpdateOptions::trust_quiet`]), and their folders are not looked at. What that
+//! misses — lines a paused run writes after an hour without its main transcript, or a subagent
+//! file a person deletes — is seen when the main transcript next changes, or by an update that
+//! trusts nothing.
+//!
+//! The memory is kept in `folders.bin` beside the index (postcard
 //! with a checksum, written atomically): missing, damaged or of another version, it is simply
 //! empty. Two processes may write it in turn; whichever wrote last is kept, and every entry is
 //! checked before use, so a lost write costs only reads.
@@ -21,17 +34,23 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
+use super::state::Prints;
 use crate::index::{FileStamp, mtime_ns};
 use crate::transcript::subagents::{self, Entries, Lookups};
 
 /// The file beside the index.
 const FILE: &str = "folders.bin";
 /// Its format; another is ignored.
-const VERSION: u32 = 1;
+/// 3: settled sessions.
+const VERSION: u32 = 3;
 /// Largest file read back (a cache: a larger one is ignored).
 const MAX_BYTES: u64 = 256 * 1024 * 1024;
 /// How much older than its read a folder's modification time must be for the read to be reused.
 const RACY: Duration = Duration::from_secs(2);
+/// How long a session's transcripts must have been left alone for it to be remembered settled
+/// (see the module documentation). A run pauses for longer only when its machine sleeps or it
+/// waits on a person.
+pub(super) const QUIET: Duration = Duration::from_secs(60 * 60);
 
 /// One folder's remembered read.
 #[derive(Debug, Clone)]
@@ -54,11 +73,24 @@ struct Head {
     used: bool,
 }
 
+/// A settled session: its main transcript's `stat` then, and its subagents' part of the
+/// fingerprint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct Settled {
+    main: FileStamp,
+    subagents: Prints,
+    #[serde(skip)]
+    used: bool,
+}
+
 /// Keyed by path bytes (a `Path` hashes component by component: slower than the lookup).
 #[derive(Debug, Default)]
 struct Memory {
     folders: HashMap<OsString, Folder>,
     heads: HashMap<OsString, Head>,
+    /// By [`path_key`] of the main transcript: ten thousand paths cost more to read back than
+    /// the `stat`s they save.
+    settled: HashMap<u64, Settled>,
 }
 
 /// The remembered reads of one index (see the module documentation).
@@ -82,21 +114,64 @@ impl Folders {
         self.memory.get_or_init(|| Mutex::new(load(&self.file).unwrap_or_default()))
     }
 
-    /// Forgets what was not looked at since the last save (folders and files no listed session
-    /// has any more) and writes the memory back if anything changed (a failure only means
-    /// reading the folders again next time).
-    pub(super) fn save(&self) {
+    /// Writes the memory back if anything changed (a failure only means reading the folders
+    /// again next time). With `prune` (when every listed session's folders were looked at),
+    /// first forgets what was not looked at since the last pruning save: folders, files and
+    /// sessions no listed session has any more.
+    pub(super) fn save(&self, prune: bool) {
         let Ok(mut m) = self.memory().lock() else { return };
-        let before = (m.folders.len(), m.heads.len());
-        m.folders.retain(|_, f| std::mem::take(&mut f.used));
-        m.heads.retain(|_, h| std::mem::take(&mut h.used));
-        let pruned = before != (m.folders.len(), m.heads.len());
+        let mut pruned = false;
+        if prune {
+            let before = (m.folders.len(), m.heads.len(), m.settled.len());
+            m.folders.retain(|_, f| std::mem::take(&mut f.used));
+            m.heads.retain(|_, h| std::mem::take(&mut h.used));
+            m.settled.retain(|_, q| std::mem::take(&mut q.used));
+            pruned = before != (m.folders.len(), m.heads.len(), m.settled.len());
+        }
         if !self.changed.swap(false, Ordering::AcqRel) && !pruned {
             return;
         }
         let bytes = encode(&m);
         drop(m);
         let _ = crate::atomic_write::write_atomic(&self.file, &bytes);
+    }
+
+    /// The subagents' part of the fingerprint of the session whose main transcript is `main`,
+    /// when it was settled and that transcript is still as it was then (`stamp`, as `stat`ed
+    /// now).
+    pub(super) fn settled(&self, main: &Path, stamp: FileStamp) -> Option<Prints> {
+        let mut m = self.memory().lock().ok()?;
+        let q = m.settled.get_mut(&path_key(main)).filter(|q| q.main == stamp)?;
+        q.used = true;
+        Some(q.subagents)
+    }
+
+    /// Remembers the session whose main transcript is `main` (`stat`ed now, `now_ns`, as
+    /// `stamp`) as settled with `subagents` if it and every one of its subagent transcripts
+    /// (`times`, their modification times) have been left alone for [`QUIET`]; forgets it
+    /// otherwise.
+    pub(super) fn look_at(
+        &self,
+        main: &Path,
+        stamp: FileStamp,
+        subagents: Prints,
+        mut times: impl Iterator<Item = i128>,
+        now_ns: i128,
+    ) {
+        let quiet = i128::try_from(QUIET.as_nanos()).unwrap_or(i128::MAX);
+        let left_alone = |t: i128| t > 0 && t.saturating_add(quiet) < now_ns;
+        let settled = left_alone(stamp.mtime_ns) && times.all(left_alone);
+        let Ok(mut m) = self.memory().lock() else { return };
+        let changed = if settled {
+            let old =
+                m.settled.insert(path_key(main), Settled { main: stamp, subagents, used: true });
+            old.is_none_or(|o| (o.main, o.subagents) != (stamp, subagents))
+        } else {
+            m.settled.remove(&path_key(main)).is_some()
+        };
+        if changed {
+            self.changed.store(true, Ordering::Release);
+        }
     }
 }
 
@@ -158,7 +233,8 @@ impl Lookups for Folders {
             return Some(h.session_id.clone());
         }
         // Where the platform gives no file identity, a head is read each time it is asked for.
-        let identity = super::build::identity(&std::fs::metadata(path).ok()?);
+        let identity =
+            crate::files::FileIdentity::of(&std::fs::metadata(path).ok()?).map(|i| (i.dev, i.ino));
         if let Some(id) = identity
             && let Ok(mut m) = self.memory().lock()
             && let Some(h) = m.heads.get_mut(path.as_os_str())
@@ -187,6 +263,7 @@ struct Stored {
     version: u32,
     folders: Vec<StoredFolder>,
     heads: Vec<(String, Head)>,
+    settled: Vec<(u64, Settled)>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -217,8 +294,9 @@ fn encode(m: &Memory) -> Vec<u8> {
         .collect();
     let heads =
         m.heads.iter().filter_map(|(p, h)| Some((p.to_str()?.to_owned(), h.clone()))).collect();
-    let payload =
-        postcard::to_allocvec(&Stored { version: VERSION, folders, heads }).unwrap_or_default();
+    let settled = m.settled.iter().map(|(k, q)| (*k, *q)).collect();
+    let stored = Stored { version: VERSION, folders, heads, settled };
+    let payload = postcard::to_allocvec(&stored).unwrap_or_default();
     let mut out = crate::index::checksum(&payload).to_le_bytes().to_vec();
     out.extend_from_slice(&payload);
     out
@@ -260,7 +338,19 @@ fn load(file: &Path) -> Option<Memory> {
         })
         .collect();
     let heads = stored.heads.into_iter().map(|(p, h)| (OsString::from(p), h)).collect();
-    Some(Memory { folders, heads })
+    let settled = stored.settled.into_iter().collect();
+    Some(Memory { folders, heads, settled })
+}
+
+/// A main transcript's key among the settled sessions: a 64-bit hash of its path's bytes
+/// (SipHash with fixed keys; should the standard library change it, the memory is merely not
+/// found). Two of ten thousand paths share one with odds of about 1 in 10¹¹, and must then also
+/// share their `stat` to be confused.
+fn path_key(path: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    path.as_os_str().as_encoded_bytes().hash(&mut h);
+    h.finish()
 }
 
 /// A single, plain file name.
@@ -294,15 +384,18 @@ mod tests {
         assert_eq!(folders.entries(&dir).unwrap().agents, ["a1"]);
         assert_eq!(folders.memory().lock().unwrap().folders.len(), 1);
         // Saved and loaded by another process, it is the same read.
-        folders.save();
+        folders.save(true);
         let again = Folders::new(tmp.path());
         assert_eq!(again.memory().lock().unwrap().folders.len(), 1);
         // A file added moves the folder's time: read again.
         std::fs::write(dir.join("agent-a2.jsonl"), b"{}\n").unwrap();
         assert_eq!(again.entries(&dir).unwrap().agents, ["a1", "a2"]);
-        // What no update looked at is forgotten when saved.
+        // What no update looked at is kept by a save that prunes nothing, and forgotten by one
+        // that does.
         let unused = Folders::new(tmp.path());
-        unused.save();
+        unused.save(false);
+        assert_eq!(load(&tmp.path().join(FILE)).unwrap().folders.len(), 1);
+        unused.save(true);
         assert!(load(&tmp.path().join(FILE)).unwrap().folders.is_empty());
     }
 

@@ -46,6 +46,11 @@ pub struct UpdateOptions {
     pub wait: Duration,
     /// Empty the index first and read everything again.
     pub rebuild: bool,
+    /// Take a settled session's subagent transcripts as remembered while its main transcript
+    /// is unchanged, without looking at them or their folders (see `folders`): what a one-off
+    /// search does, to answer sooner. An update that does not (the app's, which file events
+    /// start, and `index`) looks at every file and folder.
+    pub trust_quiet: bool,
 }
 
 /// How far a background build has come, in sessions.

@@ -69,8 +69,8 @@ impl Payload {
 
 /// The key a file is indexed under: its path as text (for a path that is not valid UTF-8, its
 /// lossy form, as `Path::display` writes it).
-pub(super) fn file_key(path: &std::path::Path) -> String {
-    path.to_str().map_or_else(|| path.display().to_string(), str::to_owned)
+pub(super) fn file_key(path: &std::path::Path) -> std::borrow::Cow<'_, str> {
+    path.to_str().map_or_else(|| path.display().to_string().into(), Into::into)
 }
 
 /// One file's part of a fingerprint: its path, session, size, time and inode (0 where the
@@ -98,8 +98,36 @@ pub(super) fn names_print(session_id: &str, names_hash: u64) -> u64 {
 
 /// Parts combined in any order (each part is already a well-mixed hash).
 pub(super) fn combine(parts: impl Iterator<Item = u64>) -> u64 {
-    let (sum, n) = parts.fold((0u64, 0u64), |(s, n), p| (s.wrapping_add(p), n + 1));
-    sum ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    parts.fold(Prints::default(), Prints::with).finish()
+}
+
+/// Parts of a fingerprint added up so far: a fingerprint's worth of them, or some files' share.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Prints {
+    sum: u64,
+    count: u64,
+}
+
+impl Prints {
+    /// With one more part.
+    pub(super) fn with(self, part: u64) -> Self {
+        Self { sum: self.sum.wrapping_add(part), count: self.count + 1 }
+    }
+
+    /// With `other`'s parts too.
+    pub(super) fn and(self, other: Self) -> Self {
+        Self { sum: self.sum.wrapping_add(other.sum), count: self.count + other.count }
+    }
+
+    /// How many parts.
+    pub(super) fn count(self) -> u64 {
+        self.count
+    }
+
+    /// The fingerprint of these parts.
+    pub(super) fn finish(self) -> u64 {
+        self.sum ^ self.count.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
 }
 
 /// Writes `payload` as the state of the commit `opstamp` (atomically: a crash leaves the old
