@@ -297,6 +297,39 @@ fn equal_matches_rank_the_newest_session_first() {
     assert_eq!(order(&filtered), [sid("72"), sid("73"), sid("71")]);
 }
 
+/// A word in a session's working directory (searched apart from messages, as names are) ranks
+/// it above a newer session that only says the word.
+#[test]
+fn a_working_directory_match_outranks_a_newer_message() {
+    let (tmp, catalog, folder) = bare_home();
+    let projects = folder.parent().unwrap().to_path_buf();
+    // Each says `texts` as prompts; the first prompt is its automatic name.
+    let write = |folder: &Path, short: &str, cwd: &str, texts: &[&str], time: &str| {
+        std::fs::create_dir_all(folder).unwrap();
+        let id = sid(short);
+        let mut out = String::new();
+        for (n, text) in texts.iter().enumerate() {
+            let mut line: serde_json::Value =
+                serde_json::from_str(&user(&id, cwd, &format!("u{n}"), text)).unwrap();
+            line["timestamp"] = time.into();
+            out.push_str(&format!("{line}\n"));
+        }
+        std::fs::write(folder.join(format!("{id}.jsonl")), out).unwrap();
+    };
+    let (old, new) = ("2026-01-05T09:00:00.000Z", "2026-11-30T09:00:00.000Z");
+    write(&projects.join("-w-dirword"), "81", "/w/dirword", &["nothing to see"], old);
+    write(&folder, "82", "/w/app", &["a question", "please look at dirword"], new);
+    let index = SearchIndex::open(&tmp.path().join("data")).unwrap();
+    update(&index, &catalog);
+    let r = search(&index, &catalog, "dirword");
+    let order: Vec<&str> = r.sessions.iter().map(|s| s.session_id.as_str()).collect();
+    assert_eq!(order, [sid("81"), sid("82")], "{r:?}");
+    assert!(r.sessions[0].name_match && r.sessions[0].hits.is_empty(), "{r:?}");
+    assert!(!r.sessions[1].name_match && r.sessions[1].matches == 1, "{r:?}");
+    // A filter on messages leaves the working directory out.
+    assert_eq!(ids(&search(&index, &catalog, "dirword role:user")), set(&["82"]));
+}
+
 fn bare_home() -> (tempfile::TempDir, Catalog, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let claude = tmp.path().join("claude");

@@ -120,6 +120,9 @@ pub struct FoundTranscript {
     pub docker: bool,
     /// Shared with the listing index (not copied per listing).
     pub facts: Arc<TranscriptFacts>,
+    /// [`FoundTranscript::activity`] in ms since the epoch (0 when it does not parse): read
+    /// once per pass, where a search ranks thousands of sessions by it.
+    pub activity_ms: i64,
 }
 
 impl FoundTranscript {
@@ -1443,14 +1446,22 @@ struct Candidate {
 /// directory named `x.jsonl` is skipped), not `agent-*.jsonl`, not empty, with a valid id.
 impl Candidate {
     fn into_found(self, facts: Arc<TranscriptFacts>) -> FoundTranscript {
-        FoundTranscript {
+        let mut found = FoundTranscript {
             path: self.path,
             folder: self.folder,
             session_id: self.session_id,
             stamp: self.stamp,
             docker: self.docker,
             facts,
-        }
+            activity_ms: 0,
+        };
+        found.activity_ms = found
+            .facts
+            .last_message_at
+            .as_deref()
+            .map_or_else(|| crate::time::system_millis(found.mtime()), crate::time::millis)
+            .unwrap_or(0);
+        found
     }
 }
 

@@ -1,17 +1,20 @@
-//! Answering a query: the parsed query as a tantivy query, every match grouped by session (so the
-//! counts are exact), sessions ranked by their best match with a boost for many matches and for
-//! recent activity, and snippets for the best hits of the sessions shown.
+//! Answering a query: the parsed query as two tantivy queries (over messages' text, and over
+//! sessions' names documents, whose words weigh more; a lone word's postings are walked with no
+//! boolean layer around them), every match grouped by session (so the counts are exact),
+//! sessions ranked by their best match with a boost for many matches and for recent activity,
+//! and snippets for the best hits of the sessions shown.
 
 use std::borrow::Cow;
 use std::ops::Bound;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::Column;
+use tantivy::columnar::{Column, ColumnIndex, ColumnValues};
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query, RangeQuery,
     RegexQuery, TermQuery, TermSetQuery,
@@ -46,7 +49,7 @@ impl Default for SearchOptions {
 /// Names and working directories weigh more than a word in a message.
 const NAMES_BOOST: Score = 3.0;
 const DIR_BOOST: Score = 1.5;
-/// Most words a `word*` prefix expands to for highlighting.
+/// A snippet's most characters.
 const SNIPPET_CHARS: usize = 180;
 
 impl SearchIndex {
@@ -82,11 +85,16 @@ impl SearchIndex {
         if on_sessions && allowed.is_empty() {
             return Ok(results);
         }
-        let q = self.build_query(&parsed, on_sessions.then_some(&allowed), None);
+        let within = on_sessions.then_some(&allowed);
+        let q = self.messages_query(&parsed, within, None);
         let searcher = self.reader.searcher();
-        let mut groups = searcher
-            .search(&*q, &BySession { hits: opts.hits_per_session.max(1) })
-            .map_err(index_error)?;
+        let by_session = BySession { hits: opts.hits_per_session.max(1) };
+        let mut groups = searcher.search(&*q, &by_session).map_err(index_error)?;
+        if let Some(names) = self.names_query(&parsed, within) {
+            for (hash, g) in searcher.search(&*names, &by_session).map_err(index_error)? {
+                groups.entry(hash).or_default().merge(g, by_session.hits);
+            }
+        }
         let candidates: Vec<Candidate<'_>> = if on_sessions {
             allowed.into_iter().map(Candidate::Summary).collect()
         } else {
@@ -138,25 +146,20 @@ impl SearchIndex {
         Ok(results)
     }
 
-    /// The query's tantivy form: its text parts and filters, within the `allowed` sessions or
-    /// within one transcript file (`in_file`, a document `key`).
-    fn build_query(
+    /// The query over messages: its text parts on their text, and its filters, within the
+    /// `allowed` sessions or within one transcript file (`in_file`, a document `key`). Only
+    /// messages have text, so no clause on the kind of document is needed but when every part
+    /// is negated.
+    fn messages_query(
         &self,
         q: &ParsedQuery,
         allowed: Option<&Vec<&SessionSummary>>,
         in_file: Option<&str>,
     ) -> Box<dyn Query> {
         let f = &self.fields;
-        let messages_only = in_file.is_some() || q.filters.on_messages();
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for part in &q.parts {
-            let occur = if part.negated { Occur::MustNot } else { Occur::Must };
-            clauses.push((occur, self.part_query(part, messages_only && !part.negated)));
-        }
+        let mut clauses = parts(q, |part| words_query(f.text, part));
         if q.parts.iter().all(|p| p.negated) {
             clauses.push((Occur::Must, Box::new(AllQuery)));
-        }
-        if messages_only || q.parts.iter().all(|p| p.negated) {
             clauses.push((Occur::Must, term(Term::from_field_u64(f.kind, KIND_MESSAGE))));
         }
         let any = |terms: Vec<Term>| -> Box<dyn Query> {
@@ -190,37 +193,45 @@ impl SearchIndex {
             clauses.push((Occur::Must, Box::new(RangeQuery::new(lower, upper))));
         }
         if let Some(allowed) = allowed {
-            let terms = allowed.iter().map(|s| Term::from_field_text(f.session_id, &s.session_id));
-            clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
+            clauses.push((Occur::Must, self.within(allowed)));
         }
         if let Some(path) = in_file {
             clauses.push((Occur::Must, term(Term::from_field_text(f.key, path))));
         }
-        Box::new(BooleanQuery::new(clauses))
+        all_of(clauses)
     }
 
-    /// One text part over the message text, and (unless only messages may match) the names and
-    /// working directory.
-    fn part_query(&self, part: &TextPart, messages_only: bool) -> Box<dyn Query> {
-        let f = &self.fields;
-        let mut fields: Vec<(Field, Score)> = vec![(f.text, 1.0)];
-        if !messages_only {
-            fields.push((f.names, NAMES_BOOST));
-            fields.push((f.dir, DIR_BOOST));
+    /// The query over sessions' names documents (their names and working directory, which
+    /// weigh more than a word in a message), when one of them may match: not when only messages
+    /// may (a filter on messages) or every part is negated.
+    fn names_query(
+        &self,
+        q: &ParsedQuery,
+        allowed: Option<&Vec<&SessionSummary>>,
+    ) -> Option<Box<dyn Query>> {
+        if q.filters.on_messages() || q.parts.iter().all(|p| p.negated) {
+            return None;
         }
-        let each = fields
-            .into_iter()
-            .map(|(field, boost)| {
-                let q = words_query(field, part);
-                let q: Box<dyn Query> = if (boost - 1.0).abs() > f32::EPSILON {
-                    Box::new(BoostQuery::new(q, boost))
-                } else {
-                    q
-                };
-                (Occur::Should, q)
-            })
-            .collect();
-        Box::new(BooleanQuery::new(each))
+        let f = &self.fields;
+        let mut clauses = parts(q, |part| {
+            let names = BoostQuery::new(words_query(f.names, part), NAMES_BOOST);
+            let dir = BoostQuery::new(words_query(f.dir, part), DIR_BOOST);
+            Box::new(BooleanQuery::new(vec![
+                (Occur::Should, Box::new(names) as Box<dyn Query>),
+                (Occur::Should, Box::new(dir)),
+            ]))
+        });
+        if let Some(allowed) = allowed {
+            clauses.push((Occur::Must, self.within(allowed)));
+        }
+        Some(all_of(clauses))
+    }
+
+    /// Documents of the `allowed` sessions.
+    fn within(&self, allowed: &[&SessionSummary]) -> Box<dyn Query> {
+        let f = self.fields.session_id;
+        let terms = allowed.iter().map(|s| Term::from_field_text(f, &s.session_id));
+        Box::new(TermSetQuery::new(terms))
     }
 
     /// The snippet maker for the query's words (prefixes expanded to the words they match).
@@ -353,7 +364,7 @@ impl SearchIndex {
             return Ok(out);
         }
         let key = super::state::file_key(path);
-        let q = self.build_query(&parsed, None, Some(&key));
+        let q = self.messages_query(&parsed, None, Some(&key));
         let searcher = self.reader.searcher();
         let mut found = searcher.search(&*q, &InFile).map_err(index_error)?;
         found.sort_unstable();
@@ -434,6 +445,26 @@ impl SegmentCollector for InFileSegment {
     }
 }
 
+/// Each text part as a clause: required, or excluded when negated.
+fn parts(
+    q: &ParsedQuery,
+    on: impl Fn(&TextPart) -> Box<dyn Query>,
+) -> Vec<(Occur, Box<dyn Query>)> {
+    let occur = |p: &TextPart| if p.negated { Occur::MustNot } else { Occur::Must };
+    q.parts.iter().map(|p| (occur(p), on(p))).collect()
+}
+
+/// Documents that meet every clause; one required clause is left as it is, so that tantivy
+/// walks a lone word's postings without a boolean query's layer around them.
+fn all_of(mut clauses: Vec<(Occur, Box<dyn Query>)>) -> Box<dyn Query> {
+    if let [(Occur::Must, _)] = clauses.as_slice()
+        && let Some((_, q)) = clauses.pop()
+    {
+        return q;
+    }
+    Box::new(BooleanQuery::new(clauses))
+}
+
 fn term(t: Term) -> Box<dyn Query> {
     Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs))
 }
@@ -443,9 +474,8 @@ fn words_query(field: Field, part: &TextPart) -> Box<dyn Query> {
     let mut terms: Vec<Term> = part.words.iter().map(|w| Term::from_field_text(field, w)).collect();
     match (terms.pop(), terms.is_empty(), part.prefix) {
         (None, _, _) => Box::new(tantivy::query::EmptyQuery),
-        (Some(t), true, false) => {
-            Box::new(TermQuery::new(t, IndexRecordOption::WithFreqsAndPositions))
-        }
+        // A word is scored by its frequency; its positions are not read.
+        (Some(t), true, false) => Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)),
         (Some(_), true, true) => {
             let last = part.words.last().map(String::as_str).unwrap_or_default();
             match RegexQuery::from_pattern(&format!("{}.*", regex_escape(last)), field) {
@@ -594,17 +624,14 @@ impl Candidate<'_> {
 
     /// Its last message's time, else its file's (as its summary gives them), in ms.
     fn activity_ms(&self) -> i64 {
-        let at = match self {
+        match self {
             Self::Summary(s) => s
                 .last_message_at
                 .as_deref()
-                .map_or_else(|| crate::time::millis(&s.mtime), crate::time::millis),
-            Self::Transcript(t) => t.facts.last_message_at.as_deref().map_or_else(
-                || crate::time::millis(&crate::time::iso_system(t.mtime())),
-                crate::time::millis,
-            ),
-        };
-        at.unwrap_or(0)
+                .map_or_else(|| crate::time::millis(&s.mtime), crate::time::millis)
+                .unwrap_or(0),
+            Self::Transcript(t) => t.activity_ms,
+        }
     }
 }
 
@@ -650,7 +677,7 @@ struct BySession {
 
 struct BySessionSegment {
     segment: SegmentOrdinal,
-    key: Column<u64>,
+    key: Keys,
     keep: usize,
     /// Groups in the order met, and where each session's is; a session's documents are added
     /// together, so most matches land in the group of the match before (`last`).
@@ -677,6 +704,30 @@ impl BySessionSegment {
     }
 }
 
+/// A segment's session hashes. Every document has one, so the column is read directly, not
+/// through its index of which documents have a value (a tenth of a common word's walk).
+enum Keys {
+    Full(Arc<dyn ColumnValues<u64>>),
+    Some(Column<u64>),
+}
+
+impl Keys {
+    fn of(column: Column<u64>) -> Self {
+        match column.index {
+            ColumnIndex::Full => Self::Full(column.values),
+            _ => Self::Some(column),
+        }
+    }
+
+    #[inline]
+    fn get(&self, doc: DocId) -> Option<u64> {
+        match self {
+            Self::Full(values) => Some(values.get_val(doc)),
+            Self::Some(column) => column.first(doc),
+        }
+    }
+}
+
 impl Collector for BySession {
     type Fruit = FxHashMap<u64, Group>;
     type Child = BySessionSegment;
@@ -688,7 +739,7 @@ impl Collector for BySession {
     ) -> tantivy::Result<BySessionSegment> {
         Ok(BySessionSegment {
             segment,
-            key: reader.fast_fields().u64("session_hash")?,
+            key: Keys::of(reader.fast_fields().u64("session_hash")?),
             keep: self.hits,
             groups: Vec::new(),
             at: FxHashMap::default(),
@@ -718,7 +769,7 @@ impl SegmentCollector for BySessionSegment {
     type Fruit = Vec<(u64, Group)>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        let Some(key) = self.key.first(doc) else { return };
+        let Some(key) = self.key.get(doc) else { return };
         let (hash, names) = (key & !NAMES_BIT, key & NAMES_BIT != 0);
         let (segment, keep) = (self.segment, self.keep);
         let slot = self.slot(hash);
