@@ -223,6 +223,9 @@ fn every_query_form_and_filter_finds_what_it_should() {
     let r = search(&index, &catalog, "renamed");
     assert_eq!(ids(&r), a1);
     assert!(r.sessions[0].name_match && r.sessions[0].hits.is_empty(), "{r:?}");
+    // A session filter holds for names matches too.
+    assert_eq!(search(&index, &catalog, "renamed dir:scratch").total_sessions, 0);
+    assert_eq!(ids(&search(&index, &catalog, "renamed dir:alpha")), a1);
     // The working directory is searchable too.
     assert!(ids(&search(&index, &catalog, "scratch")).contains(&sid("d1")));
 
@@ -328,6 +331,37 @@ fn a_working_directory_match_outranks_a_newer_message() {
     assert!(!r.sessions[1].name_match && r.sessions[1].matches == 1, "{r:?}");
     // A filter on messages leaves the working directory out.
     assert_eq!(ids(&search(&index, &catalog, "dirword role:user")), set(&["82"]));
+}
+
+/// A filter that every match passes leaves the ranking as it was: filters narrow, they do not
+/// score.
+#[test]
+fn filters_every_match_passes_leave_the_ranking_alone() {
+    let (tmp, catalog, folder) = bare_home();
+    // Sessions that say the word once, newest, to often, oldest: close calls for the ranking.
+    for (n, (says, day)) in [(1, 28), (2, 20), (4, 12), (8, 4)].into_iter().enumerate() {
+        let id = sid(&format!("9{n}"));
+        let mut out = String::new();
+        let texts = std::iter::once("a question".to_owned())
+            .chain((0..says).map(|i| format!("about filterword, the {i}th time")));
+        for (i, text) in texts.enumerate() {
+            let mut line: serde_json::Value =
+                serde_json::from_str(&user(&id, "/w/app", &format!("u{i}"), &text)).unwrap();
+            line["timestamp"] = format!("2026-11-{day:02}T09:00:00.000Z").into();
+            out.push_str(&format!("{line}\n"));
+        }
+        std::fs::write(folder.join(format!("{id}.jsonl")), out).unwrap();
+    }
+    let index = SearchIndex::open(&tmp.path().join("data")).unwrap();
+    update(&index, &catalog);
+    let order = |q: &str| -> Vec<String> {
+        search(&index, &catalog, q).sessions.into_iter().map(|s| s.session_id).collect()
+    };
+    let plain = order("filterword");
+    assert_eq!(plain.len(), 4);
+    for filtered in ["role:user", "after:2000-01-01", "before:2100-01-01", "dir:app", "-nowhere"] {
+        assert_eq!(order(&format!("filterword {filtered}")), plain, "{filtered}");
+    }
 }
 
 fn bare_home() -> (tempfile::TempDir, Catalog, PathBuf) {

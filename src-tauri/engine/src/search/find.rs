@@ -16,8 +16,8 @@ use serde::Serialize;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::{Column, ColumnIndex, ColumnValues};
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query, RangeQuery,
-    RegexQuery, TermQuery, TermSetQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery,
+    Query, RangeQuery, RegexQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::snippet::{Snippet, SnippetGenerator};
@@ -90,7 +90,7 @@ impl SearchIndex {
         let searcher = self.reader.searcher();
         let by_session = BySession { hits: opts.hits_per_session.max(1) };
         let mut groups = searcher.search(&*q, &by_session).map_err(index_error)?;
-        if let Some(names) = self.names_query(&parsed, within) {
+        if let Some(names) = self.names_query(&parsed) {
             for (hash, g) in searcher.search(&*names, &by_session).map_err(index_error)? {
                 groups.entry(hash).or_default().merge(g, by_session.hits);
             }
@@ -160,7 +160,7 @@ impl SearchIndex {
         let mut clauses = parts(q, |part| words_query(f.text, part));
         if q.parts.iter().all(|p| p.negated) {
             clauses.push((Occur::Must, Box::new(AllQuery)));
-            clauses.push((Occur::Must, term(Term::from_field_u64(f.kind, KIND_MESSAGE))));
+            clauses.push((Occur::Must, only(term(Term::from_field_u64(f.kind, KIND_MESSAGE)))));
         }
         let any = |terms: Vec<Term>| -> Box<dyn Query> {
             Box::new(BooleanQuery::new(
@@ -174,14 +174,14 @@ impl SearchIndex {
                 .iter()
                 .map(|r| Term::from_field_text(f.role, role_text(*r)))
                 .collect();
-            clauses.push((Occur::Must, any(terms)));
+            clauses.push((Occur::Must, only(any(terms))));
         }
         if !filters.tools.is_empty() {
             let terms = filters.tools.iter().map(|t| Term::from_field_text(f.tool, t)).collect();
-            clauses.push((Occur::Must, any(terms)));
+            clauses.push((Occur::Must, only(any(terms))));
         }
         if filters.is_error {
-            clauses.push((Occur::Must, term(Term::from_field_text(f.error, "1"))));
+            clauses.push((Occur::Must, only(term(Term::from_field_text(f.error, "1")))));
         }
         if filters.after_ms.is_some() || filters.before_ms.is_some() {
             let lower = filters
@@ -190,30 +190,28 @@ impl SearchIndex {
             let upper = filters
                 .before_ms
                 .map_or(Bound::Unbounded, |t| Bound::Excluded(Term::from_field_i64(f.time, t)));
-            clauses.push((Occur::Must, Box::new(RangeQuery::new(lower, upper))));
+            clauses.push((Occur::Must, only(Box::new(RangeQuery::new(lower, upper)))));
         }
         if let Some(allowed) = allowed {
             clauses.push((Occur::Must, self.within(allowed)));
         }
         if let Some(path) = in_file {
-            clauses.push((Occur::Must, term(Term::from_field_text(f.key, path))));
+            clauses.push((Occur::Must, only(term(Term::from_field_text(f.key, path)))));
         }
         all_of(clauses)
     }
 
     /// The query over sessions' names documents (their names and working directory, which
     /// weigh more than a word in a message), when one of them may match: not when only messages
-    /// may (a filter on messages) or every part is negated.
-    fn names_query(
-        &self,
-        q: &ParsedQuery,
-        allowed: Option<&Vec<&SessionSummary>>,
-    ) -> Option<Box<dyn Query>> {
+    /// may (a filter on messages) or every part is negated. Sessions filtered out are not
+    /// narrowed here (a set of thousands of ids costs more than the few names documents): the
+    /// caller looks up only the sessions allowed.
+    fn names_query(&self, q: &ParsedQuery) -> Option<Box<dyn Query>> {
         if q.filters.on_messages() || q.parts.iter().all(|p| p.negated) {
             return None;
         }
         let f = &self.fields;
-        let mut clauses = parts(q, |part| {
+        let clauses = parts(q, |part| {
             let names = BoostQuery::new(words_query(f.names, part), NAMES_BOOST);
             let dir = BoostQuery::new(words_query(f.dir, part), DIR_BOOST);
             Box::new(BooleanQuery::new(vec![
@@ -221,9 +219,6 @@ impl SearchIndex {
                 (Occur::Should, Box::new(dir)),
             ]))
         });
-        if let Some(allowed) = allowed {
-            clauses.push((Occur::Must, self.within(allowed)));
-        }
         Some(all_of(clauses))
     }
 
@@ -231,7 +226,7 @@ impl SearchIndex {
     fn within(&self, allowed: &[&SessionSummary]) -> Box<dyn Query> {
         let f = self.fields.session_id;
         let terms = allowed.iter().map(|s| Term::from_field_text(f, &s.session_id));
-        Box::new(TermSetQuery::new(terms))
+        only(Box::new(TermSetQuery::new(terms)))
     }
 
     /// The snippet maker for the query's words (prefixes expanded to the words they match).
@@ -443,6 +438,12 @@ impl SegmentCollector for InFileSegment {
     fn harvest(self) -> Vec<(u64, DocAddress)> {
         self.found
     }
+}
+
+/// A filter: it narrows what matches and adds nothing to a match's score (so that a filter
+/// every match passes leaves the ranking as it was).
+fn only(q: Box<dyn Query>) -> Box<dyn Query> {
+    Box::new(ConstScoreQuery::new(q, 0.0))
 }
 
 /// Each text part as a clause: required, or excluded when negated.
