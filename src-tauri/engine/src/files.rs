@@ -314,6 +314,12 @@ impl FileIdentity {
         }
     }
 
+    /// The device and inode of the file `meta` describes: which file it is, whatever was
+    /// done to it since.
+    pub fn dev_ino(meta: &Metadata) -> Option<(u64, u64)> {
+        Self::of(meta).map(|i| (i.dev, i.ino))
+    }
+
     /// The identity of what is at `path` now (the link itself when it is one).
     pub fn at(path: &Path) -> Option<Self> {
         fs::symlink_metadata(path).ok().as_ref().and_then(Self::of)

@@ -10,7 +10,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use tantivy::{IndexWriter, TantivyDocument, Term};
@@ -287,7 +287,7 @@ impl SearchIndex {
             session_id: w.session_id.to_owned(),
             size: meta.len(),
             mtime_ns: mtime_ns(&meta),
-            identity: identity(&meta),
+            identity: FileIdentity::dev_ino(&meta),
             offset,
             tail: tail_hash(&w.path, offset)?,
             extractor,
@@ -536,7 +536,7 @@ fn fingerprint_now(files: Prints, sessions: &[SessionNames<'_>]) -> u64 {
 fn decide(payload: &Payload, w: &Wanted<'_>) -> Option<Work> {
     let Some(state) = payload.files.get(&*w.key) else { return Some(Work::Full) };
     let Ok(meta) = std::fs::metadata(&w.path) else { return Some(Work::Full) };
-    if state.session_id != w.session_id || identity(&meta) != state.identity {
+    if state.session_id != w.session_id || FileIdentity::dev_ino(&meta) != state.identity {
         return Some(Work::Full);
     }
     if meta.len() == state.size && mtime_ns(&meta) == state.mtime_ns {
@@ -550,16 +550,9 @@ fn decide(payload: &Payload, w: &Wanted<'_>) -> Option<Work> {
     Some(Work::Append(state.clone()))
 }
 
-fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
-    FileIdentity::of(meta).map(|i| (i.dev, i.ino))
-}
-
+/// A file's modification time as the index stores it (0 when unknown or out of range).
 fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .and_then(|d| i64::try_from(d.as_nanos()).ok())
-        .unwrap_or(0)
+    i64::try_from(crate::index::mtime_ns(meta.modified().ok())).unwrap_or(0)
 }
 
 /// SHA-256 (hex) of the `TAIL_BYTES` of `path` that end at `end`.

@@ -233,8 +233,7 @@ impl Lookups for Folders {
             return Some(h.session_id.clone());
         }
         // Where the platform gives no file identity, a head is read each time it is asked for.
-        let identity =
-            crate::files::FileIdentity::of(&std::fs::metadata(path).ok()?).map(|i| (i.dev, i.ino));
+        let identity = crate::files::FileIdentity::dev_ino(&std::fs::metadata(path).ok()?);
         if let Some(id) = identity
             && let Ok(mut m) = self.memory().lock()
             && let Some(h) = m.heads.get_mut(path.as_os_str())
