@@ -768,12 +768,20 @@ impl Catalog {
     /// What the sessions the listing of `scan` shows are called, in the pass's order, made on
     /// every core without the rest of their summaries (what a search index holds of them).
     pub fn listed_names<'a>(&self, scan: &'a Scan) -> Vec<SessionNames<'a>> {
+        self.par_listed(scan, |t, attr| self.names(t, attr, scan))
+    }
+
+    /// `f` of each listed transcript of `scan` and its attribution, in the pass's order, on
+    /// every core. The newest leaves are made first, on every core too (inside the loop, the
+    /// other cores would wait for them).
+    fn par_listed<'a, T: Send>(
+        &self,
+        scan: &'a Scan,
+        f: impl Fn(&'a FoundTranscript, &Attribution) -> T + Sync + Send,
+    ) -> Vec<T> {
         scan.leaves();
         let listed: Vec<&FoundTranscript> = self.listed_transcripts(scan).collect();
-        listed
-            .par_iter()
-            .map(|t| self.names(t, &scan.attribution.get(&t.session_id), scan))
-            .collect()
+        listed.par_iter().map(|t| f(t, &scan.attribution.get(&t.session_id))).collect()
     }
 
     /// The summary of a transcript of `scan` (one the listing shows: see
@@ -801,17 +809,11 @@ impl Catalog {
     /// The pass's summaries, made on every core the first time they are asked for.
     fn listed(&self, scan: &Scan) -> Arc<[SessionSummary]> {
         let made = scan.listed.get_or_init(|| {
-            // Made first, on every core (inside the summaries' loop, the other cores would wait).
-            scan.leaves();
             // Boxed, so that sorting moves pointers, not summaries.
-            let listed: Vec<&FoundTranscript> = self.listed_transcripts(scan).collect();
-            let mut sessions: Vec<(Box<SessionSummary>, String)> = listed
-                .par_iter()
-                .map(|t| {
-                    let attr = scan.attribution.get(&t.session_id);
-                    (Box::new(self.summarize(t, &attr, scan)), t.activity())
-                })
-                .collect();
+            let mut sessions: Vec<(Box<SessionSummary>, String)> = self
+                .par_listed(scan, |t, attr| {
+                    (Box::new(self.summarize(t, attr, scan)), t.activity())
+                });
             sessions
                 .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.session_id.cmp(&b.0.session_id)));
             sessions.into_iter().map(|(s, _)| *s).collect()
