@@ -15,6 +15,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// mimalloc, for the reasons in the workspace manifest (`Cargo.toml`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use corral_engine::{Catalog, CatalogConfig, Error, paths};
 
 /// Finds, attributes, names and reads Claude Code sessions.
