@@ -1395,3 +1395,37 @@ fn attachments_are_described_with_each_prompt_and_only_true_images_are_handed_ou
     assert_eq!(prompts[2].content, "");
     assert_eq!(prompts[2].attachments.len(), 1);
 }
+
+/// The listing index stores a scanner's state without its copy of the facts when the facts
+/// it gives stand for that copy: every fixture's and corpus transcript's state comes back whole
+/// (rewound branches, slash-command previews, subagents and damaged files included).
+#[test]
+fn every_scanner_state_comes_back_whole_from_the_listing_index() {
+    use corral_engine::index::{FileStamp, IndexEntry};
+    fn jsonl(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                jsonl(&p, out);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    jsonl(&crate::support::fixture(""), &mut files);
+    if let Some(corpus) = crate::support::corpus() {
+        jsonl(&corpus, &mut files);
+    }
+    assert!(files.len() >= 30, "{} transcripts", files.len());
+    let mut rewound = 0;
+    for p in &files {
+        let scan = facts::scan_file(p, None).unwrap();
+        let stamp = FileStamp { size: scan.offset, mtime_ns: 1, inode: 1 };
+        let entry = IndexEntry::new(stamp, scan.offset, &scan.scanner);
+        assert_eq!(entry.scanner().as_ref(), Some(&scan.scanner), "{}", p.display());
+        assert_eq!(*entry.facts(), scan.scanner.facts(), "{}", p.display());
+        rewound += usize::from(scan.scanner.facts().rewound_prompts > 0);
+    }
+    assert!(rewound > 0, "no transcript with a rewound branch was checked");
+}

@@ -30,8 +30,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::transcript::facts::{EXTRACTOR_VERSION, FactsScanner, TranscriptFacts};
 
-/// Bump when the on-disk shape of a shard changes (1 was the single JSON file).
-pub const FORMAT_VERSION: u32 = 3;
+/// Bump when the on-disk shape of a shard changes (1 was the single JSON file; 4 stores the
+/// facts once, not again inside the scanner's state).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The first bytes of every shard.
 pub const SHARD_MAGIC: [u8; 8] = *b"CORRALIX";
@@ -95,8 +96,9 @@ pub struct IndexEntry {
     pub offset: u64,
     /// What listing needs, shared by every listing (never copied per listing).
     facts: Arc<TranscriptFacts>,
-    /// The scanner's state, encoded: decoded only when the transcript grows (see
-    /// [`IndexEntry::scanner`]), so an unchanged transcript costs no scanner decoding.
+    /// The scanner's state, encoded without its copy of `facts` where `facts` stands for it
+    /// (nearly always): decoded only when the transcript grows (see [`IndexEntry::scanner`]),
+    /// so an unchanged transcript costs no scanner decoding.
     scanner: Box<[u8]>,
 }
 
@@ -121,8 +123,9 @@ impl IndexEntry {
     pub fn new(stamp: FileStamp, offset: u64, scanner: &FactsScanner) -> Self {
         // Encoding a plain struct into memory cannot fail in practice; if it did, the entry
         // could not resume and its transcript would be rescanned from the start when it grows.
-        let encoded = postcard::to_allocvec(scanner).unwrap_or_default();
-        Self { stamp, offset, facts: Arc::new(scanner.facts()), scanner: encoded.into() }
+        let facts = scanner.facts();
+        let encoded = postcard::to_allocvec(&scanner.without_facts(&facts)).unwrap_or_default();
+        Self { stamp, offset, facts: Arc::new(facts), scanner: encoded.into() }
     }
 
     /// What listing needs.
@@ -133,7 +136,8 @@ impl IndexEntry {
     /// The scanner state to resume from, or `None` when it cannot be decoded (then the
     /// transcript is scanned from the start).
     pub fn scanner(&self) -> Option<FactsScanner> {
-        postcard::from_bytes(&self.scanner).ok()
+        let (emptied, state): (bool, FactsScanner) = postcard::from_bytes(&self.scanner).ok()?;
+        Some(state.with_facts(emptied, &self.facts))
     }
 
     pub fn freshness(&self, now: &FileStamp) -> Freshness {
@@ -616,6 +620,23 @@ mod tests {
         let mut scanner = FactsScanner::new();
         scanner.feed(br#"{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hello there"}}"#);
         IndexEntry::new(FileStamp { size, mtime_ns: -5, inode: 7 }, size, &scanner)
+    }
+
+    #[test]
+    fn the_scanner_is_stored_without_a_second_copy_of_the_facts() {
+        let mut scanner = FactsScanner::new();
+        scanner.feed(br#"{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hello there"}}"#);
+        let e = IndexEntry::new(FileStamp { size: 1, mtime_ns: 1, inode: 1 }, 1, &scanner);
+        assert_eq!(e.scanner().unwrap(), scanner);
+        let stored = |text: &[u8]| e.scanner.windows(text.len()).any(|w| w == text);
+        assert!(!stored(b"hello there") && !stored(b"/w"), "the facts are stored twice");
+        // A scanner whose own facts differ from what it gives keeps them: only a slash command,
+        // whose preview the facts take from elsewhere in the state.
+        let mut command = FactsScanner::new();
+        command.feed(br#"{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"<command-name>/init</command-name>"}}"#);
+        let e = IndexEntry::new(FileStamp { size: 1, mtime_ns: 1, inode: 1 }, 1, &command);
+        assert_eq!(e.facts().preview.as_deref(), Some("/init"));
+        assert_eq!(e.scanner().unwrap(), command);
     }
 
     #[test]

@@ -575,6 +575,36 @@ impl FactsScanner {
         self.resumed = b;
     }
 
+    /// This state for storing beside `given`, what [`FactsScanner::facts`] gave: its own copy of
+    /// the facts is emptied when `given` stands for it (the common case), so that a listing
+    /// index holds the facts once. `true` with the state: emptied (see [`FactsScanner::with_facts`]).
+    pub fn without_facts(&self, given: &TranscriptFacts) -> (bool, Self) {
+        // The copy's usage and tokens stay empty (`facts()` gives those from the rest of the
+        // state), so `given` stands for the copy when all else is equal.
+        let stands_for = {
+            let mut g = given.clone();
+            g.usage = Usage::default();
+            g.tokens = TokenTotals::default();
+            g == self.facts
+        };
+        let mut state = self.clone();
+        if stands_for {
+            state.facts = TranscriptFacts::default();
+        }
+        (stands_for, state)
+    }
+
+    /// The state [`FactsScanner::without_facts`] was given, from what it returned and the same
+    /// `given` facts.
+    pub fn with_facts(mut self, emptied: bool, given: &TranscriptFacts) -> Self {
+        if emptied {
+            self.facts = given.clone();
+            self.facts.usage = Usage::default();
+            self.facts.tokens = TokenTotals::default();
+        }
+        self
+    }
+
     /// The facts as of the lines fed so far.
     pub fn facts(&self) -> TranscriptFacts {
         let mut f = self.facts.clone();
