@@ -132,7 +132,7 @@ describe('All Chats', () => {
     expect(rows).toHaveLength(2);
     const marks = [...document.querySelectorAll('mark')].map((m) => m.textContent?.toLowerCase());
     expect(marks).toContain('deploy');
-    expect(screen.getByTestId('result-count').textContent).toContain('2 sessions match');
+    expect(screen.getByTestId('result-count').textContent).toContain('2 sessions match by name or folder');
     // matches found only in the preview show the matching snippet under the name
     await fireEvent.input(screen.getByTestId('search'), { target: { value: 'preview text' } });
     expect(screen.getAllByTestId('session-row')).toHaveLength(4);
@@ -141,6 +141,7 @@ describe('All Chats', () => {
     expect(snips[0].querySelector('mark')?.textContent).toBe('Preview');
     await fireEvent.input(screen.getByTestId('search'), { target: { value: 'corral ui' } });
     expect(screen.getAllByTestId('session-row')).toHaveLength(1);
+    expect(screen.getByTestId('result-count').textContent).toContain('1 session matches by name or folder · 1 folder');
     await fireEvent.input(screen.getByTestId('search'), { target: { value: 'zzz-nothing' } });
     expect(screen.getByTestId('no-results').textContent).toContain('No session names or folders match');
   });
@@ -150,6 +151,8 @@ describe('All Chats', () => {
     render(AllChats);
     await fireEvent.change(screen.getByTestId('origin-filter'), { target: { value: 'schedule' } });
     expect(screen.getAllByTestId('session-row')).toHaveLength(1);
+    // Without words typed, nothing else is counted: the count needs no "by name".
+    expect(screen.getByTestId('result-count').textContent?.trim()).toBe('1 session matches · 1 folder');
     await fireEvent.change(screen.getByTestId('origin-filter'), { target: { value: '' } });
     await fireEvent.change(screen.getByTestId('agent-filter'), { target: { value: '__none__' } });
     expect(screen.getAllByTestId('session-row')).toHaveLength(3);
