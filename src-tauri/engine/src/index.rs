@@ -28,6 +28,7 @@ use std::time::SystemTime;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::stable_hash::fnv1a;
 use crate::transcript::facts::{EXTRACTOR_VERSION, FactsScanner, TranscriptFacts};
 
 /// Bump when the on-disk shape of a shard changes (1 was the single JSON file; 4 stores the
@@ -587,13 +588,6 @@ fn replace_file(file: &Path, bytes: &[u8]) -> crate::Result<()> {
         return Err(crate::Error::io_at("write", file, e));
     }
     Ok(())
-}
-
-/// FNV-1a, 64 bits: stable across platforms and versions (shard names must not change).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// A fast 64-bit checksum of a payload, eight bytes a step (detects torn and damaged shards; not

@@ -15,6 +15,7 @@ pub mod files;
 pub mod jsonl;
 pub mod model;
 pub mod paths;
+pub mod stable_hash;
 pub mod time;
 
 // Reading: transcripts, the fleet, herdctl's state, Corral's index.

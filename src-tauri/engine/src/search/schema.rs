@@ -100,7 +100,5 @@ pub fn group_key(session_id: &str, names: bool) -> u64 {
 
 /// A stable 64-bit hash of a session id (FNV-1a: the same on every run and platform).
 pub fn session_hash(session_id: &str) -> u64 {
-    session_id
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    crate::stable_hash::fnv1a(session_id.as_bytes())
 }

@@ -43,7 +43,7 @@ use crate::model::{TokenTotals, Usage};
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
-pub const EXTRACTOR_VERSION: u32 = 5;
+pub const EXTRACTOR_VERSION: u32 = 6;
 
 pub use super::{PREVIEW_CHARS, preview_of};
 
@@ -149,6 +149,11 @@ impl TranscriptFacts {
 /// How many recent response keys are remembered to merge streamed chunks.
 const RECENT_KEYS: usize = 8;
 
+/// The key of one response: its `message.id` and `requestId`, hashed.
+fn response_key(id: &str, request_id: &str) -> u64 {
+    crate::stable_hash::fnv1a_of(&[id.as_bytes(), b"\x1f", request_id.as_bytes()])
+}
+
 /// Token usage counted once per `(message.id, requestId)`, from the last line of each response.
 /// Bounded state: only the current response and a few recent keys are kept.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,10 +161,12 @@ const RECENT_KEYS: usize = 8;
 pub struct UsageAccumulator {
     /// Responses finished (every one before the current).
     committed: TokenTotals,
-    current_key: Option<String>,
+    /// Keys are hashes of `(message.id, requestId)` (see [`response_key`]): a saved state is
+    /// small, and two responses a few apart hashing alike is a 2^-61 chance.
+    current_key: Option<u64>,
     /// The current response as its newest line counts it.
     current: TokenTotals,
-    recent_keys: VecDeque<String>,
+    recent_keys: VecDeque<u64>,
     turn_count: u64,
     input_tokens: u64,
     model: Option<String>,
@@ -187,27 +194,20 @@ impl UsageAccumulator {
             self.committed.add(&counts.unwrap_or_default());
             return true;
         };
-        let request_id = request_id.unwrap_or("");
-        let is_key = |k: &str| {
-            k.len() == id.len() + 1 + request_id.len()
-                && k.starts_with(id)
-                && k.ends_with(request_id)
-                && k.as_bytes().get(id.len()) == Some(&0x1f)
-        };
-        if self.current_key.as_deref().is_some_and(is_key) {
+        let key = response_key(id, request_id.unwrap_or(""));
+        if self.current_key == Some(key) {
             // A later chunk of the current response: its counts are the newest.
             if let Some(c) = counts {
                 self.current = c;
             }
             return false;
         }
-        if self.recent_keys.iter().any(|k| is_key(k)) {
+        if self.recent_keys.contains(&key) {
             // A chunk of an earlier response after another one started: already counted.
             return false;
         }
-        let key = format!("{id}\u{1f}{request_id}");
         self.commit();
-        self.current_key = Some(key.clone());
+        self.current_key = Some(key);
         self.current = counts.unwrap_or_default();
         self.turn_count += 1;
         self.recent_keys.push_back(key);
@@ -1199,6 +1199,32 @@ mod tests {
             accepted * 10 >= relevant * 9,
             "fast path declines too much: {accepted}/{relevant}"
         );
+    }
+
+    /// A response's chunks count once, by their last line, also when another response's line
+    /// comes between them; the same message id under another request id is another response.
+    #[test]
+    fn interleaved_chunks_of_a_response_count_once() {
+        let line = |id: &str, req: &str, out: u64| {
+            format!(
+                r#"{{"type":"assistant","uuid":"u-{id}-{req}-{out}","timestamp":"2025-01-01T00:00:00Z","requestId":"{req}","message":{{"id":"{id}","model":"m","role":"assistant","content":[{{"type":"text","text":"x"}}],"usage":{{"input_tokens":1,"output_tokens":{out}}}}}}}"#
+            )
+        };
+        let mut s = FactsScanner::new();
+        for l in [line("a", "r1", 3), line("a", "r1", 10), line("b", "r2", 20), line("a", "r1", 10)]
+        {
+            s.feed(l.as_bytes());
+        }
+        assert_eq!(s.facts().tokens.output_tokens, 30);
+        assert_eq!(s.facts().usage.turn_count, 2);
+        s.feed(line("a", "r3", 5).as_bytes());
+        assert_eq!(s.facts().tokens.output_tokens, 35);
+        // And through a saved state.
+        let saved: FactsScanner =
+            postcard::from_bytes(&postcard::to_allocvec(&s).unwrap()).unwrap();
+        let mut resumed = saved;
+        resumed.feed(line("b", "r2", 20).as_bytes());
+        assert_eq!(resumed.facts().tokens.output_tokens, 35);
     }
 
     /// Lines the fast path must decline or read exactly as serde does.
