@@ -7,6 +7,7 @@
 //! session and applies the user's names. Browsing never writes into the fleet's state dir; the
 //! only write is Corral's own index, in its data dir.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -150,7 +151,15 @@ impl FoundTranscript {
 
     /// The recorded cwd, else the lossy decoding of the folder name.
     pub fn working_directory(&self) -> String {
-        self.facts.cwd.clone().unwrap_or_else(|| paths::decode_path_for_display(&self.folder))
+        self.working_directory_ref().into_owned()
+    }
+
+    /// [`FoundTranscript::working_directory`], borrowed where it is recorded.
+    pub fn working_directory_ref(&self) -> Cow<'_, str> {
+        match &self.facts.cwd {
+            Some(cwd) => Cow::Borrowed(cwd),
+            None => Cow::Owned(paths::decode_path_for_display(&self.folder)),
+        }
     }
 
     /// Time of the last real message, else the file's mtime (mtime is not activity time).
@@ -181,9 +190,9 @@ pub struct Scan {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionNames<'a> {
     pub session_id: &'a str,
-    pub custom_name: Option<String>,
-    pub auto_name: Option<String>,
-    pub working_directory: String,
+    pub custom_name: Option<&'a str>,
+    pub auto_name: Option<&'a str>,
+    pub working_directory: Cow<'a, str>,
 }
 
 /// A conversation continued across files: the session it continues and the one continuing it.
@@ -327,29 +336,29 @@ impl Scan {
     /// folder it was written; else its own last summary line, unless that one names another
     /// session's newest leaf (then it is that session's title), in which case its own last
     /// summary that titles no other session.
-    fn summary_title(&self, t: &FoundTranscript) -> Option<String> {
+    fn summary_title<'s>(&'s self, t: &'s FoundTranscript) -> Option<&'s str> {
         let f = &t.facts;
         let ix = self.leaves();
         // No file of the scan names a leaf (2.1.x homes): a summary line is the file's own.
         if ix.titles.is_empty() {
-            return f.summary.clone();
+            return f.summary.as_deref();
         }
         let key = |leaf: &str| leaf_key(&t.folder, leaf);
         if let Some(title) = f.leaf_uuid.as_deref().and_then(|l| ix.titles.get(&key(l))) {
-            return Some(title.clone());
+            return Some(title);
         }
         let other = |leaf: &str| self.owner(key(leaf)).is_some_and(|s| s != t.session_id);
         match f.summary_leaf.as_deref() {
             Some(leaf) if other(leaf) => {
-                f.leaf_summaries.iter().rev().find(|s| !other(&s.leaf)).map(|s| s.text.clone())
+                f.leaf_summaries.iter().rev().find(|s| !other(&s.leaf)).map(|s| s.text.as_str())
             }
-            _ => f.summary.clone(),
+            _ => f.summary.as_deref(),
         }
     }
 
     /// The custom name of a session, read from every key herdctl may have used ([`crate::names`]).
-    fn custom_name(&self, session_id: &str, keys: &NameKeys<'_>) -> Option<String> {
-        keys.find(&self.custom_names, session_id).cloned()
+    fn custom_name(&self, session_id: &str, keys: &NameKeys<'_>) -> Option<&str> {
+        keys.find(&self.custom_names, session_id).map(String::as_str)
     }
 }
 
@@ -1224,17 +1233,14 @@ impl Catalog {
         &self,
         t: &'a FoundTranscript,
         attr: &Attribution,
-        scan: &Scan,
+        scan: &'a Scan,
     ) -> SessionNames<'a> {
-        let working_directory = t.working_directory();
+        let working_directory = t.working_directory_ref();
         let custom_name =
             scan.custom_name(&t.session_id, &self.name_keys(t, attr, &working_directory));
-        SessionNames {
-            session_id: &t.session_id,
-            custom_name,
-            auto_name: t.facts.auto_name_with(scan.summary_title(t)),
-            working_directory,
-        }
+        // The summary title is looked for only when no name comes before it.
+        let auto_name = t.facts.auto_name_with(|| scan.summary_title(t));
+        SessionNames { session_id: &t.session_id, custom_name, auto_name, working_directory }
     }
 
     /// Builds the listing shape of one transcript.
@@ -1246,6 +1252,9 @@ impl Catalog {
     ) -> SessionSummary {
         let SessionNames { custom_name, auto_name, working_directory, .. } =
             self.names(t, attr, scan);
+        let (custom_name, auto_name) =
+            (custom_name.map(str::to_owned), auto_name.map(str::to_owned));
+        let working_directory = working_directory.into_owned();
         let (resumable, not_resumable_reason) = self.resumability(t, attr);
         let continuation = scan.continuation(t);
         let encoded_path = if t.docker {

@@ -16,9 +16,7 @@ use rayon::prelude::*;
 use tantivy::{IndexWriter, TantivyDocument, Term};
 
 use super::folders::Folders;
-use super::schema::{
-    EXCERPT_BYTES, Fields, KIND_MESSAGE, KIND_SESSION, group_key, session_hash, session_key,
-};
+use super::schema::{EXCERPT_BYTES, Fields, KIND_MESSAGE, KIND_SESSION, group_key, session_key};
 use super::state::{self, Committed, FileState, Payload, Prints, STATE_VERSION};
 use super::{IndexProgress, IndexReport, SearchIndex, UpdateOptions, index_error};
 use crate::catalog::{Catalog, SessionNames};
@@ -350,11 +348,11 @@ impl SearchIndex {
             payload.sessions.remove(&sid);
         }
         for s in sessions {
-            let names = names_text(s);
-            let hash = session_hash(&names);
+            let hash = names_hash(s);
             if payload.sessions.get(s.session_id) == Some(&hash) {
                 continue;
             }
+            let names = names_text(s);
             let key = session_key(s.session_id);
             writer.delete_term(Term::from_field_text(f.key, &key));
             let mut d = TantivyDocument::default();
@@ -373,16 +371,21 @@ impl SearchIndex {
     }
 }
 
-/// What a session is called, for its names document (and the hash that says it changed).
+/// What a session is called, for its names document: each name on a line, then `\u{1}` and its
+/// working directory.
 fn names_text(s: &SessionNames<'_>) -> String {
-    let mut out = String::new();
-    for n in [s.custom_name.as_deref(), s.auto_name.as_deref()].into_iter().flatten() {
-        out.push_str(n);
-        out.push('\n');
-    }
-    out.push('\u{1}');
-    out.push_str(&s.working_directory);
-    out
+    names_parts(s).concat()
+}
+
+/// The hash of [`names_text`] (says that a names document changed), made without the text.
+fn names_hash(s: &SessionNames<'_>) -> u64 {
+    crate::stable_hash::fnv1a_of(&names_parts(s).map(str::as_bytes))
+}
+
+fn names_parts<'s>(s: &'s SessionNames<'_>) -> [&'s str; 6] {
+    let line = |n: Option<&'s str>| n.map_or(["", ""], |n| [n, "\n"]);
+    let ([custom, nl1], [auto, nl2]) = (line(s.custom_name), line(s.auto_name));
+    [custom, nl1, auto, nl2, "\u{1}", &s.working_directory]
 }
 
 pub(super) fn role_text(r: Role) -> &'static str {
@@ -525,7 +528,7 @@ impl<'a> Wanted<'a> {
 fn fingerprint_now(files: Prints, sessions: &[SessionNames<'_>]) -> u64 {
     sessions
         .par_iter()
-        .map(|s| state::names_print(s.session_id, session_hash(&names_text(s))))
+        .map(|s| state::names_print(s.session_id, names_hash(s)))
         .fold(Prints::default, Prints::with)
         .reduce(Prints::default, Prints::and)
         .and(files)
@@ -563,4 +566,29 @@ fn tail_hash(path: &Path, end: u64) -> std::io::Result<String> {
     let mut buf = Vec::with_capacity(TAIL_BYTES as usize);
     f.take(end - start).read_to_end(&mut buf)?;
     Ok(crate::files::sha256_hex(&buf))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::schema::session_hash;
+
+    #[test]
+    fn a_names_hash_is_the_hash_of_its_text() {
+        let names = |custom: Option<&'static str>, auto: Option<&'static str>| SessionNames {
+            session_id: "s",
+            custom_name: custom,
+            auto_name: auto,
+            working_directory: Cow::Borrowed("/w/é"),
+        };
+        for (n, text) in [
+            (names(None, None), "\u{1}/w/é"),
+            (names(Some("mine"), None), "mine\n\u{1}/w/é"),
+            (names(None, Some("auto")), "auto\n\u{1}/w/é"),
+            (names(Some("mine"), Some("auto")), "mine\nauto\n\u{1}/w/é"),
+        ] {
+            assert_eq!(names_text(&n), text);
+            assert_eq!(names_hash(&n), session_hash(text));
+        }
+    }
 }

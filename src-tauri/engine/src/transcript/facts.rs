@@ -129,20 +129,23 @@ impl TranscriptFacts {
     /// earlier session's title (≤ 2.0 wrote them at the top of the next file): never this one's.
     pub fn auto_name(&self) -> Option<String> {
         let own = self.leaf_uuid.as_deref().and_then(|leaf| {
-            self.leaf_summaries.iter().find(|s| s.leaf == leaf).map(|s| s.text.clone())
+            self.leaf_summaries.iter().find(|s| s.leaf == leaf).map(|s| s.text.as_str())
         });
-        let unnamed = self.summary_leaf.is_none().then(|| self.summary.clone()).flatten();
-        self.auto_name_with(own.or(unnamed))
+        let unnamed = || self.summary_leaf.is_none().then_some(self.summary.as_deref()).flatten();
+        self.auto_name_with(|| own.or_else(unnamed)).map(str::to_owned)
     }
 
-    /// custom-title › ai-title › `summary` (chosen by the caller, see `Catalog::summarize`) ›
-    /// preview.
-    pub fn auto_name_with(&self, summary: Option<String>) -> Option<String> {
+    /// custom-title › ai-title › `summary` (chosen by the caller, see `Catalog::summarize`; asked
+    /// for only when neither title is set) › preview.
+    pub fn auto_name_with<'s>(
+        &'s self,
+        summary: impl FnOnce() -> Option<&'s str>,
+    ) -> Option<&'s str> {
         self.custom_title
-            .clone()
-            .or_else(|| self.ai_title.clone())
-            .or(summary)
-            .or_else(|| self.preview.clone())
+            .as_deref()
+            .or(self.ai_title.as_deref())
+            .or_else(summary)
+            .or(self.preview.as_deref())
     }
 }
 
