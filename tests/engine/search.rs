@@ -459,12 +459,28 @@ fn appends_rewrites_and_deletes_reach_the_index() {
     assert_eq!(search(&index, &catalog, "iotaw").total_matches, 0);
     assert_eq!(search(&index, &catalog, "kappawordlonger").total_matches, 1);
 
+    // Another file renamed into place with the same size and time: only its identity says it
+    // is not the file the index read.
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    std::fs::write(&tmp_path, first_lines(&id, "lambdawordlonge").join("\n") + "\n").unwrap();
+    std::fs::File::options().write(true).open(&tmp_path).unwrap().set_modified(mtime).unwrap();
+    assert_eq!(
+        std::fs::metadata(&tmp_path).unwrap().len(),
+        std::fs::metadata(&path).unwrap().len()
+    );
+    std::fs::rename(&tmp_path, &path).unwrap();
+    catalog.invalidate(&[]);
+    let r = update(&index, &catalog);
+    assert_eq!(r.files_indexed, 1, "{r:?}");
+    assert_eq!(search(&index, &catalog, "kappawordlonger").total_matches, 0);
+    assert_eq!(search(&index, &catalog, "lambdawordlonge").total_matches, 1);
+
     // A removed session leaves the index.
     std::fs::remove_file(&path).unwrap();
     catalog.invalidate(&[]);
     let r = update(&index, &catalog);
     assert_eq!(r.files_removed, 1, "{r:?}");
-    assert_eq!(search(&index, &catalog, "iotaw").total_sessions, 0);
+    assert_eq!(search(&index, &catalog, "lambdawordlonge").total_sessions, 0);
     assert_eq!(index.indexed_sessions(), 0);
 }
 

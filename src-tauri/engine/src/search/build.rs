@@ -48,6 +48,9 @@ struct Wanted<'a> {
     session_id: &'a str,
     /// A subagent run's id and its session's main transcript.
     run: Option<(String, &'a Path)>,
+    /// What a `stat` made during this update said (a main transcript's, by the listing's pass);
+    /// `None`: one is made when it is needed.
+    stamp: Option<FileStamp>,
 }
 
 /// A session's main transcript, as the listing's pass found it.
@@ -484,7 +487,10 @@ fn wanted_files<'a>(mains: &[Main<'a>], folders: &Folders) -> Vec<Wanted<'a>> {
             let flat = FlatAgents::of_folder_with(Path::new(folder), folders);
             let mut out = Vec::new();
             for m in mains {
-                out.push(Wanted::new(Cow::Borrowed(m.path), m.session_id, None));
+                out.push(Wanted {
+                    stamp: m.stamp,
+                    ..Wanted::new(Cow::Borrowed(m.path), m.session_id, None)
+                });
                 for f in subagent_files_with(m.path, m.session_id, &flat, folders) {
                     let run = Some((f.agent_id, m.path));
                     out.push(Wanted::new(Cow::Owned(f.path), m.session_id, run));
@@ -519,7 +525,7 @@ impl<'a> Wanted<'a> {
             Cow::Borrowed(p) => state::file_key(p),
             Cow::Owned(ref p) => Cow::Owned(state::file_key(p).into_owned()),
         };
-        Self { path, key, session_id, run }
+        Self { path, key, session_id, run, stamp: None }
     }
 }
 
@@ -538,14 +544,26 @@ fn fingerprint_now(files: Prints, sessions: &[SessionNames<'_>]) -> u64 {
 /// Whether and how `w` must be read; `None` when the index has it as it is.
 fn decide(payload: &Payload, w: &Wanted<'_>) -> Option<Work> {
     let Some(state) = payload.files.get(&*w.key) else { return Some(Work::Full) };
-    let Ok(meta) = std::fs::metadata(&w.path) else { return Some(Work::Full) };
-    if state.session_id != w.session_id || FileIdentity::dev_ino(&meta) != state.identity {
+    let (size, mtime, same_file) = match w.stamp {
+        // The listing's `stat` of this update, whose inode stands for the identity (a file on
+        // another device with the same inode, size and time is taken as the same file).
+        Some(st) => (
+            st.size,
+            i64::try_from(st.mtime_ns).unwrap_or(0),
+            state.identity.map(|(_, ino)| ino) == (st.inode != 0).then_some(st.inode),
+        ),
+        None => {
+            let Ok(meta) = std::fs::metadata(&w.path) else { return Some(Work::Full) };
+            (meta.len(), mtime_ns(&meta), FileIdentity::dev_ino(&meta) == state.identity)
+        }
+    };
+    if state.session_id != w.session_id || !same_file {
         return Some(Work::Full);
     }
-    if meta.len() == state.size && mtime_ns(&meta) == state.mtime_ns {
+    if size == state.size && mtime == state.mtime_ns {
         return None;
     }
-    if meta.len() < state.offset
+    if size < state.offset
         || tail_hash(&w.path, state.offset).ok().as_deref() != Some(state.tail.as_str())
     {
         return Some(Work::Full);
