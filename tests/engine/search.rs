@@ -394,6 +394,18 @@ fn first_lines(id: &str, word: &str) -> Vec<String> {
     ]
 }
 
+/// After a file was replaced: the next update reads it whole, the `gone` words leave and
+/// `present` is found once.
+fn read_again(index: &SearchIndex, catalog: &Catalog, gone: &[&str], present: &str) {
+    catalog.invalidate(&[]);
+    let r = update(index, catalog);
+    assert_eq!(r.files_indexed, 1, "{r:?}");
+    for word in gone {
+        assert_eq!(search(index, catalog, word).total_matches, 0, "{word}");
+    }
+    assert_eq!(search(index, catalog, present).total_matches, 1, "{present}");
+}
+
 #[test]
 fn appends_rewrites_and_deletes_reach_the_index() {
     let (tmp, catalog, folder) = bare_home();
@@ -435,20 +447,11 @@ fn appends_rewrites_and_deletes_reach_the_index() {
     let tmp_path = path.with_extension("tmp");
     std::fs::write(&tmp_path, first_lines(&id, "deltaword").join("\n") + "\n").unwrap();
     std::fs::rename(&tmp_path, &path).unwrap();
-    catalog.invalidate(&[]);
-    let r = update(&index, &catalog);
-    assert_eq!(r.files_indexed, 1, "{r:?}");
-    assert_eq!(search(&index, &catalog, "alphaword").total_sessions, 0);
-    assert_eq!(search(&index, &catalog, "betaword").total_sessions, 0);
-    assert_eq!(search(&index, &catalog, "deltaword").total_sessions, 1);
+    read_again(&index, &catalog, &["alphaword", "betaword"], "deltaword");
 
     // A truncated file (rewritten in place, shorter) is read again too.
     std::fs::write(&path, first_lines(&id, "iotaw").join("\n") + "\n").unwrap();
-    catalog.invalidate(&[]);
-    let r = update(&index, &catalog);
-    assert_eq!(r.files_indexed, 1, "{r:?}");
-    assert_eq!(search(&index, &catalog, "deltaword").total_sessions, 0);
-    assert_eq!(search(&index, &catalog, "iotaw").total_sessions, 1);
+    read_again(&index, &catalog, &["deltaword"], "iotaw");
 
     // Rewritten in place and longer: the index compares the bytes before its old end, so this
     // is no append either. (The listing itself takes it for one and keeps the old names until the
@@ -469,11 +472,7 @@ fn appends_rewrites_and_deletes_reach_the_index() {
         std::fs::metadata(&path).unwrap().len()
     );
     std::fs::rename(&tmp_path, &path).unwrap();
-    catalog.invalidate(&[]);
-    let r = update(&index, &catalog);
-    assert_eq!(r.files_indexed, 1, "{r:?}");
-    assert_eq!(search(&index, &catalog, "kappawordlonger").total_matches, 0);
-    assert_eq!(search(&index, &catalog, "lambdawordlonge").total_matches, 1);
+    read_again(&index, &catalog, &["kappawordlonger"], "lambdawordlonge");
 
     // A removed session leaves the index.
     std::fs::remove_file(&path).unwrap();
