@@ -26,7 +26,7 @@ use crate::index::FileStamp;
 use crate::jsonl::{LISTING_MAX_LINE_BYTES, LineReader};
 use crate::model::{Role, Warning};
 use crate::transcript::forks;
-use crate::transcript::subagents::{self, FlatAgents, subagent_files_with};
+use crate::transcript::subagents::{self, FlatAgents, SubagentFile, subagent_files_with};
 use crate::transcript::text::{Piece, TextExtractor};
 
 /// How many bytes before the indexed end are compared to tell an append from a rewrite.
@@ -132,7 +132,7 @@ impl SearchIndex {
             report.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
             return Ok(report);
         }
-        let wanted = wanted_files(&mains, &self.folders);
+        let wanted = wanted_files(files, &self.folders);
         self.folders.save(true);
         let Some(mut writer) = self.writer(opts.wait)? else {
             report.busy = true;
@@ -423,21 +423,40 @@ fn by_folder<'a>(mains: &[Main<'a>]) -> Vec<(&'a OsStr, Vec<Main<'a>>)> {
     by_folder
 }
 
+/// A subagent's file and what a `stat` of it said.
+type StampedSubagent = (SubagentFile, Option<FileStamp>);
+
 /// What [`files_print`] found.
-#[derive(Debug, Clone, Copy, Default)]
-struct FilesPrint {
+#[derive(Default)]
+struct FilesPrint<'a> {
     prints: Prints,
     /// Whether some session's subagents were taken as remembered (their folders were then not
     /// looked at).
     trusted: bool,
+    /// Each session looked at: its main transcript with the stamp the print was made from, and
+    /// its subagents' files with theirs.
+    looked: Vec<(Main<'a>, Vec<StampedSubagent>)>,
+    /// The sessions whose subagents were taken as remembered.
+    remembered: Vec<Main<'a>>,
+}
+
+impl FilesPrint<'_> {
+    fn and(mut self, other: Self) -> Self {
+        self.prints = self.prints.and(other.prints);
+        self.trusted |= other.trusted;
+        self.looked.extend(other.looked);
+        self.remembered.extend(other.remembered);
+        self
+    }
 }
 
 /// The files' part of the fingerprint, as they are now: each main transcript's from what the
 /// listing's `stat` found (or one made now), and its subagents' from a `stat` of each, found
 /// through `folders` (each folder's flat agent files looked at once, for all its sessions) —
 /// or, with `trust_quiet`, as `folders` remembers them for a settled session whose main
-/// transcript is as it was then.
-fn files_print(mains: &[Main<'_>], folders: &Folders, trust_quiet: bool) -> FilesPrint {
+/// transcript is as it was then. What was found is kept, so that an update that goes on to
+/// read the changes neither lists nor `stat`s those files again.
+fn files_print<'a>(mains: &[Main<'a>], folders: &Folders, trust_quiet: bool) -> FilesPrint<'a> {
     let now = crate::index::mtime_ns(Some(std::time::SystemTime::now()));
     by_folder(mains)
         .into_par_iter()
@@ -454,51 +473,60 @@ fn files_print(mains: &[Main<'_>], folders: &Folders, trust_quiet: bool) -> File
                 if let Some(subagents) = remembered {
                     found.prints = found.prints.and(subagents);
                     found.trusted = true;
+                    found.remembered.push(m);
                     continue;
                 }
                 let flat =
                     flat.get_or_init(|| FlatAgents::of_folder_with(Path::new(folder), folders));
                 let mut subagents = Prints::default();
                 let mut times = Vec::new();
+                let mut files = Vec::new();
                 for f in subagent_files_with(m.path, m.session_id, flat, folders) {
                     let stamp = stamp_now(&f.path);
                     subagents = subagents.with(file_print(&f.path, m.session_id, stamp));
                     times.push(stamp.map_or(0, |s| s.mtime_ns));
+                    files.push((f, stamp));
                 }
                 found.prints = found.prints.and(subagents);
                 if let Some(main) = m.stamp {
                     folders.look_at(m.path, main, subagents, times.into_iter(), now);
                 }
+                found.looked.push((Main { stamp: main, ..m }, files));
             }
             found
         })
-        .reduce(FilesPrint::default, |a, b| FilesPrint {
-            prints: a.prints.and(b.prints),
-            trusted: a.trusted || b.trusted,
-        })
+        .reduce(FilesPrint::default, FilesPrint::and)
 }
 
-/// Every session's main transcript and its subagents' transcripts (each folder's flat agent
-/// files looked at once, for all its sessions), found through `folders`.
-fn wanted_files<'a>(mains: &[Main<'a>], folders: &Folders) -> Vec<Wanted<'a>> {
-    by_folder(mains)
-        .into_par_iter()
-        .flat_map_iter(|(folder, mains)| {
+/// Every session's main transcript and its subagents' transcripts: those `files` looked at as
+/// it found them, and those of the sessions it took as remembered found now through `folders`
+/// (each folder's flat agent files looked at once, for all its sessions).
+fn wanted_files<'a>(files: FilesPrint<'a>, folders: &Folders) -> Vec<Wanted<'a>> {
+    let mut out: Vec<Wanted<'a>> = files
+        .looked
+        .into_iter()
+        .flat_map(|(m, subagents)| {
+            std::iter::once(Wanted::main(m)).chain(
+                subagents
+                    .into_iter()
+                    .map(move |(f, stamp)| Wanted { stamp, ..Wanted::subagent(f, m) }),
+            )
+        })
+        .collect();
+    out.par_extend(by_folder(&files.remembered).into_par_iter().flat_map_iter(
+        |(folder, mains)| {
             let flat = FlatAgents::of_folder_with(Path::new(folder), folders);
             let mut out = Vec::new();
             for m in mains {
-                out.push(Wanted {
-                    stamp: m.stamp,
-                    ..Wanted::new(Cow::Borrowed(m.path), m.session_id, None)
-                });
+                out.push(Wanted::main(m));
                 for f in subagent_files_with(m.path, m.session_id, &flat, folders) {
-                    let run = Some((f.agent_id, m.path));
-                    out.push(Wanted::new(Cow::Owned(f.path), m.session_id, run));
+                    out.push(Wanted::subagent(f, m));
                 }
             }
             out
-        })
-        .collect()
+        },
+    ));
+    out
 }
 
 /// What a `stat` of `path` says now; `None` when it cannot be made.
@@ -520,12 +548,23 @@ fn file_print(path: &Path, session_id: &str, stamp: Option<FileStamp>) -> u64 {
 }
 
 impl<'a> Wanted<'a> {
-    fn new(path: Cow<'a, Path>, session_id: &'a str, run: Option<(String, &'a Path)>) -> Self {
-        let key = match path {
-            Cow::Borrowed(p) => state::file_key(p),
-            Cow::Owned(ref p) => Cow::Owned(state::file_key(p).into_owned()),
-        };
-        Self { path, key, session_id, run, stamp: None }
+    /// A session's main transcript, with the stamp taken of it.
+    fn main(m: Main<'a>) -> Self {
+        let key = state::file_key(m.path);
+        Self {
+            path: Cow::Borrowed(m.path),
+            key,
+            session_id: m.session_id,
+            run: None,
+            stamp: m.stamp,
+        }
+    }
+
+    /// One of `m`'s subagent transcripts, to be `stat`ed when needed.
+    fn subagent(f: SubagentFile, m: Main<'a>) -> Self {
+        let key = Cow::Owned(state::file_key(&f.path).into_owned());
+        let run = Some((f.agent_id, m.path));
+        Self { path: Cow::Owned(f.path), key, session_id: m.session_id, run, stamp: None }
     }
 }
 
