@@ -859,6 +859,31 @@ fn subagent_folders_are_remembered_across_processes_and_their_changes_seen() {
     assert_eq!(search(&index, &catalog, "secondflow").total_sessions, 1);
     assert_eq!(search(&index, &catalog, "flatword").total_sessions, 0);
 
+    // A subagent's transcript appended to is read from where it stopped (its folder's time
+    // does not move), and one replaced by a file of the same size and time is read again whole:
+    // the update decides from the stamps its fingerprint took, identity included.
+    let line = sidechain_line(&id, "s3", "appendedword");
+    append(&nested.join("agent-a1.jsonl"), &[line.trim_end().to_owned()]);
+    catalog.invalidate(&[]);
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.files_appended, r.messages_added), (0, 1, 1), "{r:?}");
+    let found = search(&index, &catalog, "appendedword");
+    assert_eq!(found.sessions[0].hits[0].agent_id.as_deref(), Some("a1"), "{found:?}");
+    assert_eq!(search(&index, &catalog, "nestedword").total_matches, 1, "not indexed twice");
+    let a2 = nested.join("agent-a2.jsonl");
+    let mtime = std::fs::metadata(&a2).unwrap().modified().unwrap();
+    let tmp_a2 = nested.join("agent-a2.tmp");
+    std::fs::write(&tmp_a2, sidechain_line(&id, "s2", "laterwore")).unwrap();
+    std::fs::File::options().write(true).open(&tmp_a2).unwrap().set_modified(mtime).unwrap();
+    let len = |p: &Path| std::fs::metadata(p).unwrap().len();
+    assert_eq!(len(&tmp_a2), len(&a2));
+    std::fs::rename(&tmp_a2, &a2).unwrap();
+    catalog.invalidate(&[]);
+    let r = update(&index, &catalog);
+    assert_eq!((r.files_indexed, r.files_appended), (1, 0), "{r:?}");
+    assert_eq!(search(&index, &catalog, "laterword").total_sessions, 0);
+    assert_eq!(search(&index, &catalog, "laterwore").total_sessions, 1);
+
     // What is remembered is a cache: damaged, it is read again from the folders.
     std::fs::write(data.join("search-v3").join("folders.bin"), b"not what was written").unwrap();
     let index = SearchIndex::open(&data).unwrap();
