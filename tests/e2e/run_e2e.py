@@ -241,6 +241,13 @@ def huge_numbers(driver):
     return nums
 
 
+def assert_one_stretch(nums, when):
+    """The huge session's messages shown are one stretch of it: no page read for an earlier view
+    was added to the one shown now."""
+    gaps = [(a, b) for a, b in zip(nums, nums[1:]) if b != a + 1]
+    assert nums and not gaps, f"{when}: messages shown out of sequence at {gaps[:3]}"
+
+
 def prepare(tmp):
     """The fixture copy, plus what the later steps need (made before the app starts)."""
     fx = tmp / "fx"
@@ -445,6 +452,7 @@ def step_content_search(driver):
     nums = huge_numbers(driver)
     assert DEEP_MESSAGE in nums and max(nums) < HUGE_MESSAGES, \
         f"the page around the hit is shown, not the newest ({min(nums)}..{max(nums)})"
+    assert_one_stretch(nums, "opened at the hit after scrolling elsewhere")
     # The viewer's find bar opens with the search's words, counting from the hit.
     wait_until("the find bar with the search's words", lambda: "1 of 1" in text_of(one(driver, "find-count")) or None,
                timeout=60)
@@ -461,6 +469,7 @@ def step_content_search(driver):
                "Huge session message 4999" in (driver.execute_script(
                    "const m = document.querySelector('[data-testid=\"message\"].anchor');"
                    "return m && m.textContent;") or "") or None, timeout=60)
+    assert_one_stretch(huge_numbers(driver), "the find bar's second match")
     shot(driver, "09d-find-in-transcript")
     find.send_keys(Keys.ESCAPE)
     search = one(driver, "search")

@@ -132,6 +132,49 @@ describe('a transcript opened at a hit', () => {
     expect(fetchAt).toHaveBeenLastCalledWith({ kind: 'after', offset: 5800 }, 20);
   });
 
+  it('a hit opened in a transcript already shown pages back from the hit, not from the old place', async () => {
+    // Earlier pages arrive late once the first is shown: one asked for just as the hit is opened
+    // lands after the hit's page.
+    let slow = false;
+    const late: (() => void)[] = [];
+    const fetchPage = vi.fn(async (before: number | null, limit: number): Promise<MessagePage> => {
+      if (slow) await new Promise<void>((r) => late.push(r));
+      const end = before == null ? all.length : Math.floor(before / 100);
+      const from = Math.max(0, end - limit);
+      return {
+        messages: all.slice(from, end),
+        earlierCursor: from > 0 ? from * 100 : null,
+        laterCursor: null,
+        sizeBytes: all.length * 100,
+        rewinds: [],
+        openBranch: null,
+        inherited: 0,
+      };
+    });
+    const { rerender } = render(MessageList, { props: { fetchPage, fetchAt, anchor: null, pageSize: 20 } });
+    await vi.waitFor(() => expect(screen.getAllByTestId('message').length).toBeGreaterThan(0));
+    slow = true;
+    const anchor = { sessionId: 's', agentId: null, offset: 4000, uuid: 'u40', toolUseId: null, terms: ['zeppelin'] };
+    const list = screen.getByTestId('message-list');
+    const opened = rerender({ fetchPage, fetchAt, anchor, pageSize: 20 });
+    // The view scrolls to its top while the hit's page is read (its old content is taken away).
+    list.scrollTop = 0;
+    await fireEvent.scroll(list);
+    await opened;
+    await vi.waitFor(() => expect(document.querySelector('.anchor')?.getAttribute('data-uuid')).toBe('u40'));
+    for (const r of late.splice(0)) r();
+    await new Promise((r) => setTimeout(r, 20));
+    for (const r of late.splice(0)) r();
+    await new Promise((r) => setTimeout(r, 20));
+    const shown = screen.getAllByTestId('message').map((m) => Number(m.getAttribute('data-uuid')?.slice(1)));
+    // Whatever is shown is one stretch of the conversation around the hit.
+    expect(
+      shown.every((n, i) => i === 0 || n === shown[i - 1] + 1),
+      shown.join(' '),
+    ).toBe(true);
+    expect(shown).toContain(40);
+  });
+
   it('a hit on a rewound branch opens that branch at the hit', async () => {
     const page = all.slice(0, 10);
     const fetchAtBranch = vi.fn(async (): Promise<MessagePage> => ({
