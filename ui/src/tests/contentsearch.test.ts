@@ -85,6 +85,12 @@ describe('content search', () => {
     const [plain, rewound] = screen.getAllByTestId('content-hit');
     expect(plain.querySelector('[data-testid="hit-rewound"]')).toBeNull();
     expect(rewound.querySelector('[data-testid="hit-rewound"]')?.textContent).toBe('rewound');
+    // The session's name heads its first hit; the second, under it, says it only to a screen reader.
+    expect(plain.querySelector('.sname')?.textContent).toBe(
+      rewound.querySelector('[data-testid="hit-session"]')?.textContent,
+    );
+    expect(rewound.querySelector('.sname')).toBeNull();
+    expect(rewound.querySelector('[data-testid="hit-session"]')?.className).toContain('sr-only');
   });
 
   it('says what is wrong with a malformed query, and what the index covers so far', async () => {
