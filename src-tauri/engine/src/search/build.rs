@@ -506,11 +506,8 @@ fn wanted_files<'a>(files: FilesPrint<'a>, folders: &Folders) -> Vec<Wanted<'a>>
         .looked
         .into_iter()
         .flat_map(|(m, subagents)| {
-            std::iter::once(Wanted::main(m)).chain(
-                subagents
-                    .into_iter()
-                    .map(move |(f, stamp)| Wanted { stamp, ..Wanted::subagent(f, m) }),
-            )
+            std::iter::once(Wanted::main(m))
+                .chain(subagents.into_iter().map(move |(f, stamp)| Wanted::subagent(f, m, stamp)))
         })
         .collect();
     out.par_extend(by_folder(&files.remembered).into_par_iter().flat_map_iter(
@@ -520,7 +517,7 @@ fn wanted_files<'a>(files: FilesPrint<'a>, folders: &Folders) -> Vec<Wanted<'a>>
             for m in mains {
                 out.push(Wanted::main(m));
                 for f in subagent_files_with(m.path, m.session_id, &flat, folders) {
-                    out.push(Wanted::subagent(f, m));
+                    out.push(Wanted::subagent(f, m, None));
                 }
             }
             out
@@ -560,11 +557,12 @@ impl<'a> Wanted<'a> {
         }
     }
 
-    /// One of `m`'s subagent transcripts, to be `stat`ed when needed.
-    fn subagent(f: SubagentFile, m: Main<'a>) -> Self {
+    /// One of `m`'s subagent transcripts, with the stamp taken of it (`None`: to be `stat`ed
+    /// when needed).
+    fn subagent(f: SubagentFile, m: Main<'a>, stamp: Option<FileStamp>) -> Self {
         let key = Cow::Owned(state::file_key(&f.path).into_owned());
         let run = Some((f.agent_id, m.path));
-        Self { path: Cow::Owned(f.path), key, session_id: m.session_id, run, stamp: None }
+        Self { path: Cow::Owned(f.path), key, session_id: m.session_id, run, stamp }
     }
 }
 
