@@ -201,6 +201,9 @@ def real_drag(driver, paths, target, while_over=None):
             while_over(driver)
         xdo("mouseup", 1)
         helper.wait(timeout=10)
+        # The pointer leaves the window, or the tooltip of what it rests on stays over every
+        # later screenshot.
+        xdo("mousemove", 1270, 850)
     finally:
         if helper.poll() is None:
             helper.kill()
