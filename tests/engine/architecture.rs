@@ -173,3 +173,36 @@ fn engine_has_no_tauri_or_clap_dependency() {
     // The command line's parser stays in corral-cli, out of the app.
     assert!(!names.iter().any(|n| n.starts_with("clap")), "corral-engine depends on clap");
 }
+
+/// Removal has one rule (`owned`: an exact name and a proof inside the folder): no engine code
+/// outside its tests removes a folder recursively, except a run discarding the backup folder it
+/// just created inside the run folder it created exclusively. A new `remove_dir_all` is a
+/// decision to make in `owned`, not beside the code that wants a folder gone.
+#[test]
+fn folders_are_removed_recursively_only_where_corral_made_them_this_moment() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            // What a file's tests do is theirs (temp folders).
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for (i, line) in code.lines().enumerate() {
+                if line.contains("remove_dir_all") && !line.trim_start().starts_with("//") {
+                    let rel = path.strip_prefix(&src).unwrap().display().to_string();
+                    found.push(format!("{rel}:{}", i + 1));
+                }
+            }
+        }
+    }
+    let allowed = |f: &String| f.starts_with("runs/journal.rs:");
+    assert_eq!(found.iter().filter(|f| allowed(f)).count(), 1, "{found:?}");
+    let others: Vec<&String> = found.iter().filter(|f| !allowed(f)).collect();
+    assert!(others.is_empty(), "recursive removal outside `owned`'s rule: {others:?}");
+}

@@ -6,7 +6,6 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use corral_engine::import::{ImportTarget, SkipReason};
@@ -15,16 +14,7 @@ use corral_engine::runs::{self, UndoTarget};
 
 use crate::import::{ALPHA_WD, World, alpha, now, sid, transcript, tree};
 
-/// Runs `f` on its own thread and fails the test (instead of hanging the suite) when it does not
-/// finish within `secs`.
-fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(Duration::from_secs(secs))
-        .unwrap_or_else(|_| panic!("{what} did not finish within {secs} s (it hangs)"))
-}
+use crate::support::within;
 
 #[cfg(unix)]
 fn mkfifo(path: &Path) {
@@ -425,4 +415,56 @@ fn the_resume_command_survives_a_folder_starting_with_a_dash_and_any_quoting() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("invalid option") && !err.contains("Illegal option"), "{err}");
+}
+
+// ---- 2026-12 round, 1: Corral deletes what is not its own ----
+
+/// A data dir a person chose (it holds their files) is marked before Corral writes into it, and a
+/// folder marked by someone else is written into not at all: the listing still answers, with a
+/// warning naming the folder. (The search index's side of the rule: `search::opening_the_index_
+/// removes_only_what_corral_can_prove_it_made`.)
+#[test]
+fn a_data_dir_corral_did_not_create_is_marked_before_anything_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let claude = tmp.path().join("claude");
+    let folder = claude.join("projects").join("-w-app");
+    fs::create_dir_all(&folder).unwrap();
+    let text = transcript(&sid(1), "/w/app", "hello", false);
+    fs::write(folder.join(format!("{}.jsonl", sid(1))), text).unwrap();
+    let open = |data: &Path| {
+        corral_engine::Catalog::open(corral_engine::CatalogConfig {
+            claude_home: claude.clone(),
+            fleet_file: None,
+            state_dir: None,
+            data_dir: data.to_path_buf(),
+        })
+        .unwrap()
+    };
+    let marker = corral_engine::owned::MARKER;
+
+    let mine = tmp.path().join("Documents");
+    fs::create_dir_all(&mine).unwrap();
+    fs::write(mine.join("notes.txt"), "mine").unwrap();
+    let listing = open(&mine).all_sessions(Default::default()).unwrap();
+    assert_eq!(listing.groups.len(), 1);
+    assert!(listing.warnings.is_empty(), "{:?}", listing.warnings);
+    assert_eq!(
+        fs::read_to_string(mine.join(marker)).unwrap(),
+        "{\"owner\":\"corral\",\"kind\":\"data-dir\"}\n"
+    );
+    assert!(mine.join("index").is_dir(), "the listing index is written after the marker");
+    assert_eq!(fs::read_to_string(mine.join("notes.txt")).unwrap(), "mine");
+
+    let theirs = tmp.path().join("theirs");
+    fs::create_dir_all(&theirs).unwrap();
+    fs::write(theirs.join(marker), "another program's").unwrap();
+    let before = tree(&theirs);
+    let listing = open(&theirs).all_sessions(Default::default()).unwrap();
+    assert_eq!(listing.groups.len(), 1, "browsing still works");
+    assert!(
+        listing.warnings.iter().any(|w| w.message.contains("not Corral's")),
+        "{:?}",
+        listing.warnings
+    );
+    assert_eq!(tree(&theirs), before, "nothing is written into a folder marked by another");
 }

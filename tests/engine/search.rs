@@ -548,12 +548,116 @@ fn a_damaged_index_is_rebuilt_not_believed() {
     assert_eq!(search(&index, &catalog, "zetaword").total_sessions, 2);
     assert_eq!(search(&index, &catalog, "omegaword").total_sessions, 1);
     assert_eq!(update(&index, &catalog).files_unchanged, 2);
+}
 
-    // An index folder of another format is removed.
-    std::fs::create_dir_all(data.join("search-v0/junk")).unwrap();
+/// Every entry of a folder, recursively, with its bytes' hash (what "left as it was" means).
+fn tree_of(dir: &Path) -> std::collections::BTreeMap<PathBuf, String> {
+    crate::support::hash_tree(dir)
+}
+
+/// A built index of one session saying `word`, in `<tmp>/data`.
+fn built_index(word: &str) -> (tempfile::TempDir, Catalog, PathBuf) {
+    let (tmp, catalog, folder) = bare_home();
+    session_saying(&folder, "56", word);
+    let data = tmp.path().join("data");
+    let index = SearchIndex::open(&data).unwrap();
+    update(&index, &catalog);
+    assert_eq!(search(&index, &catalog, word).total_sessions, 1);
+    (tmp, catalog, data)
+}
+
+fn copy_flat(from: &Path, to: &Path, skip: &[&str]) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name();
+        if !skip.iter().any(|s| name == *s) {
+            std::fs::copy(e.path(), to.join(&name)).unwrap();
+        }
+    }
+}
+
+/// The class "Corral deletes what is not its own": a folder goes only by its exact name *and*
+/// a proof inside it that Corral made it (its marker, or for an older Corral's index a
+/// `meta.json` with Corral's schema), and only when it holds nothing Corral did not write.
+/// Before the fix, opening the index removed every `search-v*` folder but its own and removed
+/// an unopenable `search-v3` whole.
+#[test]
+fn opening_the_index_removes_only_what_corral_can_prove_it_made() {
+    let (_tmp, catalog, data) = built_index("ownword");
+    let v3 = data.join(corral_engine::search::INDEX_DIR);
+    let marker = corral_engine::owned::MARKER;
+    assert!(data.join(marker).is_file(), "the data dir is claimed before anything is written");
+    assert!(v3.join(marker).is_file(), "the index folder is marked as Corral's");
+
+    // An older Corral's index of another format: exact name, Corral's schema, no marker.
+    copy_flat(&v3, &data.join("search-v1"), &[marker]);
+    // A person's folders beside it: prefixes, a look-alike name, a look-alike with foreign files,
+    // an old format's name holding Corral's files *and* theirs, a folder inside one.
+    let theirs = [
+        ("search-vault/secret.txt", "keep me"),
+        ("search-v3-notes/meta.json", "{}"),
+        ("search-v0/junk/x", "x"),
+        ("search-v2/notes.txt", "mine"),
+        ("search-v2/meta.json", "{not json"),
+        ("searchv2/a", "a"),
+    ];
+    for (path, text) in theirs {
+        let p = data.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    copy_flat(&v3, &data.join("search-v2"), &[marker, "meta.json"]);
+    let before: Vec<_> = ["search-vault", "search-v3-notes", "search-v0", "search-v2", "searchv2"]
+        .iter()
+        .map(|n| (n, tree_of(&data.join(n))))
+        .collect();
+
+    let index = SearchIndex::open(&data).unwrap();
+    assert_eq!(search(&index, &catalog, "ownword").total_sessions, 1);
+    assert!(!data.join("search-v1").exists(), "the old format Corral can prove it made is gone");
+    for (name, tree) in &before {
+        assert_eq!(&tree_of(&data.join(name)), tree, "{name} is left as it was");
+    }
     drop(index);
-    let _index = SearchIndex::open(&data).unwrap();
-    assert!(!data.join("search-v0").exists());
+
+    // An unopenable `search-v3` that is not Corral's: refused, untouched.
+    std::fs::rename(&v3, data.join("set-aside")).unwrap();
+    std::fs::create_dir(&v3).unwrap();
+    std::fs::write(v3.join("thesis.tex"), "\\documentclass{article}").unwrap();
+    std::fs::write(v3.join("meta.json"), "{not json").unwrap();
+    let theirs = tree_of(&v3);
+    let e = SearchIndex::open(&data).err().expect("a folder Corral did not make is refused");
+    assert_eq!(e.kind(), corral_engine::ErrorKind::Refused, "{e}");
+    assert!(e.to_string().contains("thesis.tex"), "the error says what is there: {e}");
+    assert_eq!(tree_of(&v3), theirs);
+
+    // Corral's own index, damaged, with a file of someone else's dropped in: refused too.
+    std::fs::remove_dir_all(&v3).unwrap();
+    std::fs::rename(data.join("set-aside"), &v3).unwrap();
+    std::fs::write(v3.join("meta.json"), "{not json").unwrap();
+    std::fs::write(v3.join("my-notes.txt"), "notes").unwrap();
+    let theirs = tree_of(&v3);
+    let e = SearchIndex::open(&data).err().expect("a damaged index holding a stranger is kept");
+    assert_eq!(e.kind(), corral_engine::ErrorKind::Refused, "{e}");
+    assert_eq!(tree_of(&v3), theirs);
+    std::fs::remove_file(v3.join("my-notes.txt")).unwrap();
+    let index = SearchIndex::open(&data).unwrap();
+    update(&index, &catalog);
+    assert_eq!(search(&index, &catalog, "ownword").total_sessions, 1, "without it: rebuilt");
+    drop(index);
+
+    // An older Corral's `search-v3` (no marker): proven by its schema, kept and marked.
+    std::fs::remove_file(v3.join(marker)).unwrap();
+    let index = SearchIndex::open(&data).unwrap();
+    assert_eq!(search(&index, &catalog, "ownword").total_sessions, 1, "its documents are kept");
+    assert!(v3.join(marker).is_file());
+    drop(index);
+
+    // A data dir whose marker another program wrote is not Corral's to write into.
+    std::fs::write(data.join(marker), "{\"owner\":\"someone\"}").unwrap();
+    let e = SearchIndex::open(&data).err().expect("a foreign marker is refused");
+    assert_eq!(e.kind(), corral_engine::ErrorKind::Refused, "{e}");
 }
 
 #[test]

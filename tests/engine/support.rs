@@ -91,3 +91,18 @@ pub fn sessions_by_id(
         .map(|s| (s.session_id.clone(), s))
         .collect()
 }
+
+/// Runs `f` on its own thread and fails the test (instead of hanging the suite) when it does not
+/// finish within `secs`.
+pub fn within<T: Send + 'static>(
+    secs: u64,
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(secs))
+        .unwrap_or_else(|_| panic!("{what} did not finish within {secs} s (it hangs)"))
+}

@@ -172,6 +172,7 @@ pub fn adopt(
     require_agent(catalog, agent)?;
     let state_dir = catalog.state_dir();
     let record_path = adoption_store::record_path(state_dir, &sid)?;
+    catalog.claim_for_state_write()?;
     // From the ownership check to the write, no other Corral process changes the records.
     let _one_writer = adoption_store::lock(state_dir)?;
     let (index, _) = AttributionIndex::build(state_dir, &mut JobCache::default());
@@ -226,6 +227,7 @@ pub fn release(catalog: &Catalog, agent: &str, session_id: &str) -> Result<bool>
     if fs::symlink_metadata(adoption_store::store_dir(state_dir)).is_err() {
         return Ok(false);
     }
+    catalog.claim_for_state_write()?;
     let _one_writer = adoption_store::lock(state_dir)?;
     match adoption_store::read(state_dir, sid)? {
         Some(rec) if rec.agent_name == agent => {

@@ -497,6 +497,15 @@ impl Catalog {
         &self.config.data_dir
     }
 
+    /// Claims the data dir (see [`crate::owned`]) before a write into the state dir, when the
+    /// state dir is inside it (Corral's own, with no fleet).
+    pub fn claim_for_state_write(&self) -> Result<()> {
+        if self.state_dir.starts_with(&self.config.data_dir) {
+            crate::owned::claim_data_dir(&self.config.data_dir)?;
+        }
+        Ok(())
+    }
+
     pub fn state_dir(&self) -> &Path {
         &self.state_dir
     }
@@ -576,7 +585,8 @@ impl Catalog {
                 let (attribution, mut warnings) = AttributionIndex::build(&self.state_dir, jobs);
                 let stats = attribution.job_stats();
                 if (stats.parsed > 0 || stats.dropped > 0)
-                    && let Err(e) = save_jobs(jobs, jobs_file)
+                    && let Err(e) = crate::owned::claim_data_dir(&self.config.data_dir)
+                        .and_then(|_| save_jobs(jobs, jobs_file))
                 {
                     warnings.push(Warning::new(jobs_file.as_path(), e.to_string()));
                 }
@@ -1185,6 +1195,7 @@ impl Catalog {
         let (t, scan) = self.locate(session_id)?;
         let attr = scan.attribution.get(&t.session_id);
         let keys = self.name_keys(&t, &attr, &t.working_directory());
+        self.claim_for_state_write()?;
         let store = MetadataStore::new(&self.state_dir);
         let written = if name.is_some() { keys.written() } else { Vec::new() };
         for key in &written {

@@ -72,6 +72,11 @@ pub enum Error {
     #[error("refused: {0}")]
     Refused(String),
 
+    /// Corral was about to write into or remove a folder it cannot prove it made; it was left as
+    /// it is (see `owned`).
+    #[error("{} is not Corral's, so Corral left it as it is: {why}", path.display())]
+    NotCorrals { path: PathBuf, why: String },
+
     /// A search query that cannot be read (what is wrong, in words).
     #[error("{0}")]
     Query(String),
@@ -111,6 +116,11 @@ impl Error {
         Self::Unreadable { path: path.to_path_buf(), reason: why.to_string() }
     }
 
+    /// A folder Corral cannot prove it made, and why (it is left untouched).
+    pub fn not_corrals(path: &std::path::Path, why: impl Into<String>) -> Self {
+        Self::NotCorrals { path: path.to_path_buf(), why: why.into() }
+    }
+
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::InvalidSessionId(_) | Self::InvalidInput(_) | Self::Query(_) => {
@@ -122,7 +132,9 @@ impl Error {
             | Self::RunNotFound(_) => ErrorKind::NotFound,
             Self::FleetConfig { .. } | Self::NoFleet => ErrorKind::Config,
             Self::Unreadable { .. } | Self::DesktopStore(_) => ErrorKind::Corrupt,
-            Self::AdoptionRefused { .. } | Self::Refused(_) => ErrorKind::Refused,
+            Self::AdoptionRefused { .. } | Self::Refused(_) | Self::NotCorrals { .. } => {
+                ErrorKind::Refused
+            }
             Self::DesktopAppRunning(_) => ErrorKind::AppRunning,
             Self::Io { .. } | Self::SearchIndex(_) => ErrorKind::Io,
         }

@@ -238,6 +238,8 @@ pub struct ListingIndex {
     /// Shard files to delete on the next save (their folder is gone or emptied).
     doomed: HashSet<String>,
     legacy_removed: bool,
+    /// Corral's data dir, claimed before the first write (see [`crate::owned`]).
+    data_dir: PathBuf,
 }
 
 impl ListingIndex {
@@ -252,6 +254,7 @@ impl ListingIndex {
             unclaimed: None,
             doomed: HashSet::new(),
             legacy_removed: false,
+            data_dir: data_dir.to_path_buf(),
         }
     }
 
@@ -360,6 +363,7 @@ impl ListingIndex {
     /// Failures are reported, never fatal to a listing (the index is only a cache); a shard that
     /// could not be written stays dirty and is tried again on the next save.
     pub fn save(&mut self) -> crate::Result<()> {
+        crate::owned::claim_data_dir(&self.data_dir)?;
         if !self.legacy_removed {
             self.legacy_removed = true;
             let _ = fs::remove_file(&self.legacy_file);
@@ -479,14 +483,33 @@ fn list_shard_files(dir: &Path) -> HashSet<String> {
                 .ok()
                 .and_then(|t| t.elapsed().ok())
                 .is_some_and(|age| age > STALE_TEMP);
-            if name.contains(".tmp.") && stale {
+            if is_shard_temp(&name) && stale {
                 let _ = fs::remove_file(entry.path());
             }
-        } else if name.ends_with(SHARD_EXTENSION) {
+        } else if is_shard_name(&name) {
             out.insert(name);
         }
     }
     out
+}
+
+/// `<16 hex digits>.idx`: a shard's name, exactly.
+fn is_shard_name(name: &str) -> bool {
+    name.strip_suffix(SHARD_EXTENSION)
+        .and_then(|n| n.strip_suffix('.'))
+        .is_some_and(|h| h.len() == 16 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+}
+
+/// `.<shard name>.tmp.<pid>.<nanos>`, the temp file [`replace_file`] writes, exactly: only such
+/// leftovers are ever removed from the folder (see [`crate::owned`]).
+fn is_shard_temp(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.') else { return false };
+    let mut parts = rest.rsplitn(3, '.');
+    let digits =
+        |s: Option<&str>| s.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+    digits(parts.next())
+        && digits(parts.next())
+        && parts.next().and_then(|h| h.strip_suffix(".tmp")).is_some_and(is_shard_name)
 }
 
 /// The shard of `folder` from `file`; missing gives an empty shard, unusable an empty dirty one
@@ -609,6 +632,24 @@ pub(crate) fn checksum(bytes: &[u8]) -> u64 {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+
+    #[test]
+    fn only_exact_shard_and_temp_names_are_taken_as_the_index_s() {
+        let shard = shard_name(Path::new("/h/projects/-w-app"));
+        assert!(is_shard_name(&shard));
+        assert!(is_shard_temp(&format!(".{shard}.tmp.42.1733450000123456789")));
+        for stranger in [
+            "notes.idx",
+            "0123456789abcdef.idx.bak",
+            "0123456789ABCDEF.idx",
+            ".notes.tmp.1.2",
+            ".0123456789abcdef.idx.tmp.x.2",
+            ".0123456789abcdef.idx.tmp.1",
+            "0123456789abcdef.idx.tmp.1.2",
+        ] {
+            assert!(!is_shard_name(stranger) && !is_shard_temp(stranger), "{stranger}");
+        }
+    }
 
     fn entry(size: u64) -> IndexEntry {
         let mut scanner = FactsScanner::new();

@@ -14,6 +14,7 @@ pub mod fault;
 pub mod files;
 pub mod jsonl;
 pub mod model;
+pub mod owned;
 pub mod paths;
 pub mod stable_hash;
 pub mod time;

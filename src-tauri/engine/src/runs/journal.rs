@@ -206,6 +206,8 @@ pub(crate) struct RunWriter {
     pub journal: RunJournal,
     /// Folders above the run directory that this run created (deepest first).
     created_parents: Vec<PathBuf>,
+    /// The data dir, when this run created its marker.
+    claimed: Option<PathBuf>,
 }
 
 impl RunWriter {
@@ -217,6 +219,11 @@ impl RunWriter {
             .take_while(|a| !a.as_os_str().is_empty() && fs::symlink_metadata(a).is_err())
             .map(Path::to_path_buf)
             .collect();
+        // The runs root is `<data dir>/runs`: the data dir is claimed before anything is written.
+        let claimed = match root.parent() {
+            Some(data_dir) if crate::owned::claim_data_dir(data_dir)? => Some(data_dir.to_owned()),
+            _ => None,
+        };
         fs::create_dir_all(root).map_err(|e| Error::io_at("create folder", root, e))?;
         let pid = std::process::id();
         let base = format!("{}-{pid}", now.format("%Y%m%dT%H%M%SZ"));
@@ -266,7 +273,7 @@ impl RunWriter {
             undone_at: None,
             undo_incomplete: 0,
         };
-        let w = Self { dir, journal, created_parents };
+        let w = Self { dir, journal, created_parents, claimed };
         w.save()?;
         fault_point("run: folder and journal created");
         Ok(w)
@@ -274,8 +281,19 @@ impl RunWriter {
 
     /// Removes the run directory of a run that created nothing (and the folders above it that it
     /// created, when they are empty): such a run would be litter that looks like a run.
+    ///
+    /// Only what this writer made is removed, by name: its backup folder (created by this writer
+    /// inside the run folder it created exclusively; links in it are removed, never followed), its
+    /// marker and its journal. Anything else found there keeps the folder (see [`crate::owned`]).
     pub fn discard(self) {
-        let _ = fs::remove_dir_all(&self.dir);
+        let _ = fs::remove_dir_all(self.dir.join(BACKUP_DIR));
+        let _ = fs::remove_file(self.dir.join(JOURNAL_FILE));
+        let _ = fs::remove_file(self.dir.join(STARTED_FILE));
+        let _ = fs::remove_dir(&self.dir);
+        // The marker this run made goes before the folders it created (the data dir among them).
+        if let Some(data_dir) = &self.claimed {
+            crate::owned::unclaim_data_dir(data_dir);
+        }
         for p in &self.created_parents {
             if fs::remove_dir(p).is_err() {
                 break;

@@ -12,6 +12,7 @@ use super::schema::{self, Fields};
 use super::state;
 use super::{INDEX_DIR, index_error, tokenizer};
 use crate::error::{Error, Result};
+use crate::owned::{self, Kind, Proof};
 
 /// Memory the writer may use before it flushes a segment (split between its threads). 96 MB let
 /// a 10,000-session build peak at 392–413 MB (the target is 400); 64 MB keeps it near 330 MB
@@ -33,20 +34,23 @@ pub struct SearchIndex {
 impl SearchIndex {
     /// Opens the index in `data_dir`, creating it, or recreating it when it cannot be opened (it
     /// is a cache: the next update fills it again).
+    ///
+    /// Only what Corral can prove it made is ever removed (see [`crate::owned`]): the data dir is
+    /// claimed first; folders of older formats go only by their exact names and when they hold
+    /// nothing but an index's files; a damaged index is recreated only when it is provably
+    /// Corral's, else the error says what was found and the folder stays as it is.
     pub fn open(data_dir: &Path) -> Result<Self> {
+        owned::claim_data_dir(data_dir)?;
+        remove_old_formats(data_dir);
         let dir = data_dir.join(INDEX_DIR);
-        remove_other_formats(data_dir);
-        match Self::open_at(&dir) {
-            Ok(index) => Ok(index),
-            Err(_) => {
-                // Corrupt or from an incompatible writer: start again.
-                if dir.exists() {
-                    std::fs::remove_dir_all(&dir)
-                        .map_err(|e| Error::io_at("remove the damaged search index", &dir, e))?;
-                }
-                Self::open_at(&dir)
-            }
+        owned::ensure_dir(&dir, Kind::SearchIndex, PROOF, is_index_file)?;
+        if let Ok(index) = Self::open_at(&dir) {
+            return Ok(index);
         }
+        // Corrupt, of an incompatible writer, or holding what is not a file: start again.
+        owned::remove_dir(&dir, Kind::SearchIndex, PROOF, is_index_file)?;
+        owned::ensure_dir(&dir, Kind::SearchIndex, PROOF, is_index_file)?;
+        Self::open_at(&dir)
     }
 
     fn open_at(dir: &Path) -> Result<Self> {
@@ -110,17 +114,46 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
 }
 
-/// Removes `search-v*` folders of other index formats (a cache of an older Corral).
-fn remove_other_formats(data_dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(data_dir) else { return };
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with("search-v")
-            && name != INDEX_DIR
-            && e.file_type().is_ok_and(|t| t.is_dir())
-        {
-            let _ = std::fs::remove_dir_all(e.path());
-        }
+/// How an index folder without a marker (made by a Corral before markers) is proven Corral's.
+const PROOF: Proof = Proof::MarkerOrSearchMeta;
+
+/// The index folders of older formats, by their exact names.
+const OLD_FORMATS: [&str; 2] = ["search-v1", "search-v2"];
+
+/// Removes the folders of older index formats (a cache of an older Corral) that are provably
+/// Corral's; anything else of those names is left alone.
+fn remove_old_formats(data_dir: &Path) {
+    for name in OLD_FORMATS {
+        debug_assert_ne!(name, INDEX_DIR);
+        let _ = owned::remove_dir(&data_dir.join(name), Kind::SearchIndex, PROOF, is_index_file);
     }
+}
+
+/// The names tantivy and Corral write in an index folder: tantivy's `meta.json`, `.managed.json`,
+/// its two lock files, segment files (`<32 hex digits>.<component>`) and the temp files of its
+/// atomic writes (`.tmp` + 6 letters or digits); Corral's `state-<n>.bin`, `folders.bin` and the
+/// temp files of their atomic writes.
+pub(super) fn is_index_file(name: &str) -> bool {
+    let corrals = |n: &str| n == "folders.bin" || state::is_state_name(n);
+    is_tantivy_file(name) || corrals(name) || owned::is_atomic_temp_of(name, corrals)
+}
+
+/// The names tantivy writes (and opens itself) in an index folder.
+fn is_tantivy_file(name: &str) -> bool {
+    matches!(name, "meta.json" | ".managed.json" | ".tantivy-writer.lock" | ".tantivy-meta.lock")
+        || is_segment_file(name)
+        || name
+            .strip_prefix(".tmp")
+            .is_some_and(|r| r.len() == 6 && r.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// `<32 lowercase hex digits>.<idx|pos|term|store|store.temp|fast|fieldnorm|<digits>.del>`.
+fn is_segment_file(name: &str) -> bool {
+    let Some((id, ext)) = name.split_once('.') else { return false };
+    let hex = id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    let del = ext
+        .strip_suffix(".del")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    hex && (del
+        || matches!(ext, "idx" | "pos" | "term" | "store" | "store.temp" | "fast" | "fieldnorm"))
 }

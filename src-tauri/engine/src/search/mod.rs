@@ -35,8 +35,8 @@ pub use find::{SearchOptions, TranscriptMatch, TranscriptMatches};
 pub use index::SearchIndex;
 pub use query::{QueryError, parse};
 
-/// The index folder inside the data dir; the suffix changes with the index format, and folders
-/// of other formats are removed.
+/// The index folder inside the data dir; the suffix changes with the index format, and the folders
+/// of older formats are removed by their exact names when provably Corral's (`index`, `owned`).
 pub const INDEX_DIR: &str = "search-v3";
 
 /// How an update runs.

@@ -175,7 +175,7 @@ pub(super) fn remove_others(dir: &Path, keep: &[&str]) {
 }
 
 /// `state-<digits>.bin`, nothing else (a name read from metadata never leaves the folder).
-fn is_state_name(name: &str) -> bool {
+pub(super) fn is_state_name(name: &str) -> bool {
     name.strip_prefix(PREFIX)
         .and_then(|n| n.strip_suffix(SUFFIX))
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
