@@ -660,6 +660,78 @@ fn opening_the_index_removes_only_what_corral_can_prove_it_made() {
     assert_eq!(e.kind(), corral_engine::ErrorKind::Refused, "{e}");
 }
 
+/// The class "special files reached without the one opener": a FIFO or a link to a device at any
+/// name tantivy opens itself (its metadata, its lock files, a segment) or at Corral's own files in
+/// the index folder. Opening, updating and searching finish, and the word is found. Before the
+/// fix, a FIFO there hung `search` forever and a link to `/dev/zero` grew it by gigabytes.
+#[cfg(unix)]
+#[test]
+fn special_files_anywhere_in_the_index_folder_never_hang_or_flood_a_search() {
+    let (tmp, catalog, data) = built_index("fifoword");
+    let v3 = data.join(corral_engine::search::INDEX_DIR);
+    let segment = std::fs::read_dir(&v3)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".idx"))
+        .unwrap();
+    let state = std::fs::read_dir(&v3)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|n| n.starts_with("state-"))
+        .unwrap();
+    let pristine = tmp.path().join("pristine");
+    copy_flat(&v3, &pristine, &[]);
+    let names = [
+        "meta.json",
+        ".managed.json",
+        ".tantivy-writer.lock",
+        ".tantivy-meta.lock",
+        &segment,
+        &state,
+    ];
+    let catalog = std::sync::Arc::new(catalog);
+    for name in names {
+        for special in ["fifo", "/dev/zero", "/dev/urandom"] {
+            // Before opening, and after (an index already open meets it on its next update).
+            for when in ["before", "after"] {
+                std::fs::remove_dir_all(&v3).unwrap();
+                copy_flat(&pristine, &v3, &[]);
+                let (data, catalog, v3) = (data.clone(), catalog.clone(), v3.clone());
+                let target = v3.join(name);
+                let place = move || {
+                    let _ = std::fs::remove_file(&target);
+                    if special == "fifo" {
+                        let ok = std::process::Command::new("mkfifo").arg(&target).status();
+                        assert!(ok.unwrap().success());
+                    } else {
+                        std::os::unix::fs::symlink(special, &target).unwrap();
+                    }
+                };
+                let what = format!("{special} as {name}, {when} opening");
+                let found = crate::support::within(30, &what.clone(), move || {
+                    if when == "before" {
+                        place();
+                    }
+                    let index = SearchIndex::open(&data).unwrap();
+                    if when == "after" {
+                        place();
+                    }
+                    catalog.invalidate(&[]);
+                    let _ = index.update(&catalog, wait(Duration::from_secs(1)), &mut |_| {});
+                    // Whatever the open index made of it, a fresh open answers.
+                    drop(index);
+                    let index = SearchIndex::open(&data).unwrap();
+                    let _ = index.update(&catalog, wait(Duration::from_secs(1)), &mut |_| {});
+                    index
+                        .search(&catalog, "fifoword", SearchOptions::default())
+                        .map(|r| r.total_sessions)
+                });
+                assert_eq!(found.ok(), Some(1), "{what}");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_second_writer_waits_then_reads_the_last_commit() {
     let (tmp, catalog, folder) = bare_home();

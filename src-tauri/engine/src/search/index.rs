@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use tantivy::directory::MmapDirectory;
+use super::directory::RegularFilesOnly;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyError};
 
 use super::folders::Folders;
@@ -38,7 +38,9 @@ impl SearchIndex {
     /// Only what Corral can prove it made is ever removed (see [`crate::owned`]): the data dir is
     /// claimed first; folders of older formats go only by their exact names and when they hold
     /// nothing but an index's files; a damaged index is recreated only when it is provably
-    /// Corral's, else the error says what was found and the folder stays as it is.
+    /// Corral's, else the error says what was found and the folder stays as it is. An index whose
+    /// folder holds a link, a FIFO or a device where one of tantivy's files belongs cannot be
+    /// opened (see `directory`), so it is damaged and recreated.
     pub fn open(data_dir: &Path) -> Result<Self> {
         owned::claim_data_dir(data_dir)?;
         remove_old_formats(data_dir);
@@ -56,7 +58,7 @@ impl SearchIndex {
     fn open_at(dir: &Path) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io_at("create", dir, e))?;
         let (schema, fields) = schema::schema();
-        let directory = MmapDirectory::open(dir).map_err(index_error)?;
+        let directory = RegularFilesOnly::open(dir).map_err(index_error)?;
         let mut index = Index::open_or_create(directory, schema).map_err(index_error)?;
         // Segments are searched side by side (a query's wall time, not its CPU time, is what a
         // person waits for).
