@@ -468,3 +468,61 @@ fn a_data_dir_corral_did_not_create_is_marked_before_anything_is_written() {
     );
     assert_eq!(tree(&theirs), before, "nothing is written into a folder marked by another");
 }
+
+// ---- 2026-12 round, 8: a folder another process just created ----
+
+/// Four imports into one agent at once, into a home where the agent's transcript folder and the
+/// adoption store do not exist yet: each run creates the folders it finds missing, and a folder
+/// another run made meanwhile is success, journaled as not this run's. Every session is placed
+/// with its record, nothing is skipped; undoing every run removes every file and record and
+/// leaves every folder that was there before. Before the fix, one run in most rounds failed with "File
+/// exists" and its transcript stood without its record.
+#[test]
+fn imports_at_once_each_place_their_session_with_its_record() {
+    for round in 0..5 {
+        let w = World::new();
+        let plans: Vec<_> = (1..=4)
+            .map(|n| {
+                let src = w.session(&w.export, &sid(n), "/home/u/scratch", false);
+                w.plan(&alpha(), &[src], PlacementMode::Copy)
+            })
+            .collect();
+        let before = w.user_tree();
+        let barrier = std::sync::Barrier::new(plans.len());
+        let reports: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = plans
+                .iter()
+                .map(|plan| {
+                    let (w, barrier) = (&w, &barrier);
+                    s.spawn(move || {
+                        barrier.wait();
+                        w.apply(plan, &RealFs)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for r in &reports {
+            assert!(r.skipped.is_empty(), "round {round}: {:?}", r.skipped);
+            assert_eq!(r.placed.len(), 1, "round {round}: {r:?}");
+            let placed = &r.placed[0];
+            assert!(Path::new(&placed.to).is_file(), "round {round}: {placed:?}");
+            assert!(placed.record.as_deref().is_some_and(|p| Path::new(p).is_file()), "{placed:?}");
+        }
+        for r in &reports {
+            let u = runs::undo(&undo_target(&w), r.run_id.as_deref().unwrap(), now()).unwrap();
+            assert!(u.not_undone.is_empty(), "round {round}: {u:?}");
+        }
+        // Every file and record is gone. A folder one run made and another run's file kept full
+        // when its maker was undone stays behind empty (as with runs undone out of order one
+        // after another): never a file, and never a folder that was there before.
+        let after = w.user_tree();
+        for (path, node) in &before {
+            assert_eq!(after.get(path), Some(node), "round {round}: {path}");
+        }
+        for (path, node) in after.iter().filter(|(p, _)| !before.contains_key(*p)) {
+            assert_eq!(node, &crate::world::Node::Dir, "round {round}: {path} is left");
+            assert!(!after.keys().any(|k| k.starts_with(&format!("{path}/"))), "{path}");
+        }
+    }
+}

@@ -660,6 +660,29 @@ fn opening_the_index_removes_only_what_corral_can_prove_it_made() {
     assert_eq!(e.kind(), corral_engine::ErrorKind::Refused, "{e}");
 }
 
+/// Processes opening a new data dir's index at once all succeed: each sees the data dir's and the
+/// index folder's markers whole or not at all, and a folder another one just created is theirs to
+/// use.
+#[test]
+fn first_opens_of_a_new_data_dir_at_once_all_succeed() {
+    for round in 0..10 {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("data");
+        let barrier = std::sync::Barrier::new(4);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                let (data, barrier) = (&data, &barrier);
+                s.spawn(move || {
+                    barrier.wait();
+                    if let Err(e) = SearchIndex::open(data) {
+                        panic!("round {round}: {e}");
+                    }
+                });
+            }
+        });
+    }
+}
+
 /// The class "special files reached without the one opener": a FIFO or a link to a device at any
 /// name tantivy opens itself (its metadata, its lock files, a segment) or at Corral's own files in
 /// the index folder. Opening, updating and searching finish, and the word is found. Before the

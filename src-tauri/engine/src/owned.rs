@@ -106,8 +106,7 @@ pub fn claim_data_dir(dir: &Path) -> Result<bool> {
         Mark::Absent => {
             let marker = dir.join(MARKER);
             // Exclusive: two processes claiming at once both succeed, neither replaces a file.
-            let created =
-                crate::atomic_write::create_exclusive(&marker, &Kind::DataDir.marker_bytes())?;
+            let created = write_marker(&marker, Kind::DataDir)?;
             match read_mark(dir) {
                 Mark::Of(Kind::DataDir) => Ok(created),
                 _ => Err(Error::not_corrals(dir, "its marker could not be written")),
@@ -118,6 +117,29 @@ pub fn claim_data_dir(dir: &Path) -> Result<bool> {
             format!("it is a folder Corral made for something else ({})", other.as_str()),
         )),
         Mark::Foreign(why) => Err(Error::not_corrals(dir, why)),
+    }
+}
+
+/// Creates the marker `path` whole or not at all: its bytes are written to a temp file first and
+/// then linked to the name, which fails if the name is taken. So a process that finds the marker
+/// never reads it half-written, and two processes marking at once both see the same one.
+/// `Ok(false)` when it was already there.
+fn write_marker(path: &Path, kind: Kind) -> Result<bool> {
+    let tmp = crate::atomic_write::temp_sibling(path);
+    crate::atomic_write::create_exclusive(&tmp, &kind.marker_bytes())?;
+    let linked = fs::hard_link(&tmp, path);
+    let _ = fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => {
+            if let Some(dir) = path.parent() {
+                crate::atomic_write::sync_dir(dir);
+            }
+            Ok(true)
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        // A filesystem without hard links: an exclusive create (a reader may, for a moment, see
+        // it empty and say so; the next call sees it whole).
+        Err(_) => crate::atomic_write::create_exclusive(path, &kind.marker_bytes()),
     }
 }
 
@@ -136,7 +158,7 @@ pub fn unclaim_data_dir(dir: &Path) {
 pub fn ensure_dir(dir: &Path, kind: Kind, proof: Proof, known: fn(&str) -> bool) -> Result<()> {
     match fs::create_dir(dir) {
         Ok(()) => {
-            crate::atomic_write::create_exclusive(&dir.join(MARKER), &kind.marker_bytes())?;
+            write_marker(&dir.join(MARKER), kind)?;
             return Ok(());
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
@@ -147,7 +169,7 @@ pub fn ensure_dir(dir: &Path, kind: Kind, proof: Proof, known: fn(&str) -> bool)
         return Ok(());
     }
     // An older Corral's folder (or an empty one another process just created): mark it.
-    crate::atomic_write::create_exclusive(&dir.join(MARKER), &kind.marker_bytes())?;
+    write_marker(&dir.join(MARKER), kind)?;
     match read_mark(dir) {
         Mark::Of(k) if k == kind => Ok(()),
         _ => Err(Error::not_corrals(dir, "its marker could not be written")),
@@ -191,7 +213,10 @@ fn proven(dir: &Path, kind: Kind, proof: Proof, known: fn(&str) -> bool) -> Resu
         // The entry's own type (a link is not followed): a folder is never removed with it.
         let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
         match name.to_str() {
-            Some(n) if !is_dir && known(n) => names.push(name),
+            // The marker's own temp file (another process marking it right now) is Corral's.
+            Some(n) if !is_dir && (known(n) || is_atomic_temp_of(n, |t| t == MARKER)) => {
+                names.push(name);
+            }
             _ => strangers.push(name.to_string_lossy().into_owned()),
         }
     }
@@ -208,7 +233,13 @@ fn proven(dir: &Path, kind: Kind, proof: Proof, known: fn(&str) -> bool) -> Resu
             format!("it holds {list}, which Corral did not write"),
         ));
     }
-    if !marked && !names.is_empty() {
+    let content =
+        names.iter().filter(|n| n.to_str().is_some_and(|n| !is_atomic_temp_of(n, |t| t == MARKER)));
+    if !marked && content.count() > 0 {
+        // Marked meanwhile by the process that is filling it (it marks before it writes)?
+        if read_mark(dir) == Mark::Of(kind) {
+            return Ok(Entries { marked: true, names });
+        }
         let by_format = proof == Proof::MarkerOrSearchMeta && is_corrals_search_meta(dir);
         if !by_format {
             return Err(Error::not_corrals(

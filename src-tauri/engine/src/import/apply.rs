@@ -522,9 +522,23 @@ fn ensure_folder(
         );
         e.detail = Some(what.into());
         let idx = w.push(e)?;
-        if let Err(err) = fs::create_dir(level) {
-            w.set(idx, EntryState::Failed, None, Some(err.to_string()))?;
-            return Ok(Err(FolderProblem::Create(level.clone(), err)));
+        match fs::create_dir(level) {
+            Ok(()) => {}
+            // Another process (a second import, herdctl, Claude Code) made it meanwhile: the
+            // folder is there, which is all the placement needs, and it is not this run's to
+            // remove on undo.
+            Err(err)
+                if err.kind() == io::ErrorKind::AlreadyExists
+                    && fs::symlink_metadata(level).is_ok_and(|m| m.is_dir()) =>
+            {
+                let note = format!("{what}: created meanwhile by another process, not by this run");
+                w.set(idx, EntryState::Skipped, None, Some(note))?;
+                continue;
+            }
+            Err(err) => {
+                w.set(idx, EntryState::Failed, None, Some(err.to_string()))?;
+                return Ok(Err(FolderProblem::Create(level.clone(), err)));
+            }
         }
         if let Some(parent) = level.parent() {
             crate::atomic_write::sync_dir(parent);

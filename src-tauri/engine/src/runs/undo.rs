@@ -285,7 +285,9 @@ fn decide(target: &UndoTarget, run_id: &str) -> Result<(PathBuf, RunJournal, Dec
     for entry in journal.entries.iter().rev() {
         let sid = Some(entry.session_id.clone());
         match entry.kind {
-            EntryKind::SidebarEntry if entry.state == EntryState::Skipped => {}
+            // An entry the run skipped (a sidebar entry left alone; a folder another process
+            // created meanwhile) is not the run's to remove.
+            EntryKind::SidebarEntry | EntryKind::Folder if entry.state == EntryState::Skipped => {}
             EntryKind::SidebarEntry => {
                 let step = match sidebar.step(entry) {
                     SidebarStep::Remove(path) => Step::Remove { path, action: UndoAction::Removed },
