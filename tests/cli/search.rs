@@ -67,6 +67,23 @@ fn search_json_keeps_its_contract_and_later_calls_see_new_words() {
         "{text}"
     );
 
+    // `-word` leaves a word out, wherever it stands and whatever follows it.
+    for args in [
+        &["--json", "search", "wombatword", "-late"][..],
+        &["search", "-late", "wombatword", "--json", "--limit", "5"],
+        &["--json", "search", "wombatword", "-late", "--limit", "5"],
+    ] {
+        let v = json(&run(&home, args));
+        let late = v["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["hits"].as_array().unwrap().iter().any(|h| h["uuid"] == "late-1"));
+        assert!(!late, "{args:?}: {v}");
+    }
+    let v = json(&run(&home, &["--json", "search", "wombatword", "late"]));
+    assert_eq!(v["sessions"][0]["hits"][0]["uuid"], "late-1", "without the minus it is found");
+
     // A malformed query: one clear line, exit code 2.
     let out = run(&home, &["search", "role:robot"]);
     assert_eq!(out.status.code(), Some(2));

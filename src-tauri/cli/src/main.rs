@@ -85,7 +85,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(excluded_words_last(std::env::args_os().collect()));
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -200,4 +200,52 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(Error::io("cannot write to stdout", e)),
     }
+}
+
+/// `search foo -bar`: a word to leave out is written `-bar`, which the argument parser would take
+/// for an unknown option. Such words of a `search` (one `-` then anything but `-` or a lone `h`)
+/// are moved after a `--`, where they are query words; the query's meaning does not depend on
+/// where an exclusion stands. Left as typed when the command line already has a `--`.
+fn excluded_words_last(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    const GLOBAL_VALUES: [&str; 5] =
+        ["--claude-home", "--fleet", "--state-dir", "--data-dir", "--desktop-store"];
+    let text = |a: &std::ffi::OsString| a.to_str().map(str::to_owned).unwrap_or_default();
+    if args.iter().any(|a| a == "--") {
+        return args;
+    }
+    // The subcommand: the first word that is neither an option nor an option's value.
+    let mut i = 1;
+    while let Some(a) = args.get(i) {
+        let a = text(a);
+        if GLOBAL_VALUES.contains(&a.as_str()) {
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    if args.get(i).is_none_or(|a| a != "search") {
+        return args;
+    }
+    let (head, tail) = args.split_at(i + 1);
+    let (mut kept, mut excluded) = (head.to_vec(), Vec::new());
+    let mut rest = tail.iter();
+    while let Some(a) = rest.next() {
+        let t = text(a);
+        let takes_value = t == "--limit" || GLOBAL_VALUES.contains(&t.as_str());
+        if t.len() > 1 && t.starts_with('-') && !t.starts_with("--") && t != "-h" {
+            excluded.push(a.clone());
+        } else {
+            kept.push(a.clone());
+            if takes_value && let Some(v) = rest.next() {
+                kept.push(v.clone());
+            }
+        }
+    }
+    if !excluded.is_empty() {
+        kept.push("--".into());
+        kept.extend(excluded);
+    }
+    kept
 }
