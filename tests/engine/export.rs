@@ -260,6 +260,60 @@ fn an_export_replaces_only_a_plain_file_and_keeps_its_permissions() {
     assert_eq!(only_names(&out), vec!["folder.md", "link.md", "pipe.md", "plain.md", "real.md"]);
 }
 
+/// An export of a private (0600) transcript is private too, and is private while it is written; a
+/// destination name as long as a file name may be still gets its temp file; and what a killed
+/// export left (its temp file, which no export holds locked) is removed by the next export to the
+/// same name, while the temp of an export still running and a file of another shape stay.
+/// Before: exports were 0644 whatever the transcript's mode, a 250-byte name failed with "File
+/// name too long", and a killed export's hidden partial file stayed forever.
+#[cfg(unix)]
+#[test]
+fn an_export_is_no_more_readable_than_its_transcript_and_a_killed_one_leaves_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let (w, c, out) = home_with_out();
+    let req = ExportRequest { format: ExportFormat::Markdown, subagents: false };
+    let transcript = w.folder_of("/home/dev/ideas").join(format!("{REWOUND_SID}.jsonl"));
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    fs::set_permissions(&transcript, fs::Permissions::from_mode(0o600)).unwrap();
+    let private = out.join("private.md");
+    export::export_to_file(&c, REWOUND_SID, req, &private, false).unwrap();
+    assert_eq!(mode(&private), 0o600);
+    // A replaced file keeps its own bits, less those the transcript lacks.
+    fs::set_permissions(&private, fs::Permissions::from_mode(0o644)).unwrap();
+    export::export_to_file(&c, REWOUND_SID, req, &private, true).unwrap();
+    assert_eq!(mode(&private), 0o600);
+
+    let long = out.join(format!("{}.md", "é".repeat(124)));
+    assert_eq!(long.file_name().unwrap().len(), 251);
+    export::export_to_file(&c, REWOUND_SID, req, &long, false).unwrap();
+    assert!(fs::read_to_string(&long).unwrap().starts_with("# "));
+
+    let target = out.join("chat.md");
+    let dead = out.join(".chat.md.tmp.4242.0.123456789");
+    fs::write(&dead, "half an export").unwrap();
+    let alive = out.join(".chat.md.tmp.4243.0.987654321");
+    fs::write(&alive, "being written").unwrap();
+    let held = fs::File::open(&alive).unwrap();
+    held.lock().unwrap();
+    let theirs = out.join(".chat.md.tmp.notes");
+    fs::write(&theirs, "mine").unwrap();
+    export::export_to_file(&c, REWOUND_SID, req, &target, false).unwrap();
+    assert!(!dead.exists(), "a dead export's temp is removed");
+    assert!(alive.exists(), "a running export's temp stays");
+    assert_eq!(fs::read_to_string(&theirs).unwrap(), "mine");
+    drop(held);
+    assert_eq!(
+        only_names(&out),
+        vec![
+            ".chat.md.tmp.4243.0.987654321",
+            ".chat.md.tmp.notes",
+            "chat.md",
+            "private.md",
+            long.file_name().unwrap().to_str().unwrap()
+        ]
+    );
+}
+
 /// Exports racing for one new file: exactly one wins, the file is one whole export, and no
 /// temporary file is left.
 #[test]

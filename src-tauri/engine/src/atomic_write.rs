@@ -59,15 +59,31 @@ pub fn create_exclusive(path: &Path, bytes: &[u8]) -> Result<bool> {
 }
 
 /// `.<name>.tmp.<pid>.<n>.<nanos>` next to `path`: hidden, unique (across processes by the pid,
-/// across threads by a counter), on the same filesystem.
+/// across threads by a counter), on the same filesystem. A long name is shortened (see
+/// [`temp_target`]), so the temp name stays within the 255 bytes a file name may have.
 pub(crate) fn temp_sibling(path: &Path) -> PathBuf {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = temp_target(&name);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     path.with_file_name(format!(".{name}.tmp.{}.{n}.{nanos}", std::process::id()))
+}
+
+/// Longest part of a file name a temp name repeats: with the dot, `.tmp.`, a pid, a counter and
+/// nanoseconds (at most 47 bytes) it stays under the 255 bytes of a file name.
+const TEMP_NAME_PART: usize = 160;
+
+/// The part of `name` its temp files carry: the whole name, or its first [`TEMP_NAME_PART`]
+/// bytes (cut at a character's edge).
+pub(crate) fn temp_target(name: &str) -> &str {
+    let mut end = name.len().min(TEMP_NAME_PART);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    name.get(..end).unwrap_or_default()
 }
 
 /// Flushes a directory entry change to disk where the platform allows it.

@@ -186,19 +186,21 @@ pub fn export_to_file(
         _ => {}
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    // The session's transcript: an export is never more readable than it (a 0600 transcript
+    // gives a 0600 export; a replaced file keeps its own bits, less any the transcript lacks).
+    let source = std::fs::metadata(catalog.transcript_path(session_id, None)?)
+        .map_err(|e| Error::io_at("read", Path::new(session_id), e))?;
+    remove_dead_temps(path);
     let temp = crate::atomic_write::temp_sibling(path);
-    let file = File::options()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .map_err(|e| Error::io_at("create", &temp, e))?;
+    let file = create_private(&temp).map_err(|e| Error::io_at("create", &temp, e))?;
+    // Held while the export runs: a later export finds the temp locked and leaves it; a temp it
+    // can lock was left by an export that died (see `remove_dead_temps`).
+    file.try_lock().map_err(|e| Error::io_at("lock", &temp, e.into()))?;
     let mut out = BufWriter::with_capacity(256 * 1024, file);
     let result = export(catalog, session_id, req, &mut out).and_then(|s| {
         let file = out.into_inner().map_err(|e| Error::io_at("write", &temp, e.into_error()))?;
-        // A replaced file keeps its permissions.
-        if let Some(m) = &existing {
-            file.set_permissions(m.permissions()).map_err(|e| Error::io_at("write", &temp, e))?;
-        }
+        let mode = permissions_for(existing.as_ref(), &source);
+        file.set_permissions(mode).map_err(|e| Error::io_at("write", &temp, e))?;
         file.sync_all().map_err(|e| Error::io_at("write", &temp, e))?;
         Ok(s)
     });
@@ -216,6 +218,57 @@ pub fn export_to_file(
         let _ = std::fs::remove_file(&temp);
     }
     finish
+}
+
+/// Creates `path` exclusively, readable by its owner only until the export is complete (it may
+/// hold a private session's text).
+fn create_private(path: &Path) -> std::io::Result<File> {
+    let mut o = File::options();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    o.open(path)
+}
+
+/// The permissions of a finished export: a replaced file's own, else the transcript's; on Unix
+/// never a bit the transcript lacks.
+fn permissions_for(
+    existing: Option<&std::fs::Metadata>,
+    source: &std::fs::Metadata,
+) -> std::fs::Permissions {
+    let Some(existing) = existing else { return source.permissions() };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = existing.permissions().mode() & source.permissions().mode() & 0o7777;
+        std::fs::Permissions::from_mode(mode)
+    }
+    #[cfg(not(unix))]
+    existing.permissions()
+}
+
+/// Removes what exports to `path` that were killed left behind: temp files of exactly
+/// [`crate::atomic_write::temp_sibling`]'s shape for this name (see [`crate::owned`]) that no
+/// export holds locked any more. One still being written is locked by its export and stays.
+fn remove_dead_temps(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let target = crate::atomic_write::temp_target(name);
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let Some(n) = e.file_name().to_str().map(str::to_owned) else { continue };
+        if !crate::owned::is_atomic_temp_of(&n, |t| t == target) {
+            continue;
+        }
+        let candidate = e.path();
+        // Only a regular file, never through a link; locked means its export is alive.
+        let Ok(f) = crate::files::open_regular_no_follow(&candidate) else { continue };
+        if f.try_lock().is_ok() {
+            let _ = std::fs::remove_file(&candidate);
+        }
+    }
 }
 
 /// Puts the finished `temp` at `path` only if nothing is there: a hard link fails on an existing
