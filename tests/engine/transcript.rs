@@ -1382,7 +1382,7 @@ fn attachments_are_described_with_each_prompt_and_only_true_images_are_handed_ou
     assert!(!doc.viewable && doc.bytes.unwrap() > 0);
     assert_eq!(remote.reference.as_deref(), Some("https://example.com/remote.png"));
     assert!(!remote.viewable && remote.bytes.is_none(), "a remote image is never loaded");
-    assert!(fake.viewable, "described by what it claims");
+    assert!(!fake.viewable, "its bytes are not the PNG it claims to be");
     // Handed out only when the bytes are the image they claim to be.
     for (a, why) in [(doc, "not an image"), (remote, "not an image"), (fake, "claims to be")] {
         let e = attachments::read(&path, a.offset, a.index).unwrap_err().to_string();
@@ -1394,6 +1394,57 @@ fn attachments_are_described_with_each_prompt_and_only_true_images_are_handed_ou
 
     assert_eq!(prompts[2].content, "");
     assert_eq!(prompts[2].attachments.len(), 1);
+}
+
+/// The class "an image is what its bytes say": every viewable type against bytes of every kind,
+/// including GIF and SVG bytes called PNG and a RIFF that is not WebP (a WAV). Described as
+/// viewable, and handed out, exactly when the bytes are the type claimed. Before: the
+/// description trusted the claimed type, and any RIFF passed as WebP.
+#[test]
+fn an_image_is_viewable_exactly_when_its_bytes_are_the_type_it_claims() {
+    use base64::Engine as _;
+    use corral_engine::transcript::attachments;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    let jpeg = b"\xff\xd8\xff\xe0\0\x10JFIF\0".to_vec();
+    let gif = b"GIF89a\x01\0\x01\0\0\0\0".to_vec();
+    let webp = b"RIFF\x24\0\0\0WEBPVP8 ".to_vec();
+    let wav = b"RIFF\x24\0\0\0WAVEfmt ".to_vec();
+    let svg = b"<svg xmlns='http://www.w3.org/2000/svg'/>".to_vec();
+    let gif8x = b"GIF8xa\x01\0\x01\0".to_vec();
+    let kinds: [(&str, &[u8]); 7] = [
+        ("png", &png),
+        ("jpeg", &jpeg),
+        ("gif", &gif),
+        ("webp", &webp),
+        ("wav", &wav),
+        ("svg", &svg),
+        ("gif8x", &gif8x),
+    ];
+    let claims = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+    let mut blocks = Vec::new();
+    let mut expected = Vec::new();
+    for claim in claims {
+        for (name, bytes) in kinds {
+            blocks.push(serde_json::json!({"type":"image","source":{"type":"base64",
+                "media_type":claim,"data":b64(bytes)}}));
+            expected.push((claim, name, format!("image/{name}") == claim));
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("images.jsonl");
+    let line = serde_json::json!({"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s",
+        "cwd":"/w","timestamp":"2026-05-01T10:00:00.000Z",
+        "message":{"role":"user","content":blocks}});
+    fs::write(&path, format!("{line}\n")).unwrap();
+    let prompts = read(&path);
+    let described = &prompts[0].attachments;
+    assert_eq!(described.len(), expected.len());
+    for (a, (claim, name, ok)) in described.iter().zip(&expected) {
+        assert_eq!(a.viewable, *ok, "{name} bytes claimed as {claim}");
+        let handed = attachments::read(&path, a.offset, a.index);
+        assert_eq!(handed.is_ok(), *ok, "{name} bytes claimed as {claim}: {handed:?}");
+    }
 }
 
 /// The listing index stores a scanner's state without its copy of the facts when the facts

@@ -18,13 +18,33 @@ use crate::error::{Error, Result};
 use crate::jsonl::{LineReader, MAX_LINE_BYTES};
 use crate::model::{Attachment, AttachmentData, AttachmentKind};
 
-/// The image types the viewer draws, with the bytes each file starts with.
-const VIEWABLE: &[(&str, &[u8])] = &[
-    ("image/png", b"\x89PNG\r\n\x1a\n"),
-    ("image/jpeg", b"\xff\xd8\xff"),
-    ("image/gif", b"GIF8"),
-    ("image/webp", b"RIFF"),
-];
+/// The image types the viewer draws.
+const VIEWABLE: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// The viewable type `bytes` are, by their first bytes (the one check of what an image is):
+/// PNG's signature, JPEG's SOI marker, `GIF87a`/`GIF89a`, and a RIFF container whose form is
+/// `WEBP` (bytes 8–11; any other RIFF — a WAV, an AVI — is not an image).
+fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if bytes.starts_with(b"\xff\xd8\xff") {
+        Some("image/jpeg")
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+        Some("image/webp")
+    } else {
+        None
+    }
+}
+
+/// The type the first bytes of base64 `data` show (16 characters: 12 bytes, enough for every
+/// signature [`sniff`] knows).
+fn sniff_base64(data: &str) -> Option<&'static str> {
+    let head = data.get(..16).unwrap_or(data);
+    let bytes = base64::engine::general_purpose::STANDARD.decode(head).ok()?;
+    sniff(&bytes)
+}
 
 fn kind(b: &BlockRef<'_>) -> Option<AttachmentKind> {
     match b.ty.as_str()? {
@@ -52,9 +72,11 @@ pub(crate) fn describe(content: &ContentRef<'_>, offset: u64) -> Vec<Attachment>
             .and_then(|s| s.url.as_str().or(s.file_id.as_str()))
             .filter(|_| data.is_none())
             .map(str::to_owned);
+        // Viewable only when the bytes are the image type claimed (a GIF or an SVG called a
+        // PNG is not drawn as one).
         let viewable = kind == AttachmentKind::Image
-            && data.is_some()
-            && VIEWABLE.iter().any(|(t, _)| media_type.as_deref() == Some(*t));
+            && media_type.as_deref().is_some_and(|t| VIEWABLE.contains(&t))
+            && data.is_some_and(|d| sniff_base64(d) == media_type.as_deref());
         out.push(Attachment {
             kind,
             media_type,
@@ -95,19 +117,19 @@ pub fn read(path: &Path, offset: u64, index: u32) -> Result<AttachmentData> {
     let block = blocks.iter().filter(|b| kind(b).is_some()).nth(index as usize).ok_or_else(gone)?;
     let src = source(block).ok_or_else(gone)?;
     let media_type = src.media_type.as_str().unwrap_or_default();
-    let magic = VIEWABLE
-        .iter()
-        .find(|(t, _)| *t == media_type)
-        .map(|(_, m)| *m)
-        .filter(|_| kind(block) == Some(AttachmentKind::Image) && src.ty.as_str() == Some("base64"))
-        .ok_or_else(|| {
-            Error::InvalidInput(format!("attachment {index} is not an image Corral shows"))
-        })?;
+    if !VIEWABLE.contains(&media_type)
+        || kind(block) != Some(AttachmentKind::Image)
+        || src.ty.as_str() != Some("base64")
+    {
+        return Err(Error::InvalidInput(format!(
+            "attachment {index} is not an image Corral shows"
+        )));
+    }
     let data = src.data.as_str().unwrap_or_default();
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(data)
         .map_err(|_| Error::InvalidInput(format!("image {index} is not valid base64")))?;
-    if !bytes.starts_with(magic) {
+    if sniff(&bytes) != Some(media_type) {
         return Err(Error::InvalidInput(format!(
             "image {index} is not the {media_type} it claims to be"
         )));
