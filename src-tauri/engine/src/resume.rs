@@ -139,6 +139,10 @@ impl Terminal {
                 "a terminal is a program name or a template of at most 1024 characters".to_owned(),
             ));
         }
+        let program = text.split_whitespace().next().unwrap_or_default();
+        if !Path::new(program).is_absolute() && program.contains(['/', '\\']) {
+            return Err(Error::InvalidInput(RELATIVE_PROGRAM.to_owned()));
+        }
         let t = if text.split_whitespace().any(|w| w == "{command}") {
             Self::Template(text.to_owned())
         } else if text.split_whitespace().count() == 1 {
@@ -209,6 +213,39 @@ pub fn installed_terminals(path_var: Option<&std::ffi::OsStr>) -> Vec<String> {
         .map(|t| (*t).to_owned())
         .collect()
 }
+
+/// The program a terminal word names, as an absolute path: an absolute path as it is, a bare name
+/// looked up in the absolute folders of `path_var` (`$PATH`; a relative or empty entry is
+/// skipped). A relative path (`./term`, `bin/term`) is refused: the terminal starts in the
+/// session's folder, which the transcript chooses, so it would run whatever is there.
+pub fn resolve_program(
+    program: &str,
+    path_var: Option<&std::ffi::OsStr>,
+) -> std::result::Result<PathBuf, String> {
+    let p = Path::new(program);
+    if p.is_absolute() {
+        return Ok(p.to_path_buf());
+    }
+    if program.contains(['/', '\\']) {
+        return Err(RELATIVE_PROGRAM.to_owned());
+    }
+    let names: Vec<String> = if cfg!(windows) && p.extension().is_none() {
+        vec![format!("{program}.exe"), program.to_owned()]
+    } else {
+        vec![program.to_owned()]
+    };
+    path_var
+        .map(std::env::split_paths)
+        .into_iter()
+        .flatten()
+        .filter(|d| d.is_absolute())
+        .flat_map(|d| names.iter().map(move |n| d.join(n)))
+        .find(|c| is_program(c))
+        .ok_or_else(|| "not found in the folders of PATH".to_owned())
+}
+
+const RELATIVE_PROGRAM: &str = "a terminal program is a name found on PATH or an absolute path, \
+     never a relative path (it would run from the session's folder)";
 
 /// A file that can be run: on Unix a regular file (links followed) with an execute bit.
 fn is_program(path: &Path) -> bool {
@@ -360,10 +397,18 @@ pub fn default_terminals(env_terminal: Option<&str>) -> Vec<Terminal> {
 /// environment set on the process, the command passed as arguments). Returns the program used.
 pub fn launch(terminals: &[Terminal], cmd: &ResumeCommand) -> Result<String> {
     let mut tried = Vec::new();
+    let path_var = std::env::var_os("PATH");
     for t in terminals {
         let argv = terminal_argv(t, cmd)?;
         let Some((program, rest)) = argv.split_first() else { continue };
-        let mut c = std::process::Command::new(program);
+        let exe = match resolve_program(program, path_var.as_deref()) {
+            Ok(exe) => exe,
+            Err(why) => {
+                tried.push(format!("{program}: {why}"));
+                continue;
+            }
+        };
+        let mut c = std::process::Command::new(exe);
         // The terminal is its own program: it inherits none of this process's streams.
         c.args(rest)
             .current_dir(&cmd.cwd)
@@ -477,6 +522,63 @@ pub fn wait_started(
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+
+    /// The class "a program chosen by where the session is": a relative program (in a template
+    /// or named alone) is refused when it is chosen and when it would be started, a bare name is
+    /// found only in absolute PATH folders (a `.` or empty entry — the session's folder — is
+    /// skipped), and an absolute path is used as it is. Before, `./term {command}` ran `term`
+    /// from the session's folder, which the transcript chooses.
+    #[cfg(unix)]
+    #[test]
+    fn a_terminal_program_is_absolute_or_found_in_an_absolute_path_folder() {
+        use std::os::unix::fs::PermissionsExt;
+        for text in ["./term {command}", "bin/term -e {command}", "./term", "../x/term"] {
+            let e = Terminal::parse(text).unwrap_err().to_string();
+            assert!(e.contains("never a relative path"), "{text}: {e}");
+        }
+        assert!(Terminal::parse("/usr/bin/xterm -e {command}").is_ok());
+        assert!(Terminal::parse("alacritty -e {command}").is_ok());
+        let session = tempfile::tempdir().unwrap();
+        let bin = tempfile::tempdir().unwrap();
+        for dir in [session.path(), bin.path()] {
+            let term = dir.join("term");
+            std::fs::write(&term, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(&term, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        // The session's folder first on PATH as a relative entry (from this process's folder),
+        // then `.` and an empty entry.
+        let cwd = std::env::current_dir().unwrap();
+        let mut relative = PathBuf::new();
+        for _ in cwd.components().skip(1) {
+            relative.push("..");
+        }
+        relative.push(session.path().strip_prefix("/").unwrap());
+        assert!(relative.join("term").is_file(), "the relative entry reaches the session");
+        let path =
+            std::env::join_paths([relative.as_path(), Path::new("."), Path::new(""), bin.path()])
+                .unwrap();
+        assert_eq!(resolve_program("term", Some(&path)).unwrap(), bin.path().join("term"));
+        let only_relative = std::env::join_paths([relative.as_path(), Path::new(".")]).unwrap();
+        assert!(resolve_program("term", Some(&only_relative)).is_err());
+        assert!(resolve_program("./term", Some(&path)).unwrap_err().contains("relative"));
+        let abs = session.path().join("term");
+        assert_eq!(resolve_program(abs.to_str().unwrap(), None).unwrap(), abs);
+        // Started through `launch`, a relative program never runs (the marker stays absent).
+        let marker = session.path().join("ran");
+        std::fs::write(
+            session.path().join("evil"),
+            format!("#!/bin/sh\ntouch {}\n", marker.display()),
+        )
+        .unwrap();
+        let evil = session.path().join("evil");
+        std::fs::set_permissions(&evil, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut c = cmd();
+        c.cwd = session.path().display().to_string();
+        let e = launch(&[Terminal::Template("./evil {command}".into())], &c).unwrap_err();
+        assert!(e.to_string().contains("relative"), "{e}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(!marker.exists());
+    }
 
     fn cmd() -> ResumeCommand {
         ResumeCommand {
