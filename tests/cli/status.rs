@@ -16,9 +16,13 @@ const PYTHON: &str = "/usr/bin/python3";
 /// A process whose command line is `claude ARGS…` (it sleeps), in `cwd`; `None` (with a notice)
 /// where there is no system python.
 fn fake_claude(args: &[&str], cwd: &std::path::Path) -> Option<Child> {
+    // A script file, not `-c CODE`: the guard would read python's `-c` as claude's `--continue`.
+    let script = cwd.join(".fake-claude.py");
+    std::fs::write(&script, "import time\ntime.sleep(60)\n").unwrap();
     let child = Command::new(PYTHON)
         .arg0("claude")
-        .args(["-S", "-c", "import time; time.sleep(60)"])
+        .arg("-S")
+        .arg(&script)
         .args(args)
         .current_dir(cwd)
         .spawn();

@@ -27,6 +27,7 @@ fn process(exe: &str) -> ProcessInfo {
         cmd: vec![exe.into()],
         cwd: None,
         exe: Some(exe.into()),
+        exited: false,
     }
 }
 

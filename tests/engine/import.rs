@@ -232,6 +232,7 @@ fn move_skips_occupied_sessions_and_copy_only_warns() {
         cmd: vec!["claude".into(), "--resume".into(), sid(1)],
         cwd: Some("/home/u/scratch".into()),
         exe: None,
+        exited: false,
     }]));
     let occ = OccupancySnapshot::capture(&table);
     let cat = w.catalog();

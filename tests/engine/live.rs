@@ -100,7 +100,7 @@ impl Claude {
 fn claude(pid: u32, args: &[&str], cwd: &str) -> ProcessInfo {
     let mut cmd = vec!["claude".to_owned()];
     cmd.extend(args.iter().map(|a| (*a).to_owned()));
-    ProcessInfo { pid, name: "claude".into(), cmd, cwd: Some(cwd.into()), exe: None }
+    ProcessInfo { pid, name: "claude".into(), cmd, cwd: Some(cwd.into()), exe: None, exited: false }
 }
 
 fn of<'a>(states: &'a [LiveStatus], short: &str) -> &'a LiveStatus {
@@ -135,6 +135,7 @@ fn each_state_comes_from_the_process_table_and_the_transcript() {
             cmd: vec!["bash".into()],
             cwd: Some("/w/api".into()),
             exe: None,
+            exited: false,
         },
     ];
     let shown = c.now(Ok(table.clone()));
@@ -161,6 +162,33 @@ fn each_state_comes_from_the_process_table_and_the_transcript() {
     let s6 = of(&states, "6");
     assert_eq!(s6.state, LiveState::Waiting, "{s6:?}");
     assert!(s6.why.contains("cannot be told"), "{s6:?}");
+}
+
+/// `claude --resume X --fork-session` writes a new session Y of its folder: Y, the newest, is
+/// the one it is on (never "not running", which would invite a second writer), X is left as
+/// "a newer session". A zombie `claude` (exited, not reaped) changes nothing. Before: Y read
+/// not-running and one zombie made every session unknown.
+#[test]
+fn a_forked_resume_is_on_its_new_session_and_a_zombie_on_none() {
+    let c = Claude::new();
+    c.session("1", "/w/app", Some(r#"{"type":"text","text":"Done."}"#), 3600);
+    c.session("2", "/w/app", None, 2); // the fork, a prompt just written
+    let zombie = ProcessInfo {
+        pid: 99,
+        name: "claude".into(),
+        cmd: Vec::new(),
+        cwd: None,
+        exe: None,
+        exited: true,
+    };
+    let table = vec![claude(201, &["--resume", &sid("1"), "--fork-session"], "/w/app"), zombie];
+    let states = c.states(Ok(table.clone()));
+    let fork = of(&states, "2");
+    assert_eq!((fork.state, fork.pid), (LiveState::Running, Some(201)), "{fork:?}");
+    let resumed = of(&states, "1");
+    assert_eq!(resumed.state, LiveState::NotRunning, "{resumed:?}");
+    assert!(resumed.why.contains("newer session"), "{resumed:?}");
+    assert_eq!(c.now(Ok(table)).unknown, None, "a zombie makes nothing unknown");
 }
 
 #[test]

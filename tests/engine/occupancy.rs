@@ -19,6 +19,7 @@ fn proc(pid: u32, cmd: &[&str], cwd: Option<&str>) -> ProcessInfo {
         cmd: cmd.iter().map(|s| (*s).to_owned()).collect(),
         cwd: cwd.map(PathBuf::from),
         exe: None,
+        exited: false,
     }
 }
 
@@ -99,6 +100,7 @@ fn a_rewritten_process_title_counts_as_folder_wide() {
         cmd: vec![],
         cwd: Some("/w".into()),
         exe: None,
+        exited: false,
     };
     let s = snap(vec![p]);
     assert!(s.check(S1, Some("/w"), None).is_some());
@@ -174,14 +176,101 @@ proptest::proptest! {
         name in "[a-zA-Z.]{0,8}",
         cwd in proptest::option::of("/[a-z/]{0,10}"),
     ) {
-        let p = ProcessInfo { pid: 1, name, cmd: cmd.clone(), cwd: cwd.clone().map(PathBuf::from), exe: None };
+        let p = ProcessInfo { pid: 1, name, cmd: cmd.clone(), cwd: cwd.clone().map(PathBuf::from), exe: None, exited: false };
         let s = OccupancySnapshot::capture(&FixedProcesses(Ok(vec![p])));
         let _ = s.check(S1, cwd.as_deref(), None);
         let mut with_resume = vec!["claude".to_owned()];
         with_resume.extend(cmd.into_iter().filter(|a| !a.starts_with('-') && !a.contains("--")));
         with_resume.extend(["--resume".to_owned(), S1.to_owned()]);
-        let p = ProcessInfo { pid: 2, name: "claude".into(), cmd: with_resume, cwd: None, exe: None };
+        let p = ProcessInfo { pid: 2, name: "claude".into(), cmd: with_resume, cwd: None, exe: None, exited: false };
         let s = OccupancySnapshot::capture(&FixedProcesses(Ok(vec![p])));
         proptest::prop_assert!(s.check(S1, None, None).is_some());
     }
+}
+
+/// The class "flags that change which file the client writes": `--fork-session` copies the
+/// resumed (or continued) session into a new one the command line does not name, so every
+/// session of its folder counts as held, the resumed one too; `--session-id` names the file
+/// written whatever else is given. Before: `claude --resume X --fork-session` was taken as
+/// writing X only, so the new session read as free and a second writer could be opened on it.
+#[test]
+fn flags_that_choose_another_file_hold_what_the_client_writes() {
+    const S3: &str = "33333333-3333-4333-8333-333333333333";
+    let app = Some("/home/u/app");
+    for cmd in [
+        vec!["claude", "--resume", S1, "--fork-session"],
+        vec!["claude", "--fork-session", "-r", S1],
+        vec!["claude", format!("--resume={S1}").leak(), "--fork-session", "-p", "go on"],
+    ] {
+        let s = snap(vec![proc(12, &cmd, app)]);
+        assert!(s.check(S1, app, None).is_some(), "{cmd:?}: the resumed session");
+        let why = s.check(S2, app, None).unwrap_or_default();
+        assert!(why.contains("12") && why.contains("fork"), "{cmd:?}: the new session: {why}");
+        assert_eq!(s.check(S2, Some("/home/u/other"), None), None, "{cmd:?}: another folder");
+    }
+    let s = snap(vec![proc(13, &["claude", "--continue", "--fork-session"], app)]);
+    assert!(s.check(S2, app, None).is_some());
+    // `--session-id` names the file, even when another session is resumed or forked into it.
+    for cmd in [
+        vec!["claude", "--resume", S1, "--fork-session", "--session-id", S3],
+        vec!["claude", format!("--session-id={S3}").leak(), "--resume", S1, "--fork-session"],
+    ] {
+        let s = snap(vec![proc(14, &cmd, app)]);
+        assert!(s.check(S3, app, None).is_some(), "{cmd:?}");
+        assert_eq!(s.check(S2, app, None), None, "{cmd:?}: the folder's others stay free");
+    }
+}
+
+/// The class "process states": an exited `claude` not yet reaped (a zombie: no command line, no
+/// folder) holds nothing and makes nothing unknown; a stopped one (Ctrl+Z) still holds its
+/// session. Read the same from a fake `/proc` tree's `stat` (a name may hold `)`). Before: one
+/// zombie made every session "unknown" and blocked every resume and move.
+#[cfg(unix)]
+#[test]
+fn a_zombie_holds_nothing_and_a_stopped_claude_still_holds_its_session() {
+    let zombie = ProcessInfo {
+        pid: 20,
+        name: "claude".into(),
+        cmd: Vec::new(),
+        cwd: None,
+        exe: None,
+        exited: true,
+    };
+    let stopped = proc(21, &["claude", "--resume", S1], Some("/home/u/app"));
+    let s = snap(vec![zombie.clone(), stopped]);
+    assert_eq!(s.unknown, None, "a zombie is no unknown");
+    assert!(s.check(S1, Some("/home/u/app"), None).is_some(), "the stopped one holds S1");
+    assert_eq!(s.check(S2, Some("/home/u/app"), None), None);
+    assert!(
+        snap(vec![ProcessInfo { exited: false, ..zombie }]).unknown.is_some(),
+        "alive: unknown"
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().to_path_buf();
+    let app = tmp.path().join("app");
+    fs::create_dir_all(&app).unwrap();
+    for (pid, args, stat) in [
+        (30, vec!["claude"], "30 (claude) Z 1 30 30 0"),
+        (31, vec!["claude", "--resume", S1], "31 (claude) T 1 31 31 0"),
+        (32, vec!["claude", "--resume", S2], "32 (a) Z (b) S 1 32 32 0"),
+        (33, vec!["claude"], "33 (claude) X 1 33 33 0"),
+    ] {
+        fake_proc(
+            &root,
+            pid,
+            &args,
+            if stat.contains(" Z ") || stat.contains(" X ") { None } else { Some(&app) },
+        );
+        fs::write(root.join(pid.to_string()).join("stat"), stat).unwrap();
+    }
+    let procs = ProcTree { root: root.clone() }.processes().unwrap();
+    let exited: Vec<u32> = procs.iter().filter(|p| p.exited).map(|p| p.pid).collect();
+    assert_eq!(exited.len(), 2, "{procs:?}");
+    assert!(exited.contains(&30) && exited.contains(&33));
+    let s = OccupancySnapshot::capture(&ProcTree { root });
+    assert_eq!(s.unknown, None);
+    let app = app.to_string_lossy().into_owned();
+    assert!(s.check(S1, Some(&app), None).is_some());
+    assert!(s.check(S2, Some(&app), None).is_some(), "a name holding `) Z` is no zombie");
 }

@@ -196,7 +196,7 @@ fn measure(
     let held: Vec<_> = sessions.iter().map(|s| holder(snapshot, s)).collect();
     let mut newest_of: BTreeMap<u32, (&SessionSummary, Option<i64>)> = BTreeMap::new();
     for (s, h) in sessions.iter().zip(&held) {
-        if let Some(h) = h.filter(|h| h.session_id.is_none()) {
+        if let Some(h) = h.filter(|h| h.folder_wide) {
             let at = written_at(s);
             let e = newest_of.entry(h.pid).or_insert((s, at));
             if at > e.1 {
@@ -211,7 +211,9 @@ fn measure(
             let Some(h) = h else {
                 return status(s, LiveState::NotRunning, "no claude process is on it".into(), None);
             };
-            let by_id = h.session_id.is_some();
+            // On this very session by its id; a folder-wide process (`--continue`, a fork of a
+            // resumed session, no flag) is on the newest session of its folder it may hold.
+            let by_id = !h.folder_wide && h.session_id.as_deref() == Some(s.session_id.as_str());
             if !by_id && newest_of.get(&h.pid).map(|n| &n.0.session_id) != Some(&s.session_id) {
                 return status(
                     s,

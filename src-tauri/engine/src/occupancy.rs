@@ -5,7 +5,13 @@
 //!
 //! - `--resume <id>`, `--resume=<id>`, `-r <id>`, `--session-id <id>` (and `=<id>`): it holds that
 //!   session, and only that one — other sessions of the same folder stay free (several
-//!   conversations of one repository may run side by side).
+//!   conversations of one repository may run side by side). `--session-id` wins: it names the
+//!   file written even when another session is resumed into it.
+//! - `--fork-session` (with `--resume <id>` or `--continue`): it copies the session into a new one
+//!   whose id its command line does not say, so it holds the resumed session *and* every session
+//!   of its folder.
+//! - An exited process not yet reaped (a zombie) holds nothing; a stopped one (Ctrl+Z) holds what
+//!   its command line says (it writes again when continued).
 //! - `--continue` / `-c`, `--resume` without an id (the picker), **or no session flag at all**:
 //!   it holds *every* session whose working directory is the process's working directory. Which
 //!   one it is on cannot be known: `--continue` picks the newest, and a plain interactive `claude`
@@ -37,6 +43,11 @@ pub struct ProcessInfo {
     /// The executable's path; `None` when it cannot be read.
     #[serde(default)]
     pub exe: Option<PathBuf>,
+    /// It has exited and waits to be reaped (a zombie; state `Z` or `X`): it writes nothing and
+    /// holds no session. A stopped process (`T`, Ctrl+Z) has not exited: it writes again when
+    /// continued.
+    #[serde(default)]
+    pub exited: bool,
 }
 
 /// Why the process table could not be read (every session then counts as possibly in use).
@@ -91,6 +102,10 @@ impl ProcessSource for SystemProcesses {
                 cmd: p.cmd().iter().map(|a| a.to_string_lossy().into_owned()).collect(),
                 cwd: p.cwd().map(Path::to_path_buf),
                 exe: p.exe().map(Path::to_path_buf),
+                exited: matches!(
+                    p.status(),
+                    sysinfo::ProcessStatus::Zombie | sysinfo::ProcessStatus::Dead
+                ),
             })
             .collect())
     }
@@ -136,10 +151,20 @@ impl ProcessSource for ProcTree {
                 .map(|s| s.trim_end().to_owned())
                 .unwrap_or_default();
             let (cwd, exe) = (link_or_text(&dir.join("cwd")), link_or_text(&dir.join("exe")));
-            out.push(ProcessInfo { pid, name, cmd, cwd, exe });
+            let exited = std::fs::read(dir.join("stat")).is_ok_and(|stat| exited_state(&stat));
+            out.push(ProcessInfo { pid, name, cmd, cwd, exe, exited });
         }
         Ok(out)
     }
+}
+
+/// Whether a `/proc/<pid>/stat` line says the process has exited: the state letter after the
+/// name's closing parenthesis (the name may itself hold `)`) is `Z` (zombie) or `X`/`x` (dead).
+fn exited_state(stat: &[u8]) -> bool {
+    let Some(close) = stat.iter().rposition(|&b| b == b')') else { return false };
+    let state =
+        stat.get(close + 1..).and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()));
+    matches!(state, Some(b'Z' | b'X' | b'x'))
 }
 
 /// A `/proc` link (`cwd`, `exe`), or for fake trees a file holding the path.
@@ -196,6 +221,11 @@ impl OccupancySnapshot {
         let mut holders = Vec::new();
         let mut unreadable = BTreeMap::new();
         for p in &processes {
+            // An exited process (not yet reaped) writes nothing: its empty command line and
+            // unreadable folder must not make every session "unknown".
+            if p.exited {
+                continue;
+            }
             let Some(args) = claude_args(p) else { continue };
             let holder = holder_from_args(p, args);
             if holder.folder_wide && holder.cwd.is_none() {
@@ -306,6 +336,8 @@ fn looks_like_id(s: &str) -> bool {
 
 fn holder_from_args(p: &ProcessInfo, args: &[String]) -> Holder {
     let mut session_id = None;
+    let mut explicit_id = None;
+    let mut fork = false;
     let mut wide_flag: Option<&str> = None;
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -320,30 +352,48 @@ fn holder_from_args(p: &ProcessInfo, args: &[String]) -> Holder {
             },
             "--session-id" => {
                 if let Some(id) = next {
-                    session_id = Some(id.clone());
+                    explicit_id = Some(id.clone());
                     i += 1;
                 }
             }
             "--continue" | "-c" => wide_flag = Some("--continue"),
+            "--fork-session" => fork = true,
             // Everything after `--` is a prompt, not a flag.
             "--" => break,
             other => {
-                if let Some(id) = other
-                    .strip_prefix("--resume=")
-                    .or_else(|| other.strip_prefix("--session-id="))
-                    .filter(|v| !v.is_empty())
-                {
+                if let Some(id) = other.strip_prefix("--resume=").filter(|v| !v.is_empty()) {
                     session_id = Some(id.to_owned());
+                } else if let Some(id) =
+                    other.strip_prefix("--session-id=").filter(|v| !v.is_empty())
+                {
+                    explicit_id = Some(id.to_owned());
                 }
             }
         }
         i += 1;
     }
-    let (folder_wide, how) = match (wide_flag, &session_id) {
-        (Some(flag), _) => (true, flag.to_owned()),
-        (None, Some(id)) => (false, format!("--resume {id}")),
-        (None, None) => {
-            (true, "no session flag; it may be on any session of its folder".to_owned())
+    // Which file it writes: `--session-id` names it (whatever else is given); `--fork-session`
+    // copies the resumed (or continued) session into a new one whose id the command line does not
+    // say, so it may be on any session of its folder, the resumed one counted too.
+    let (session_id, folder_wide, how) = match (explicit_id, session_id, wide_flag) {
+        (Some(id), _, _) => {
+            let how = format!("--session-id {id}");
+            (Some(id), false, how)
+        }
+        (None, resumed, _) if fork => {
+            let how = match &resumed {
+                Some(id) => format!("--resume {id} --fork-session: a new session of its folder"),
+                None => "--fork-session: a new session of its folder".to_owned(),
+            };
+            (resumed, true, how)
+        }
+        (None, resumed, Some(flag)) => (resumed, true, flag.to_owned()),
+        (None, Some(id), None) => {
+            let how = format!("--resume {id}");
+            (Some(id), false, how)
+        }
+        (None, None, None) => {
+            (None, true, "no session flag; it may be on any session of its folder".to_owned())
         }
     };
     Holder { pid: p.pid, session_id, folder_wide, cwd: p.cwd.clone(), how }

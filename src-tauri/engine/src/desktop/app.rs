@@ -106,6 +106,7 @@ mod tests {
             cmd: cmd.iter().map(|s| (*s).to_owned()).collect(),
             cwd: None,
             exe: exe.map(Into::into),
+            exited: false,
         }
     }
 
