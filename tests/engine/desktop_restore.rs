@@ -343,3 +343,83 @@ fn an_incomplete_store_backup_stops_the_whole_undo() {
     assert!(e.to_string().contains("backup incomplete"), "{e}");
     assert_eq!(hash_tree(&r.f.root), after_run, "nothing was touched");
 }
+
+/// The class "undo that trusts what it should verify", for sidebar restores as for imports: every
+/// backup copy undo relies on — the replaced entry it puts back and the source copy that says
+/// what the run wrote — must still hold the bytes whose size and SHA-256 the journal recorded.
+/// Before: a tampered backup of a replaced entry was written into the app's sidebar by undo, and
+/// the source copy had no checksum at all.
+#[test]
+fn undo_puts_back_and_removes_only_against_backups_with_their_journaled_checksums() {
+    let r = Restore::new();
+    let before = hash_tree(&r.f.root);
+    let report = r.run_with(&r.plan(&all()), &nobody()).unwrap();
+    let (run_id, run_dir) = (report.run_id.unwrap(), PathBuf::from(report.run_dir.unwrap()));
+    let store_copy = run_dir.join("backup").join("store");
+    let replaced_copy = store_copy.join(A).join(A2).join(local(5));
+    let source_copy = store_copy.join(A).join(A1).join(local(2));
+    let (replaced_bytes, source_bytes) =
+        (fs::read(&replaced_copy).unwrap(), fs::read(&source_copy).unwrap());
+    // Same size, other bytes: only the checksum tells.
+    let flip = |b: &[u8]| {
+        let mut b = b.to_vec();
+        let last = b.len() - 2;
+        b[last] ^= 0x20;
+        b
+    };
+    fs::write(&replaced_copy, flip(&replaced_bytes)).unwrap();
+    fs::write(&source_copy, flip(&source_bytes)).unwrap();
+    let after_run = hash_tree(&r.f.root);
+    let undone = runs::undo(&r.undo_target(), &run_id, now()).unwrap();
+    assert_eq!(hash_tree(&r.f.root), after_run, "nothing tampered reaches the sidebar");
+    let reasons: Vec<&str> = undone.not_undone.iter().map(|n| n.reason.as_str()).collect();
+    assert_eq!(reasons.len(), 2, "{reasons:#?}");
+    assert!(
+        reasons.iter().any(|r| r.contains("the backup of the entry it replaced")),
+        "{reasons:#?}"
+    );
+    assert!(reasons.iter().any(|r| r.contains("the backup of its source")), "{reasons:#?}");
+    assert!(reasons.iter().all(|r| r.contains("changed since the run")), "{reasons:#?}");
+    // With the backups as they were made, undo gives the store back byte for byte.
+    fs::write(&replaced_copy, &replaced_bytes).unwrap();
+    fs::write(&source_copy, &source_bytes).unwrap();
+    let undone = runs::undo(&r.undo_target(), &run_id, now()).unwrap();
+    assert!(undone.not_undone.is_empty(), "{undone:?}");
+    assert_eq!(hash_tree(&r.f.root), before);
+}
+
+/// A linked *account* folder (the org folder inside it real) leads out of the store: refused by
+/// the preview, by the restore when it appears after the preview, and by undo — one check
+/// (`paths::sidebar_folder`) for all three. Before: only the org folder was checked, so a
+/// restore wrote outside the store and undo could not remove it.
+#[cfg(unix)]
+#[test]
+fn a_linked_account_folder_is_no_sidebar_for_restore_or_undo() {
+    let r = Restore::new();
+    let plan = r.plan(&all());
+    // The account folder moved out of the store and linked back in.
+    let elsewhere = r.f._tmp.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    let moved = elsewhere.join(A);
+    fs::rename(r.f.root.join(A), &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, r.f.root.join(A)).unwrap();
+    let outside_before = hash_tree(&elsewhere);
+    let e = desktop::plan_restore(&r.f.store(), A, A2, &all()).unwrap_err();
+    assert!(e.to_string().contains("is a link"), "{e}");
+    let e = r.run_with(&plan, &nobody()).unwrap_err();
+    assert!(e.to_string().contains("is a link"), "{e}");
+    assert_eq!(hash_tree(&elsewhere), outside_before, "nothing written outside the store");
+    assert!(runs::runs(&r.data).unwrap().is_empty());
+
+    // A run made while the folder was real, then linked: undo touches nothing through the link.
+    fs::remove_file(r.f.root.join(A)).unwrap();
+    fs::rename(&moved, r.f.root.join(A)).unwrap();
+    let report = r.run_with(&plan, &nobody()).unwrap();
+    fs::rename(r.f.root.join(A), &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, r.f.root.join(A)).unwrap();
+    let outside_after_run = hash_tree(&elsewhere);
+    let undone = runs::undo(&r.undo_target(), &report.run_id.unwrap(), now()).unwrap();
+    assert!(undone.not_undone.iter().all(|n| n.reason.contains("is a link")), "{undone:?}");
+    assert_eq!(undone.not_undone.len(), 2, "{undone:?}");
+    assert_eq!(hash_tree(&elsewhere), outside_after_run);
+}

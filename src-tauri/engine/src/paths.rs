@@ -216,6 +216,40 @@ pub fn absolute(path: &Path) -> PathBuf {
     }
 }
 
+/// The desktop app's sidebar folder `<store>/<account>/<org>`, when it is the store's own: both
+/// names uuid-shaped, both real folders (not links), and the folder's resolved path the store's
+/// resolved path with the two names. The one check a restore makes before it writes and its
+/// undo makes before it removes or puts back (a linked account or org folder would lead out of
+/// the store). The error is a plain reason.
+pub fn sidebar_folder(store: &Path, account: &str, org: &str) -> Result<PathBuf, String> {
+    if !is_uuid(account) || !is_uuid(org) {
+        return Err("an account and an org are uuid-shaped folder names".to_owned());
+    }
+    let folder = store.join(account).join(org);
+    for level in [store.join(account), folder.clone()] {
+        match std::fs::symlink_metadata(&level) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(format!(
+                    "{} is a link; Corral writes no sidebar through a link",
+                    level.display()
+                ));
+            }
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err(format!("{} is not a folder", level.display())),
+            Err(e) => return Err(format!("there is no sidebar folder {}: {e}", level.display())),
+        }
+    }
+    let real_store = std::fs::canonicalize(store)
+        .map_err(|e| format!("cannot resolve the store {}: {e}", store.display()))?;
+    match std::fs::canonicalize(&folder) {
+        Ok(real) if real == real_store.join(account).join(org) => Ok(folder),
+        Ok(real) => {
+            Err(format!("{} leads to {}, outside the store", folder.display(), real.display()))
+        }
+        Err(e) => Err(format!("cannot resolve {}: {e}", folder.display())),
+    }
+}
+
 /// Whether `s` is shaped like a uuid (`8-4-4-4-12` hex digits): only such folder names are
 /// accounts and orgs of the desktop app's store Corral would ever write into.
 pub fn is_uuid(s: &str) -> bool {

@@ -84,13 +84,12 @@ pub fn plan_restore(
     req: &RestoreRequest,
 ) -> Result<RestorePlan> {
     check_sidebar(account, org)?;
-    let target = store.root.join(account).join(org);
-    if !std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_dir()) {
-        return Err(Error::InvalidInput(format!(
-            "there is no sidebar folder {} (Corral does not create accounts or orgs)",
-            target.display()
-        )));
-    }
+    let target = crate::paths::sidebar_folder(&store.root, account, org).map_err(|why| {
+        Error::InvalidInput(format!(
+            "{why} (Corral restores only into a sidebar folder of the store; it does not create \
+             accounts or orgs)"
+        ))
+    })?;
     let r = report(store, Some((account, org)), Signals::default());
     let mut plan = RestorePlan {
         request: req.clone(),

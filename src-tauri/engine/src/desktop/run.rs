@@ -346,6 +346,10 @@ fn place_entry(
         entry.backup_size = Some(size);
         entry.backup_sha256 = Some(sha);
     }
+    let (size, sha) =
+        crate::files::sha256_no_follow(&from).map_err(|e| Error::io_at("read", &from, e))?;
+    entry.source_size = Some(size);
+    entry.source_sha256 = Some(sha);
     let run_id = w.journal.run_id.clone();
     let idx = w.push(entry)?;
     let placed = match &replaced {

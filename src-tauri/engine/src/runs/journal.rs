@@ -94,6 +94,12 @@ pub struct JournalEntry {
     pub backup_size: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backup_sha256: Option<String>,
+    /// Size and SHA-256 of the backup copy of the source a sidebar entry was restored from: undo
+    /// trusts that copy as "what the run wrote" only when it still has exactly these bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_size: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_sha256: Option<String>,
     /// Which file the run created at `path` (device, inode, change time), recorded once it was
     /// placed: undo removes only that very file, never a later one at the same path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -123,6 +129,8 @@ impl JournalEntry {
             detail: None,
             backup_size: None,
             backup_sha256: None,
+            source_size: None,
+            source_sha256: None,
             identity: None,
         }
     }

@@ -97,6 +97,14 @@ impl SidebarUndo<'_> {
             "the backup holds no copy of its source, so what the run wrote cannot be told; not \
              touched",
         )?;
+        // Runs made before the source's checksum was journaled: its copy is taken as it is.
+        if entry.source_sha256.is_some() {
+            Self::verify(
+                &written,
+                (entry.source_size, entry.source_sha256.as_deref()),
+                "the backup of its source",
+            )?;
+        }
         let meta = match fs::symlink_metadata(path) {
             Ok(m) => m,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -127,6 +135,11 @@ impl SidebarUndo<'_> {
                 Err("the backup of the entry it replaced is missing; left as it is".to_owned())
             }
             (true, Some(old)) => {
+                Self::verify(
+                    &old,
+                    (entry.backup_size, entry.backup_sha256.as_deref()),
+                    "the backup of the entry it replaced",
+                )?;
                 if same(&old)? {
                     Ok(SidebarStep::Nothing(path.to_path_buf()))
                 } else if same(&written)? {
@@ -152,18 +165,38 @@ impl SidebarUndo<'_> {
         if (here.account, here.org) != (run.account.as_str(), run.org.as_str()) {
             return Err("not in the sidebar the run restored into; not touched".to_owned());
         }
-        let folder = path.parent().ok_or("has no folder; not touched")?;
-        let real_store = fs::canonicalize(store)
-            .map_err(|e| format!("cannot resolve the store {}: {e}", store.display()))?;
-        match fs::canonicalize(folder) {
-            Ok(real) if real == real_store.join(here.account).join(here.org) => Ok(here),
-            Ok(_) => Err(format!(
+        let folder = crate::paths::sidebar_folder(store, here.account, here.org)
+            .map_err(|why| format!("{why}; not touched"))?;
+        if path.parent() == Some(folder.as_path()) {
+            Ok(here)
+        } else {
+            Err(format!(
                 "does not lie in {}/{}/{} (a link, or another store); not touched",
                 store.display(),
                 here.account,
                 here.org
+            ))
+        }
+    }
+
+    /// `copy` holds exactly the bytes the journal recorded (`size`, `sha`), read without
+    /// following a link.
+    fn verify(
+        copy: &Path,
+        recorded: (Option<u64>, Option<&str>),
+        what: &str,
+    ) -> Result<(), String> {
+        let (Some(size), Some(sha)) = recorded else {
+            return Err(format!("the journal records no checksum of {what}; not touched"));
+        };
+        match crate::files::sha256_no_follow(copy) {
+            Ok((n, h)) if n == size && h == sha => Ok(()),
+            Ok(_) => Err(format!(
+                "{what} ({}) changed since the run (its size or SHA-256 differs from the \
+                 journal's); not touched",
+                copy.display()
             )),
-            Err(e) => Err(format!("cannot resolve its folder: {e}")),
+            Err(e) => Err(format!("cannot read {what} {}: {e}", copy.display())),
         }
     }
 
