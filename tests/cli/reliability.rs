@@ -123,3 +123,56 @@ fn table_output_escapes_control_characters_from_transcripts() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["messages"][0]["content"], evil);
 }
+
+/// The class "escaping that misses fields": hostile text (ESC/OSC, BEL, `\r`, a bidi override,
+/// a line break) in the session's name (Claude Code's own `custom-title` line), its prompt, a
+/// tool's name and input, and a subagent's description. Every table line (`sessions`, `search`)
+/// and every export to stdout (Markdown, HTML) holds no raw control character but line feeds
+/// and tabs, and the name's line break forges no line of its own. Before: tables printed a name's
+/// line break as a new line, and exports wrote ESC, BEL and `\r` from names, tool names and
+/// captions as they were.
+#[test]
+fn no_printed_field_carries_a_control_character_or_forges_a_line() {
+    let w = World::new();
+    let id = sid(2);
+    let evil = "zonkword \u{1b}]0;owned\u{7}\rX\u{202e}Y\u{9b}31m\nForged line";
+    let dir = w.folder_of("/home/u/scratch");
+    fs::create_dir_all(&dir).unwrap();
+    let mut text = transcript(&id, "/home/u/scratch", evil, false);
+    for line in [
+        serde_json::json!({"type":"custom-title","customTitle":evil,"sessionId":id}),
+        serde_json::json!({"type":"assistant","uuid":"t1","parentUuid":null,"sessionId":id,
+            "timestamp":"2026-03-04T10:00:09.000Z","message":{"id":"m-t1","role":"assistant",
+            "model":"claude-opus-4-5","content":[{"type":"tool_use","id":"toolu_1","name":evil,
+            "input":{"description":evil,"command":evil}},
+            {"type":"tool_use","id":"toolu_2","name":"Task",
+            "input":{"description":evil,"subagent_type":evil,"prompt":evil}}]}}),
+    ] {
+        text.push_str(&format!("{line}\n"));
+    }
+    fs::write(dir.join(format!("{id}.jsonl")), text).unwrap();
+    let clean = |what: &str, out: &std::process::Output| -> String {
+        assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout.clone()).unwrap();
+        let bad: Vec<char> =
+            text.chars().filter(|c| corral_engine::printable::is_unsafe(*c)).collect();
+        assert!(bad.is_empty(), "{what}: {bad:?} in {text}");
+        text
+    };
+    for args in [vec!["sessions"], vec!["search", "zonkword"]] {
+        let text = clean(&format!("{args:?}"), &cli(&args, &w.home, &w.data, None));
+        assert!(text.contains("zonkword"), "{args:?}: {text}");
+        let forged = text.lines().filter(|l| l.trim_start().starts_with("Forged line")).count();
+        assert_eq!(forged, 0, "{args:?}: a name's line break printed as a line:\n{text}");
+    }
+    for format in ["md", "html"] {
+        let out = cli(&["export", &id, "--format", format], &w.home, &w.data, None);
+        let text = clean(format, &out);
+        assert!(text.contains("zonkword") && text.contains("Forged line"), "{format}: {text}");
+        if format == "md" {
+            for heading in text.lines().filter(|l| l.starts_with('#')) {
+                assert!(!heading.ends_with("zonkword"), "{format}: a heading cut in two: {text}");
+            }
+        }
+    }
+}

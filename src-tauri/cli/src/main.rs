@@ -19,6 +19,7 @@ use clap::{Parser, Subcommand};
 /// mimalloc, for the reasons in the workspace manifest (`Cargo.toml`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+use corral_engine::printable::{self, Lines};
 use corral_engine::{Catalog, CatalogConfig, Error, paths};
 
 /// Finds, attributes, names and reads Claude Code sessions.
@@ -143,46 +144,27 @@ macro_rules! say {
 }
 pub(crate) use say;
 
-/// Prints `text` and a newline on stdout with every control character escaped.
+/// Prints `text` and a newline on stdout as one line: every control character and line break
+/// escaped, so a name or a path can never forge a line of a table.
 pub fn print_human(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{}", escape_for_terminal(text));
+    let _ = writeln!(out, "{}", printable::for_terminal(text, Lines::One));
 }
 
-/// Prints `text` and a newline on stderr with every control character escaped.
+/// Prints `text` and a newline on stderr as one line, escaped like [`print_human`].
 pub fn warn_human(text: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "{}", escape_for_terminal(text));
+    let _ = writeln!(std::io::stderr().lock(), "{}", printable::for_terminal(text, Lines::One));
 }
 
-/// Text from transcripts, file names and records made safe for a terminal: every control
-/// character but the newline and the tab — ESC (colours, window titles, OSC 52 clipboard
-/// writes), `\r` (overwriting a line), BEL, backspace, DEL, the C1 controls — and the Unicode
-/// bidirectional overrides (which reorder what is shown) are written as visible escapes
-/// (`\x1b`, `\r`, `\u{202e}`), so nothing in the data can act on the terminal.
+/// A body of text from transcripts, file names and records (a message, a preview of several
+/// lines) made safe for a terminal: line breaks and tabs stay, every other control character —
+/// ESC (colours, window titles, OSC 52 clipboard writes), BEL, `\r`, C1 controls, bidirectional
+/// overrides — is shown as a visible escape (the engine's `printable`, the one rule for
+/// everything printed).
 pub fn escape_for_terminal(text: &str) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            '\u{80}'..='\u{9f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{200e}'
-            | '\u{200f}'
-            | '\u{061c}' => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    printable::for_terminal(text, Lines::Keep)
 }
 
 /// Prints a value as pretty JSON.

@@ -34,6 +34,7 @@ use crate::error::{Error, Result};
 use crate::model::{
     LineChange, Role, SessionSummary, SubagentInfo, ToolCall, ToolForm, TranscriptMessage, Usage,
 };
+use crate::printable::Lines;
 
 /// The three export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -399,29 +400,10 @@ struct Markdown<'a> {
     out: &'a mut dyn Write,
 }
 
-/// Text without terminal escape sequences (the colours of tool output: formatting, not text),
-/// the control characters a file should not hold (all but tab and line breaks) shown as `�`.
+/// Text for a document (see [`crate::printable`]): terminal escape sequences (the colours of
+/// tool output: formatting, not text) removed, every other control character shown as `�`.
 fn printable(s: &str) -> std::borrow::Cow<'_, str> {
-    let s = without_escapes(s);
-    if s.chars().any(forbidden) {
-        s.chars().map(|c| if forbidden(c) { '\u{fffd}' } else { c }).collect::<String>().into()
-    } else {
-        s
-    }
-}
-
-/// Control characters other than tab and line breaks, and DEL (XML forbids most of them).
-fn forbidden(c: char) -> bool {
-    (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') || c == '\u{7f}'
-}
-
-/// `s` with its ANSI escape sequences (colours, cursor moves, OSC titles and links) removed.
-fn without_escapes(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.contains('\u{1b}') || s.contains('\u{9b}') {
-        anstream::adapter::strip_str(s).to_string().into()
-    } else {
-        s.into()
-    }
+    crate::printable::for_document(s, Lines::Keep)
 }
 
 /// A fenced block whose fence no backtick run inside can close.
@@ -515,9 +497,9 @@ fn input_shown(call: &ToolCall) -> Option<InputShown> {
     }
 }
 
-/// Text for one Markdown line (a heading or a list item): line breaks become spaces.
+/// Text for one Markdown line (a heading or a list item): printable, line breaks become spaces.
 fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::printable::for_document(s, Lines::One).into_owned()
 }
 
 impl Sink for Markdown<'_> {
@@ -526,7 +508,7 @@ impl Sink for Markdown<'_> {
         for (k, v) in facts(d) {
             writeln!(self.out, "- **{k}:** {}", one_line(&v))?;
         }
-        writeln!(self.out, "\n> {}\n", provenance(&d.summary, now))
+        writeln!(self.out, "\n> {}\n", one_line(&provenance(&d.summary, now)))
     }
 
     fn messages(&mut self, messages: &[TranscriptMessage]) -> std::io::Result<()> {
@@ -553,7 +535,7 @@ impl Sink for Markdown<'_> {
                     }
                 }
                 _ => {
-                    writeln!(self.out, "## {}\n", heading(m))?;
+                    writeln!(self.out, "## {}\n", one_line(&heading(m)))?;
                     if let Some(t) = m.thinking.as_deref().filter(|t| !t.is_empty()) {
                         writeln!(self.out, "<details><summary>Thinking</summary>\n")?;
                         fenced(self.out, "text", t)?;
@@ -577,7 +559,7 @@ impl Sink for Markdown<'_> {
 
     fn subagent(&mut self, s: &SubagentInfo) -> std::io::Result<()> {
         let what = s.description.as_deref().or(s.agent_type.as_deref()).unwrap_or("subagent");
-        writeln!(self.out, "---\n\n# Subagent run {}: {}\n", s.agent_id, one_line(what))
+        writeln!(self.out, "---\n\n# Subagent run {}: {}\n", one_line(&s.agent_id), one_line(what))
     }
 
     fn end_subagent(&mut self) -> std::io::Result<()> {
@@ -598,7 +580,7 @@ struct Html<'a> {
 
 /// Escapes text for HTML content and attribute values.
 fn esc(s: &str) -> String {
-    let s = without_escapes(s);
+    let s = printable(s);
     let mut o = String::with_capacity(s.len() + s.len() / 8);
     for c in s.chars() {
         match c {
@@ -607,7 +589,6 @@ fn esc(s: &str) -> String {
             '>' => o.push_str("&gt;"),
             '"' => o.push_str("&quot;"),
             '\'' => o.push_str("&#39;"),
-            c if forbidden(c) => o.push('\u{fffd}'),
             c => o.push(c),
         }
     }
@@ -625,7 +606,8 @@ fn markdown_html(text: &str) -> String {
     // An image's alt text stays (as text); the image and its URL do not. A link to anything but
     // http(s), mailto or an anchor keeps its text and loses the link.
     let mut links: Vec<bool> = Vec::new();
-    let events = Parser::new_ext(text, opts).filter_map(move |e| match e {
+    let text = printable(text);
+    let events = Parser::new_ext(&text, opts).filter_map(move |e| match e {
         Event::Html(h) | Event::InlineHtml(h) => Some(Event::Text(h)),
         Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
         Event::Start(Tag::Link { ref dest_url, .. }) => {

@@ -16,6 +16,7 @@ pub mod jsonl;
 pub mod model;
 pub mod owned;
 pub mod paths;
+pub mod printable;
 pub mod stable_hash;
 pub mod time;
 
