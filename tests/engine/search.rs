@@ -885,6 +885,56 @@ fn asked_and_rejected(
     std::fs::write(folder.join(format!("{id}.jsonl")), lines.join("\n") + "\n").unwrap();
 }
 
+/// No silent cap on lost questions: 20 rejections in one session (more than the first look's 16
+/// per session) and 501 sessions with one each (more than its 500) are all found, with their
+/// text. Before: the newest rejections past 16 per session and every session past 500 were
+/// dropped without a word.
+#[test]
+fn every_lost_question_is_found_however_many_there_are() {
+    let (_tmp, catalog, folder) = bare_home();
+    for n in 0..501u32 {
+        let short = format!("{:x}", 0x1000 + n);
+        asked_and_rejected(
+            &folder,
+            &short,
+            &format!("Question of {short}?"),
+            "2026-09-16T22:52:10.120Z",
+            None,
+        );
+    }
+    let id = sid("2000");
+    let mut lines = vec![user(&id, "/w/app", "m-u0", "many questions")];
+    for q in 0..20 {
+        let call = format!("toolu_many_{q}");
+        lines.push(
+            serde_json::json!({"type":"assistant","uuid":format!("m-a{q}"),"sessionId":id,
+                "cwd":"/w/app","timestamp":format!("2026-09-17T10:{q:02}:00.000Z"),
+                "message":{"role":"assistant","content":[{"type":"tool_use","id":call,
+                "name":"AskUserQuestion","input":{"questions":[{"question":format!("Many {q}?"),
+                "header":"C","multiSelect":false,"options":[{"label":"A","description":"a"}]}]}}]}})
+            .to_string(),
+        );
+        lines.push(
+            serde_json::json!({"type":"user","uuid":format!("m-r{q}"),"sessionId":id,
+                "cwd":"/w/app","timestamp":format!("2026-09-17T10:{q:02}:01.000Z"),
+                "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":call,
+                "is_error":true,"content":"The user doesn't want to proceed with this tool use."}]}})
+            .to_string(),
+        );
+    }
+    std::fs::write(folder.join(format!("{id}.jsonl")), lines.join("\n") + "\n").unwrap();
+    let data = catalog.data_dir().to_path_buf();
+    let index = SearchIndex::open(&data).unwrap();
+    update(&index, &catalog);
+    let found = corral_engine::lost_questions::lost_questions(&index, &catalog).unwrap();
+    let many: BTreeSet<&str> =
+        found.iter().filter(|q| q.session_id == id).map(|q| q.question.as_str()).collect();
+    assert_eq!(many.len(), 20, "{many:?}");
+    assert!(many.contains("Many 19?"), "the newest too");
+    let sessions: BTreeSet<&str> = found.iter().map(|q| q.session_id.as_str()).collect();
+    assert_eq!(sessions.len(), 502);
+}
+
 #[test]
 fn questions_rejected_by_a_quit_are_found_with_their_text() {
     let (_tmp, catalog, folder) = bare_home();

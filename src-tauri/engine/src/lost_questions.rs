@@ -21,8 +21,10 @@ use crate::search::{SearchIndex, SearchOptions};
 
 /// What the index is asked: failed results of the question tool that say the owner declined.
 const QUERY: &str = r#"tool:askuserquestion is:error "want to proceed""#;
-/// At most this many sessions are looked at.
-const MAX_SESSIONS: usize = 500;
+/// The first look: this many sessions and rejections per session. When the index holds more,
+/// it is asked again for all of them (the counts it gives are exact): nothing is dropped.
+const FIRST_SESSIONS: usize = 500;
+const FIRST_HITS: usize = 16;
 
 /// One rejected question.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -49,11 +51,18 @@ pub struct LostQuestion {
 
 /// Every rejected question the index knows, newest first.
 pub fn lost_questions(index: &SearchIndex, catalog: &Catalog) -> Result<Vec<LostQuestion>> {
-    let found = index.search(
-        catalog,
-        QUERY,
-        SearchOptions { limit: MAX_SESSIONS, hits_per_session: 16 },
-    )?;
+    let first = SearchOptions { limit: FIRST_SESSIONS, hits_per_session: FIRST_HITS };
+    let mut found = index.search(catalog, QUERY, first)?;
+    let most = found.sessions.iter().map(|s| s.matches).max().unwrap_or(0);
+    let all_sessions = usize::try_from(found.total_sessions).unwrap_or(usize::MAX);
+    let all_hits = usize::try_from(most).unwrap_or(usize::MAX);
+    if all_sessions > found.sessions.len() || all_hits > first.hits_per_session {
+        let every = SearchOptions {
+            limit: all_sessions.max(first.limit),
+            hits_per_session: all_hits.max(first.hits_per_session),
+        };
+        found = index.search(catalog, QUERY, every)?;
+    }
     let mut out = Vec::new();
     for s in &found.sessions {
         let Ok(path) = catalog.transcript_path(&s.session_id, None) else { continue };
