@@ -289,10 +289,16 @@ fn an_export_is_no_more_readable_than_its_transcript_and_a_killed_one_leaves_not
     assert!(fs::read_to_string(&long).unwrap().starts_with("# "));
 
     let target = out.join("chat.md");
+    // Both left a while ago (a temp file just created is not locked yet, so it is never taken).
+    let long_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     let dead = out.join(".chat.md.tmp.4242.0.123456789");
     fs::write(&dead, "half an export").unwrap();
+    fs::File::options().write(true).open(&dead).unwrap().set_modified(long_ago).unwrap();
     let alive = out.join(".chat.md.tmp.4243.0.987654321");
     fs::write(&alive, "being written").unwrap();
+    fs::File::options().write(true).open(&alive).unwrap().set_modified(long_ago).unwrap();
+    let fresh = out.join(".chat.md.tmp.4244.0.555555555");
+    fs::write(&fresh, "just created, not locked yet").unwrap();
     let held = fs::File::open(&alive).unwrap();
     held.lock().unwrap();
     let theirs = out.join(".chat.md.tmp.notes");
@@ -300,6 +306,8 @@ fn an_export_is_no_more_readable_than_its_transcript_and_a_killed_one_leaves_not
     export::export_to_file(&c, REWOUND_SID, req, &target, false).unwrap();
     assert!(!dead.exists(), "a dead export's temp is removed");
     assert!(alive.exists(), "a running export's temp stays");
+    assert!(fresh.exists(), "a temp too new to be locked yet stays");
+    fs::remove_file(&fresh).unwrap();
     assert_eq!(fs::read_to_string(&theirs).unwrap(), "mine");
     drop(held);
     assert_eq!(

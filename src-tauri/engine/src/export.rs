@@ -248,9 +248,14 @@ fn permissions_for(
     existing.permissions()
 }
 
+/// How old an export's temp file must be before a later export may take it for a dead one's: an
+/// export creates its temp and then locks it, and one just created is not locked yet.
+const DEAD_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Removes what exports to `path` that were killed left behind: temp files of exactly
-/// [`crate::atomic_write::temp_sibling`]'s shape for this name (see [`crate::owned`]) that no
-/// export holds locked any more. One still being written is locked by its export and stays.
+/// [`crate::atomic_write::temp_sibling`]'s shape for this name (see [`crate::owned`]), older than
+/// [`DEAD_TEMP_AGE`], that no export holds locked any more. One still being written is locked by
+/// its export (or too new to be locked yet) and stays.
 fn remove_dead_temps(path: &Path) {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
         return;
@@ -264,6 +269,14 @@ fn remove_dead_temps(path: &Path) {
             continue;
         }
         let candidate = e.path();
+        let old_enough = std::fs::symlink_metadata(&candidate)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > DEAD_TEMP_AGE);
+        if !old_enough {
+            continue;
+        }
         // Only a regular file, never through a link; locked means its export is alive.
         let Ok(f) = crate::files::open_regular_no_follow(&candidate) else { continue };
         if f.try_lock().is_ok() {
