@@ -11,7 +11,7 @@ use super::folders::Folders;
 use super::schema::{self, Fields};
 use super::state;
 use super::{INDEX_DIR, index_error, tokenizer};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::owned::{self, Kind, Proof};
 
 /// Memory the writer may use before it flushes a segment (split between its threads). 96 MB let
@@ -56,7 +56,6 @@ impl SearchIndex {
     }
 
     fn open_at(dir: &Path) -> Result<Self> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io_at("create", dir, e))?;
         let (schema, fields) = schema::schema();
         let directory = RegularFilesOnly::open(dir).map_err(index_error)?;
         let mut index = Index::open_or_create(directory, schema).map_err(index_error)?;
