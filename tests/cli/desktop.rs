@@ -202,3 +202,53 @@ fn restore_without_a_sidebar_takes_this_sessions_own_entry_or_refuses() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["restored"][0]["file"].as_str().unwrap().contains(&format!("{A}/{A2}/")), "{v}");
 }
+
+/// Runs `cmd` to its end and returns its output and its peak resident memory in bytes (the
+/// kernel's high-water mark, read until the process exits).
+#[cfg(target_os = "linux")]
+fn peak_memory(mut cmd: std::process::Command) -> (Output, u64) {
+    use std::process::Stdio;
+    let child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let out = child.wait_with_output().unwrap();
+        tx.send(()).unwrap();
+        out
+    });
+    let mut peak = 0;
+    while rx.try_recv().is_err() {
+        let hwm = std::fs::read_to_string(&status).ok().and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_owned();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+        peak = peak.max(hwm.unwrap_or(0) * 1024);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    (waiter.join().unwrap(), peak)
+}
+
+/// Entries of the largest size read, whose values take many times their bytes once parsed:
+/// the report keeps a few hundred bytes of each, so its memory stays that of one entry at a
+/// time, not of all of them.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_report_of_large_entries_keeps_little_of_each() {
+    let home = Home::new();
+    let store = home.root.join("Claude").join("claude-code-sessions");
+    let pad = format!(r#","pad":[{}0]"#, "0,".repeat(2_000_000));
+    let title = format!(r#","title":"{}""#, "t".repeat(10_000));
+    for n in 0..24 {
+        entry(&store, A, A1, n, &format!("{pad}{title}"));
+    }
+    std::fs::create_dir_all(store.join(A).join(A2)).unwrap();
+    let mut cmd = cli(&home, &["--desktop-store", store.to_str().unwrap(), "desktop", "report"]);
+    cmd.args(["--account", A, "--org", A2, "--json"]);
+    let (out, peak) = peak_memory(cmd);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["missing"].as_array().map(Vec::len), Some(24), "every entry is read");
+    let title = v["missing"][0]["title"].as_str().unwrap();
+    assert!(title.len() <= 4096 + 3 && title.ends_with('…'), "{}", title.len());
+    assert!(peak > 0 && peak < 400 << 20, "peak {} MB", peak >> 20);
+}

@@ -423,3 +423,59 @@ fn a_linked_account_folder_is_no_sidebar_for_restore_or_undo() {
     assert_eq!(undone.not_undone.len(), 2, "{undone:?}");
     assert_eq!(hash_tree(&elsewhere), outside_after_run);
 }
+
+/// Disk space the files under `dir` take (blocks, not lengths: a sparse copy counts as small).
+#[cfg(unix)]
+fn disk_bytes(dir: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let mut total = 0;
+    for e in fs::read_dir(dir).unwrap().flatten() {
+        let m = fs::symlink_metadata(e.path()).unwrap();
+        total += if m.is_dir() { disk_bytes(&e.path()) } else { m.blocks() * 512 };
+    }
+    total
+}
+
+/// The whole-store backup is bounded and says what it takes: files too large to be the app's
+/// (sparse or not) are left out and listed in the preview, and a store whose backup would pass
+/// the total cap is refused before a run folder or an entry is written.
+#[test]
+#[cfg(unix)]
+fn the_store_backup_is_bounded_and_the_preview_says_what_it_takes() {
+    let r = Restore::new();
+    // Twelve sparse files of 60 MB beside the sidebars (each would be copied dense).
+    let junk = r.f.root.join(A).join("cache");
+    fs::create_dir_all(&junk).unwrap();
+    for i in 0..12 {
+        fs::File::create(junk.join(format!("blob-{i}"))).unwrap().set_len(60 << 20).unwrap();
+    }
+    let plan = r.plan(&all());
+    let b = &plan.backup;
+    assert_eq!(b.left_out.len(), 12, "{b:?}");
+    assert!(b.left_out.iter().all(|l| l.bytes == 60 << 20 && l.path.contains("blob-")), "{b:?}");
+    assert_eq!(b.files, 5, "the five entries and nothing else: {b:?}");
+    assert!(!b.too_large && b.bytes < 4096, "{b:?}");
+    let json = serde_json::to_value(&plan).unwrap();
+    assert_eq!(json["backup"]["leftOut"].as_array().map(Vec::len), Some(12), "{json}");
+    let report = r.run_with(&plan, &nobody()).unwrap();
+    assert_eq!(report.restored.len(), 2, "{report:?}");
+    let run_dir = PathBuf::from(report.run_dir.unwrap());
+    assert!(disk_bytes(&run_dir) < 1 << 20, "{} bytes", disk_bytes(&run_dir));
+
+    // Files of an allowed size, too many of them: refused whole, before anything is written.
+    let r = Restore::new();
+    let big = r.f.root.join(B).join("big");
+    fs::create_dir_all(&big).unwrap();
+    for i in 0..17 {
+        fs::File::create(big.join(format!("part-{i}"))).unwrap().set_len(16 << 20).unwrap();
+    }
+    let before = hash_tree(&r.f.root);
+    let plan = r.plan(&all());
+    assert!(plan.backup.too_large && plan.backup.left_out.is_empty(), "{:?}", plan.backup);
+    assert!(plan.backup.bytes > 256 << 20);
+    let err = r.run_with(&plan, &nobody()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Refused, "{err}");
+    assert!(err.to_string().contains("at most 256 MB"), "{err}");
+    assert_eq!(hash_tree(&r.f.root), before, "nothing written");
+    assert!(!r.data.join("runs").exists() || runs::runs(&r.data).unwrap().is_empty());
+}

@@ -161,6 +161,19 @@ fn restore(catalog: &Catalog, root: &Path, a: &RestoreArgs, json: bool) -> Resul
     for r in &report.refused {
         say!("  refused {}: {}", r.cli_session_id, r.reason);
     }
+    let b = &report.backup;
+    if b.files > 0 || b.too_large {
+        let verb = if report.dry_run { "would copy" } else { "copied" };
+        say!(
+            "Backup of the whole store: {verb} {} files, {} KB{}.",
+            b.files,
+            b.bytes.div_ceil(1024),
+            if b.too_large { " — more than a backup copies: a restore would refuse" } else { "" }
+        );
+        for l in &b.left_out {
+            say!("  left out (too large to be the app's): {} ({} MB)", l.path, l.bytes >> 20);
+        }
+    }
     match &report.app {
         desktop::AppState::Closed => {}
         desktop::AppState::Running { processes } => say!(

@@ -356,6 +356,7 @@ function demoPlanRestore(account: string, org: string, request: DesktopRestoreRe
     targetDir: dir,
     items: [],
     refused: [],
+    backup: { files: report.sidebars.reduce((n, s) => n + s.entries, 0), bytes: 48_213, leftOut: [], tooLarge: false },
   };
   for (const m of report.missing) {
     if (!request.all && !request.ids.includes(m.cliSessionId)) continue;
@@ -429,6 +430,7 @@ export async function demoDesktopRestore(
     restored,
     refused: plan.refused,
     cancelled: cancelRequested,
+    backup: runId ? plan.backup : { files: 0, bytes: 0, leftOut: [], tooLarge: false },
     app: { state: 'closed' },
   };
 }

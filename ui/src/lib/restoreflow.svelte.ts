@@ -46,7 +46,7 @@ export class RestoreFlow extends RunState<DesktopRestoreProgress, DesktopRestore
   readonly titleOf = $derived(new Map((this.plan?.items ?? []).map((i) => [i.cliSessionId, i.title])));
   readonly canNext = $derived.by(() => {
     if (this.step !== 1) return false;
-    return !!this.plan && !this.planning && this.plan.items.length > 0 && !this.appBlocks;
+    return !!this.plan && !this.planning && this.plan.items.length > 0 && !this.appBlocks && !this.plan.backup.tooLarge;
   });
 
   async makePlan() {

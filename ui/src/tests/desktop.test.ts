@@ -174,6 +174,7 @@ describe('restoring from the desktop app view', () => {
       action: 'create' as const,
     })),
     refused: [],
+    backup: { files: 12, bytes: 48_213, leftOut: [], tooLarge: false },
   });
   const click = (id: string) => fireEvent.click(screen.getByTestId(id));
 
@@ -198,6 +199,7 @@ describe('restoring from the desktop app view', () => {
         refused: [],
         cancelled: false,
         app: { state: 'closed' },
+        backup: p.backup,
       };
     });
     render(DesktopView);
@@ -239,6 +241,36 @@ describe('restoring from the desktop app view', () => {
     await click('restore-done');
     await vi.waitFor(() => expect(vi.mocked(api.desktopReport).mock.calls.length).toBe(reads + 1));
     expect(screen.queryByTestId('restore-dialog')).toBeNull();
+  });
+
+  it('says what the backup takes, and a store too large to back up cannot be restored into', async () => {
+    vi.mocked(api.desktopReport).mockResolvedValue(report());
+    const leftOut = [{ path: '/s/a/cache/blob-1', bytes: 60 * 1024 * 1024 }];
+    vi.mocked(api.desktopPlanRestore)
+      .mockResolvedValueOnce({
+        plan: { ...plan(1), backup: { files: 17, bytes: 272 * 1024 * 1024, leftOut: [], tooLarge: true } },
+        app: { state: 'closed' },
+      })
+      .mockResolvedValue({
+        plan: { ...plan(1), backup: { files: 12, bytes: 48_213, leftOut, tooLarge: false } },
+        app: { state: 'closed' },
+      });
+    render(DesktopView);
+    await vi.waitFor(() => expect(screen.getAllByTestId('desktop-pick')).toHaveLength(2));
+    await fireEvent.click(screen.getAllByTestId('desktop-pick')[0]);
+    await click('desktop-restore');
+    const banner = await vi.waitFor(() => screen.getByTestId('restore-backup-too-large'));
+    expect(banner.textContent).toContain('272 MB in 17 files');
+    expect(screen.queryByTestId('restore-backup-size')).toBeNull();
+    expect((screen.getByTestId('restore-next') as HTMLButtonElement).disabled).toBe(true);
+    // What is not the app's moved out, planned again: the backup's size is said, with what it leaves out.
+    await click('restore-backup-check-again');
+    const size = await vi.waitFor(() => screen.getByTestId('restore-backup-size'));
+    expect(size.textContent).toContain('12 files, 47 KB');
+    expect(size.textContent).toContain('blob-1');
+    expect(size.textContent).toContain('60 MB');
+    expect(screen.queryByTestId('restore-backup-too-large')).toBeNull();
+    expect((screen.getByTestId('restore-next') as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('says so when the app started before the run, and nothing was written', async () => {

@@ -13,6 +13,7 @@
 //! a finding, never "nothing missing".
 
 mod app;
+mod backup;
 mod current;
 mod report;
 mod restore;
@@ -22,6 +23,7 @@ mod store;
 use std::path::{Path, PathBuf};
 
 pub use app::{AppProcess, AppState, app_state, is_app};
+pub use backup::{BackupLeftOut, BackupSize};
 pub use current::{Current, CurrentRule, Signals, own_sidebar};
 pub use report::{
     LeftOut, Missing, MissingStatus, NameHere, Report, SidebarRef, SidebarRow, report, report_in,

@@ -388,10 +388,10 @@ fn describe(r: &SidebarRef) -> String {
 /// differ, and `spelling of the file` when nothing differs but the bytes (key order, spaces).
 fn differing_fields(copies: &[&Entry]) -> Vec<String> {
     let Some((first, rest)) = copies.split_first() else { return Vec::new() };
-    let keys: BTreeSet<&String> = copies.iter().flat_map(|e| e.fields.keys()).collect();
+    let keys: BTreeSet<&String> = copies.iter().flat_map(|e| e.field_digests.keys()).collect();
     let mut out: Vec<String> = keys
         .into_iter()
-        .filter(|k| rest.iter().any(|e| e.fields.get(*k) != first.fields.get(*k)))
+        .filter(|k| rest.iter().any(|e| e.field_digests.get(*k) != first.field_digests.get(*k)))
         .cloned()
         .collect();
     if rest.iter().any(|e| e.file != first.file) {

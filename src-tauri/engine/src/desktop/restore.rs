@@ -74,6 +74,9 @@ pub struct RestorePlan {
     pub target_dir: String,
     pub items: Vec<RestoreItem>,
     pub refused: Vec<Refusal>,
+    /// What the backup of the whole store, made before anything is written, will take.
+    #[serde(default)]
+    pub backup: super::BackupSize,
 }
 
 /// Plans restoring `req` into the sidebar `(account, org)` of `store`.
@@ -99,6 +102,7 @@ pub fn plan_restore(
         target_dir: target.display().to_string(),
         items: Vec::new(),
         refused: Vec::new(),
+        backup: super::backup::measure(&store.root)?.0,
     };
     let chosen: Vec<&Missing> = if req.all {
         r.missing.iter().collect()

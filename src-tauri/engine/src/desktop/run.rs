@@ -30,12 +30,6 @@ use crate::runs::{
 };
 use crate::time::iso;
 
-/// Largest store file the backup copies (entries are a few KB; anything far larger is not the
-/// app's and is left out of the backup — it is never written either).
-const MAX_BACKED_UP: u64 = 64 * 1024 * 1024;
-/// Folder depth of the store the backup walks (`<account>/<org>/<file>` is 3).
-const MAX_DEPTH: usize = 4;
-
 /// What a restore run needs besides the plan.
 pub struct RestoreRun<'a> {
     /// Corral's data dir (the run and its backup go to `<it>/runs/`).
@@ -86,6 +80,9 @@ pub struct RestoreReport {
     /// Stopped early on request; what was done before is a normal, undoable run.
     pub cancelled: bool,
     pub app: AppState,
+    /// What the backup of the whole store took (a dry run: would take; empty when no run was
+    /// made).
+    pub backup: super::BackupSize,
 }
 
 /// A plan and whether the app would let it run now: what the app's preview shows.
@@ -120,6 +117,7 @@ impl RestorePlan {
             refused: self.refused.clone(),
             cancelled: false,
             app,
+            backup: self.backup.clone(),
         }
     }
 }
@@ -161,6 +159,7 @@ pub fn restore(
         refused,
         cancelled: false,
         app,
+        backup: super::BackupSize::default(),
     };
     if items.is_empty() {
         return Ok(report);
@@ -170,8 +169,13 @@ pub fn restore(
         account: plan.account.clone(),
         org: plan.org.clone(),
     };
+    let (size, files) = super::backup::measure(store_root)?;
+    if size.too_large {
+        return Err(super::backup::refusal(store_root, &size));
+    }
     let mut w = RunWriter::create(&root, run.now, RunFor::Sidebar(target))?;
-    if let Err(e) = back_up_store(store_root, &w.backup_dir()) {
+    report.backup = size;
+    if let Err(e) = back_up_store(store_root, &files, &w.backup_dir()) {
         w.discard();
         return Err(e);
     }
@@ -265,43 +269,35 @@ fn closed_app(processes: &dyn ProcessSource, when: &str) -> Result<AppState> {
     }
 }
 
-/// Copies every regular file of the store (links, FIFOs and devices are not followed or read)
-/// into `<backup>/store/`, then marks the copy complete.
-fn back_up_store(store_root: &Path, backup: &Path) -> Result<()> {
+/// Copies `files` of the store (as [`super::backup::measure`] listed them) into
+/// `<backup>/store/`, then marks the copy complete.
+fn back_up_store(store_root: &Path, files: &[PathBuf], backup: &Path) -> Result<()> {
     let into = backup.join(STORE_BACKUP_DIR);
-    copy_tree(store_root, &into, 0)?;
+    fs::create_dir_all(&into).map_err(|e| Error::io_at("create folder", &into, e))?;
+    let mut folders = std::collections::BTreeSet::new();
+    for rel in files {
+        let (src, dst) = (store_root.join(rel), into.join(rel));
+        if let Some(parent) = dst.parent()
+            && folders.insert(parent.to_path_buf())
+        {
+            fs::create_dir_all(parent).map_err(|e| Error::io_at("create folder", parent, e))?;
+        }
+        match copy_new(&src, &dst) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(Error::io_at("back up", &dst, io::ErrorKind::AlreadyExists.into()));
+            }
+            // Gone between the listing and the copy: nothing of it to lose.
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+            Err(err) => return Err(Error::io_at("back up", &src, err)),
+        }
+    }
+    for folder in folders.iter().rev() {
+        sync_dir(folder);
+    }
     crate::atomic_write::create_exclusive(&backup.join(STORE_BACKED_UP), b"")?;
     sync_dir(backup);
     fault_point("restore: the store is backed up");
-    Ok(())
-}
-
-fn copy_tree(from: &Path, to: &Path, depth: usize) -> Result<()> {
-    fs::create_dir_all(to).map_err(|e| Error::io_at("create folder", to, e))?;
-    let entries = fs::read_dir(from).map_err(|e| Error::io_at("back up", from, e))?;
-    for e in entries {
-        let e = e.map_err(|e| Error::io_at("back up", from, e))?;
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        let kind = match e.file_type() {
-            Ok(k) => k,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => continue,
-            Err(err) => return Err(Error::io_at("back up", &src, err)),
-        };
-        if kind.is_dir() && depth < MAX_DEPTH {
-            copy_tree(&src, &dst, depth + 1)?;
-        } else if kind.is_file() && e.metadata().is_ok_and(|m| m.len() <= MAX_BACKED_UP) {
-            match copy_new(&src, &dst) {
-                Ok(true) => {}
-                Ok(false) => {
-                    return Err(Error::io_at("back up", &dst, io::ErrorKind::AlreadyExists.into()));
-                }
-                // Gone between the listing and the copy: nothing of it to lose.
-                Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-                Err(err) => return Err(Error::io_at("back up", &src, err)),
-            }
-        }
-    }
-    sync_dir(to);
     Ok(())
 }
 

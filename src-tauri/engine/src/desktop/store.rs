@@ -3,10 +3,11 @@
 //! be read, a file that is not a regular file or not a JSON object, are warnings that name them;
 //! nothing is dropped silently.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use ts_rs::TS;
 
 use super::is_uuid;
@@ -14,6 +15,8 @@ use crate::model::Warning;
 
 /// Largest entry file read (real ones are a few kilobytes).
 const MAX_ENTRY_BYTES: u64 = 4 * 1024 * 1024;
+/// Longest text kept of an entry's field (ids and folders are far shorter; a title is cut).
+const MAX_TEXT: usize = 4096;
 
 /// A folder name of the store as found: shown (lossily decoded; the UI and CLI escape it), and
 /// whether it is uuid-shaped — only then can it be a target.
@@ -32,8 +35,10 @@ impl FolderName {
     }
 }
 
-/// One sidebar entry (`local_<uuid>.json`). The fields Corral reads are copied out; `fields`
-/// keeps the whole object (what two copies differ in is told from it).
+/// One sidebar entry (`local_<uuid>.json`). The fields Corral reads are copied out (text no
+/// longer than `MAX_TEXT`, 4 KB: a longer id, folder or title is taken as absent, and a title is
+/// cut); of the rest only a digest of each field's value is kept (what two copies differ in is
+/// told from them), so an entry costs a few hundred bytes whatever its file holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     /// The file name (`local_<uuid>.json`).
@@ -52,7 +57,9 @@ pub struct Entry {
     pub auto_archive_exempt: Option<bool>,
     /// SHA-256 of the file's bytes (copies with the same name and bytes are one copy).
     pub sha256: String,
-    pub fields: Map<String, Value>,
+    /// Each top-level field's name and a digest of its value (the same for equal values,
+    /// whatever their key order or spacing).
+    pub field_digests: BTreeMap<String, u64>,
 }
 
 /// One `(account, org)` folder.
@@ -164,7 +171,17 @@ fn read_entry(path: &Path, file: &str) -> Result<Entry, String> {
         Ok(_) => return Err("not read: it is not a JSON object".to_owned()),
         Err(e) => return Err(format!("not read: it is not valid JSON ({e})")),
     };
-    let text = |k: &str| fields.get(k).and_then(Value::as_str).map(str::to_owned);
+    let text = |k: &str| {
+        fields.get(k).and_then(Value::as_str).filter(|s| s.len() <= MAX_TEXT).map(str::to_owned)
+    };
+    let title = fields.get("title").and_then(Value::as_str).map(|t| {
+        if t.len() <= MAX_TEXT {
+            t.to_owned()
+        } else {
+            let cut = (0..=MAX_TEXT).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);
+            format!("{}…", t.get(..cut).unwrap_or_default())
+        }
+    });
     Ok(Entry {
         file: file.to_owned(),
         path: path.to_path_buf(),
@@ -174,13 +191,55 @@ fn read_entry(path: &Path, file: &str) -> Result<Entry, String> {
         origin_cwd: text("originCwd"),
         worktree_path: text("worktreePath"),
         branch: text("branch"),
-        title: text("title"),
+        title,
         is_archived: fields.get("isArchived").and_then(Value::as_bool).unwrap_or(false),
         last_activity_at: fields.get("lastActivityAt").and_then(millis),
         auto_archive_exempt: fields.get("autoArchiveExempt").and_then(Value::as_bool),
         sha256: crate::files::sha256_hex(&bytes),
-        fields,
+        field_digests: fields.iter().map(|(k, v)| (k.clone(), digest(v))).collect(),
     })
+}
+
+/// A digest of a JSON value that equal values share (object keys in any order).
+fn digest(v: &Value) -> u64 {
+    fn feed(v: &Value, out: &mut Vec<u8>) {
+        match v {
+            Value::Null => out.push(b'n'),
+            Value::Bool(b) => out.extend_from_slice(if *b { b"t" } else { b"f" }),
+            Value::Number(n) => {
+                out.push(b'#');
+                out.extend_from_slice(n.to_string().as_bytes());
+                out.push(0);
+            }
+            Value::String(s) => {
+                out.push(b'"');
+                out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+                out.extend_from_slice(s.as_bytes());
+            }
+            Value::Array(items) => {
+                out.push(b'[');
+                out.extend_from_slice(&(items.len() as u64).to_le_bytes());
+                for item in items {
+                    feed(item, out);
+                }
+            }
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                out.push(b'{');
+                out.extend_from_slice(&(keys.len() as u64).to_le_bytes());
+                for k in keys {
+                    feed(&Value::String(k.clone()), out);
+                    if let Some(v) = m.get(k) {
+                        feed(v, out);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    feed(v, &mut out);
+    crate::index::checksum(&out)
 }
 
 /// A time as the app writes it (epoch milliseconds), or as a string of digits or ISO-8601.
