@@ -93,6 +93,16 @@ for _ in $(seq 1 $((1024 * 1024 / (${#line} + 1)))); do echo "$line"; done >>"$v
 echo "1 MB appended, then update: $(cat "$dir/append.time") s (whole process, includes the listing)"
 cp "$dir/victim.bak" "$victim"
 "$cli" "${args[@]}" --json index >/dev/null 2>&1
+# One line appended to the largest transcript: the update checks that every byte read before is
+# unchanged (a CRC of the whole file) before it reads the line.
+largest=$(find "$dir/claude/projects" -name '*.jsonl' -printf '%s %p\n' | sort -n | tail -1 | cut -d' ' -f2-)
+cp "$largest" "$dir/largest.bak"
+echo "$line" >>"$largest"
+/usr/bin/time -f '%e' -o "$dir/append-largest.time" "$cli" "${args[@]}" --json index >/dev/null 2>&1
+echo "a line appended to the largest transcript ($(($(stat -c %s "$largest") / 1024 / 1024)) MB), then update:" \
+  "$(cat "$dir/append-largest.time") s (whole process)"
+cp "$dir/largest.bak" "$largest"
+"$cli" "${args[@]}" --json index >/dev/null 2>&1
 
 # Query words that occur in the corpus: the most common words of one transcript.
 words=$(grep -o '"text":"[^"]*"' "$victim" | sed -n 1,200p | tr -c 'A-Za-z\n' ' ' | tr 'A-Z' 'a-z' |

@@ -406,6 +406,84 @@ fn read_again(index: &SearchIndex, catalog: &Catalog, gone: &[&str], present: &s
     assert_eq!(search(index, catalog, present).total_matches, 1, "{present}");
 }
 
+/// Overwrites `path` at `at` with `bytes` (same length, in place), then sets its modification
+/// time back to `mtime` when given, as `rsync --inplace -t` does. Written again until the
+/// change time moves (a coarse clock may not tick between two quick writes).
+fn edit_in_place(path: &Path, at: u64, bytes: &[u8], mtime: Option<std::time::SystemTime>) {
+    use std::io::{Seek, SeekFrom};
+    use std::os::unix::fs::MetadataExt;
+    let before = std::fs::metadata(path).unwrap();
+    loop {
+        let mut f = std::fs::File::options().write(true).open(path).unwrap();
+        f.seek(SeekFrom::Start(at)).unwrap();
+        f.write_all(bytes).unwrap();
+        if let Some(t) = mtime {
+            f.set_modified(t).unwrap();
+        }
+        drop(f);
+        let after = std::fs::metadata(path).unwrap();
+        if (after.ctime(), after.ctime_nsec()) != (before.ctime(), before.ctime_nsec()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// A redacted secret leaves the index wherever it was in the file and however it was written:
+/// at the first line, in the middle, just before the indexed end; at the same size with the
+/// modification time kept, moved, or with lines appended in the same change. Nothing a search
+/// answers or prints holds it afterwards.
+#[test]
+#[cfg(unix)]
+fn an_edit_in_place_anywhere_is_seen() {
+    let (tmp, catalog, folder) = bare_home();
+    let index = SearchIndex::open(&tmp.path().join("data")).unwrap();
+    let mut round = 0;
+    for line in [1usize, 20, 39] {
+        for (keep_time, then_append) in [(true, false), (false, false), (false, true)] {
+            round += 1;
+            let id = sid(&format!("{:02}", 60 + round));
+            let path = folder.join(format!("{id}.jsonl"));
+            let (secret, redacted) = (format!("secretxq{round:02}"), format!("redactxq{round:02}"));
+            let lines: Vec<String> = (0..40)
+                .map(|i| {
+                    let word = if i == line { secret.as_str() } else { "fillerword" };
+                    user(&id, "/w/app", &format!("u{i}"), &format!("line {i:02} says {word} here"))
+                })
+                .collect();
+            std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+            catalog.invalidate(&[]);
+            update(&index, &catalog);
+            assert_eq!(search(&index, &catalog, &secret).total_matches, 1, "round {round}");
+
+            let text = std::fs::read(&path).unwrap();
+            let at = text.windows(secret.len()).position(|w| w == secret.as_bytes()).unwrap();
+            assert!(text.len() - at > 1024 || line == 39, "round {round}: well before the end");
+            let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+            edit_in_place(&path, at as u64, redacted.as_bytes(), keep_time.then_some(mtime));
+            if then_append {
+                append(&path, &[user(&id, "/w/app", "u99", "appended omegaword")]);
+            }
+            if keep_time {
+                assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), mtime);
+                assert_eq!(std::fs::metadata(&path).unwrap().len(), text.len() as u64);
+            }
+            catalog.invalidate(&[]);
+            let r = update(&index, &catalog);
+            assert_eq!(r.files_indexed, 1, "round {round}: read again from the start: {r:?}");
+            assert_eq!(search(&index, &catalog, &secret).total_matches, 0, "round {round}");
+            assert_eq!(search(&index, &catalog, &redacted).total_matches, 1, "round {round}");
+            let fillers = search(&index, &catalog, "fillerword says");
+            let printed = serde_json::to_string(&fillers).unwrap();
+            assert!(!printed.contains(&secret), "round {round}: {printed}");
+            if then_append {
+                assert_eq!(search(&index, &catalog, "omegaword").total_sessions, 1);
+            }
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+}
+
 #[test]
 fn appends_rewrites_and_deletes_reach_the_index() {
     let (tmp, catalog, folder) = bare_home();
@@ -767,6 +845,8 @@ fn a_second_writer_waits_then_reads_the_last_commit() {
     let (holding, release) = (mpsc::channel::<()>(), mpsc::channel::<()>());
     std::thread::scope(|s| {
         let (tx, rx) = (holding.0, release.1);
+        // Dropped if an assertion below fails, so that the writer ends too.
+        let release = release.0;
         let (first, catalog) = (&first, &catalog);
         let writer = s.spawn(move || {
             let mut told = false;
@@ -788,10 +868,67 @@ fn a_second_writer_waits_then_reads_the_last_commit() {
         // ...but answers from the last commit.
         assert_eq!(search(&second, catalog, "etaword").total_sessions, 1);
         assert_eq!(search(&second, catalog, "thetaword").total_sessions, 0);
-        release.0.send(()).unwrap();
+        release.send(()).unwrap();
         let r = writer.join().unwrap();
         assert!(!r.busy && r.files_indexed == 1, "{r:?}");
         assert_eq!(search(&second, catalog, "thetaword").total_sessions, 1);
+    });
+}
+
+/// A search while another process builds the index answers from what it has committed so far
+/// and says so: `complete` is false and `indexedSessions` counts the sessions read (their names
+/// come last), against `listedSessions`. Before the first commit there is nothing complete
+/// either; after the build, everything is.
+#[test]
+fn a_search_during_a_build_says_it_is_partial() {
+    let (tmp, catalog, folder) = bare_home();
+    for n in 0..200 {
+        session_saying(&folder, &format!("{:x}", 0x100 + n), "commonword");
+    }
+    let data = tmp.path().join("data");
+    let builder = SearchIndex::open(&data).unwrap();
+    let before = search(&builder, &catalog, "commonword");
+    assert!(!before.complete && before.indexed_sessions == 0, "{before:?}");
+    assert_eq!(before.listed_sessions, 200);
+
+    let opts = UpdateOptions { commit_every: Some(Duration::ZERO), ..wait(Duration::from_secs(5)) };
+    let (holding, release) = (mpsc::channel::<()>(), mpsc::channel::<()>());
+    std::thread::scope(|s| {
+        let (tx, rx) = (holding.0, release.1);
+        // Dropped if an assertion below fails, so that the build ends too.
+        let release = release.0;
+        let (builder, catalog) = (&builder, &catalog);
+        let build = s.spawn(move || {
+            let mut calls = 0;
+            builder
+                .update(catalog, opts, &mut |p| {
+                    calls += 1;
+                    // The first report is made before anything is read; the second after the
+                    // first files were, and committed.
+                    if calls == 2 {
+                        assert!(p.done > 0 && p.done < p.total, "{p:?}");
+                        tx.send(()).unwrap();
+                        rx.recv().unwrap();
+                    }
+                })
+                .unwrap()
+        });
+        holding.1.recv().unwrap();
+        let other = SearchIndex::open(&data).unwrap();
+        let r = search(&other, catalog, "commonword");
+        assert!(!r.complete, "{r:?}");
+        assert!(r.indexed_sessions > 0 && r.indexed_sessions < 200, "{}", r.indexed_sessions);
+        assert_eq!((r.total_sessions, r.listed_sessions), (r.indexed_sessions, 200));
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(
+            (json["complete"].as_bool(), json["listedSessions"].as_u64()),
+            (Some(false), Some(200))
+        );
+        release.send(()).unwrap();
+        build.join().unwrap();
+        let r = search(&other, catalog, "commonword");
+        assert!(r.complete, "{r:?}");
+        assert_eq!((r.indexed_sessions, r.total_sessions, r.listed_sessions), (200, 200, 200));
     });
 }
 

@@ -1472,7 +1472,7 @@ fn every_scanner_state_comes_back_whole_from_the_listing_index() {
     let mut rewound = 0;
     for p in &files {
         let scan = facts::scan_file(p, None).unwrap();
-        let stamp = FileStamp { size: scan.offset, mtime_ns: 1, inode: 1 };
+        let stamp = FileStamp { size: scan.offset, mtime_ns: 1, inode: 1, ctime_ns: 1 };
         let entry = IndexEntry::new(stamp, scan.offset, &scan.scanner);
         assert_eq!(entry.scanner().as_ref(), Some(&scan.scanner), "{}", p.display());
         assert_eq!(*entry.facts(), scan.scanner.facts(), "{}", p.display());

@@ -44,6 +44,12 @@ pub fn search(catalog: &Catalog, a: &SearchArgs, json: bool) -> Result<(), Error
         &query,
         SearchOptions { limit: a.limit, ..SearchOptions::default() },
     )?;
+    if !results.complete {
+        warn_human(&format!(
+            "corral-cli: the search index is being built ({} of {} sessions so far); this answer is partial",
+            results.indexed_sessions, results.listed_sessions
+        ));
+    }
     if json {
         return print_json(&results);
     }
@@ -54,7 +60,8 @@ pub fn search(catalog: &Catalog, a: &SearchArgs, json: bool) -> Result<(), Error
 pub fn index(catalog: &Catalog, a: &IndexArgs, json: bool) -> Result<(), Error> {
     let index = SearchIndex::open(catalog.data_dir())?;
     // An explicit update trusts no remembered `stat`.
-    let opts = UpdateOptions { wait: WAIT_FOR_WRITER, rebuild: a.rebuild, trust_quiet: false };
+    let opts =
+        UpdateOptions { wait: WAIT_FOR_WRITER, rebuild: a.rebuild, ..UpdateOptions::default() };
     let report = update(&index, catalog, opts)?;
     if json {
         return print_json(&report);
@@ -81,7 +88,7 @@ pub fn index(catalog: &Catalog, a: &IndexArgs, json: bool) -> Result<(), Error> 
 /// How a command updates the index before it answers from it: quiet subagent transcripts'
 /// remembered `stat`s are trusted (see `UpdateOptions::trust_quiet`).
 pub(crate) fn for_answer() -> UpdateOptions {
-    UpdateOptions { wait: WAIT_FOR_WRITER, rebuild: false, trust_quiet: true }
+    UpdateOptions { wait: WAIT_FOR_WRITER, trust_quiet: true, ..UpdateOptions::default() }
 }
 
 /// Updates the index. A build from nothing (or of many sessions) tells stderr how far it has

@@ -32,8 +32,8 @@ use crate::stable_hash::fnv1a;
 use crate::transcript::facts::{EXTRACTOR_VERSION, FactsScanner, TranscriptFacts};
 
 /// Bump when the on-disk shape of a shard changes (1 was the single JSON file; 4 stores the
-/// facts once, not again inside the scanner's state).
-pub const FORMAT_VERSION: u32 = 4;
+/// facts once, not again inside the scanner's state; 5 adds the change time to each stamp).
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The first bytes of every shard.
 pub const SHARD_MAGIC: [u8; 8] = *b"CORRALIX";
@@ -59,11 +59,21 @@ pub struct FileStamp {
     pub mtime_ns: i128,
     /// Inode number on Unix; 0 where the platform gives none.
     pub inode: u64,
+    /// Status change time (`ctime`) in nanoseconds on Unix; 0 where the platform gives none.
+    /// Every write moves it and no program can set it back, so a file edited in place at the
+    /// same size, with its modification time restored (`rsync --inplace -t`, `touch -r`), is
+    /// still seen to have changed.
+    pub ctime_ns: i128,
 }
 
 impl FileStamp {
     pub fn of(meta: &fs::Metadata) -> Self {
-        Self { size: meta.len(), mtime_ns: mtime_ns(meta.modified().ok()), inode: inode(meta) }
+        Self {
+            size: meta.len(),
+            mtime_ns: mtime_ns(meta.modified().ok()),
+            inode: inode(meta),
+            ctime_ns: ctime_ns(meta),
+        }
     }
 }
 
@@ -86,6 +96,17 @@ fn inode(meta: &fs::Metadata) -> u64 {
 
 #[cfg(not(unix))]
 fn inode(_meta: &fs::Metadata) -> u64 {
+    0
+}
+
+#[cfg(unix)]
+fn ctime_ns(meta: &fs::Metadata) -> i128 {
+    use std::os::unix::fs::MetadataExt;
+    i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec())
+}
+
+#[cfg(not(unix))]
+fn ctime_ns(_meta: &fs::Metadata) -> i128 {
     0
 }
 
@@ -654,14 +675,36 @@ mod tests {
     fn entry(size: u64) -> IndexEntry {
         let mut scanner = FactsScanner::new();
         scanner.feed(br#"{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hello there"}}"#);
-        IndexEntry::new(FileStamp { size, mtime_ns: -5, inode: 7 }, size, &scanner)
+        IndexEntry::new(FileStamp { size, mtime_ns: -5, inode: 7, ctime_ns: 3 }, size, &scanner)
+    }
+
+    /// A stamp equal in every part is trusted without reading; a larger file of the same inode,
+    /// no older, is read from where it was left; anything else — the change time alone moving
+    /// included — is read again.
+    #[test]
+    fn freshness_takes_every_part_of_the_stamp() {
+        let e = entry(10);
+        let was = e.stamp;
+        assert_eq!(e.freshness(&was), Freshness::Fresh);
+        let grown = FileStamp { size: 20, mtime_ns: 9, ctime_ns: 9, ..was };
+        assert_eq!(e.freshness(&grown), Freshness::Appended);
+        for changed in [
+            FileStamp { ctime_ns: 4, ..was },
+            FileStamp { mtime_ns: 9, ctime_ns: 9, ..was },
+            FileStamp { inode: 8, ..was },
+            FileStamp { size: 9, ..was },
+            FileStamp { inode: 8, ..grown },
+        ] {
+            assert_eq!(e.freshness(&changed), Freshness::Stale, "{changed:?}");
+        }
     }
 
     #[test]
     fn the_scanner_is_stored_without_a_second_copy_of_the_facts() {
         let mut scanner = FactsScanner::new();
         scanner.feed(br#"{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hello there"}}"#);
-        let e = IndexEntry::new(FileStamp { size: 1, mtime_ns: 1, inode: 1 }, 1, &scanner);
+        let e =
+            IndexEntry::new(FileStamp { size: 1, mtime_ns: 1, inode: 1, ctime_ns: 1 }, 1, &scanner);
         assert_eq!(e.scanner().unwrap(), scanner);
         let stored = |text: &[u8]| e.scanner.windows(text.len()).any(|w| w == text);
         assert!(!stored(b"hello there") && !stored(b"/w"), "the facts are stored twice");
@@ -669,7 +712,8 @@ mod tests {
         // whose preview the facts take from elsewhere in the state.
         let mut command = FactsScanner::new();
         command.feed(br#"{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"<command-name>/init</command-name>"}}"#);
-        let e = IndexEntry::new(FileStamp { size: 1, mtime_ns: 1, inode: 1 }, 1, &command);
+        let e =
+            IndexEntry::new(FileStamp { size: 1, mtime_ns: 1, inode: 1, ctime_ns: 1 }, 1, &command);
         assert_eq!(e.facts().preview.as_deref(), Some("/init"));
         assert_eq!(e.scanner().unwrap(), command);
     }

@@ -168,6 +168,11 @@ impl<R: BufRead> LineReader<R> {
         self.complete
     }
 
+    /// The reader it read from.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
     /// The bytes of an unterminated last line seen at end of input (empty when none, or when that
     /// line is over-long). Callers may try to parse it once the file has stopped growing.
     pub fn pending(&self) -> &[u8] {

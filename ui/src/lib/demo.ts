@@ -672,6 +672,8 @@ function demoSearch(query: string, limit: number): SearchResults {
     totalSessions: matching.length,
     totalMatches: matching.length,
     indexedSessions: sessions.length,
+    listedSessions: sessions.length,
+    complete: true,
     tookMs: 3,
     sessions: matching.slice(0, limit).map((s) => {
       const text = s.preview ?? s.autoName ?? '';

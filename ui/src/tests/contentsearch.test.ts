@@ -18,6 +18,8 @@ function results(o: Partial<SearchResults> = {}): SearchResults {
     totalSessions: 1,
     totalMatches: 3,
     indexedSessions: 10,
+    listedSessions: 10,
+    complete: true,
     tookMs: 2,
     sessions: [
       {
@@ -99,6 +101,22 @@ describe('content search', () => {
     render(ContentResults, { query: '"zeppelin' });
     await vi.waitFor(() => expect(screen.getByTestId('query-error').textContent).toContain('not closed'));
     expect(screen.getByTestId('content-count').textContent).toContain('indexing 1,234 of 5,000 sessions');
+  });
+
+  it('says when an answer comes from an index still being built elsewhere', async () => {
+    vi.mocked(api.search).mockResolvedValue(results({ complete: false, indexedSessions: 1200, listedSessions: 5000 }));
+    render(ContentResults, { query: 'zeppelin' });
+    await vi.waitFor(() => expect(screen.getAllByTestId('content-hit').length).toBe(1));
+    expect(screen.getByTestId('content-count').textContent).toContain(
+      'partial: 1,200 of 5,000 sessions indexed so far',
+    );
+  });
+
+  it('says nothing of coverage when the index is complete', async () => {
+    vi.mocked(api.search).mockResolvedValue(results());
+    render(ContentResults, { query: 'zeppelin' });
+    await vi.waitFor(() => expect(screen.getAllByTestId('content-hit').length).toBe(1));
+    expect(screen.getByTestId('content-count').textContent).not.toContain('partial');
   });
 
   it('one letter searches nothing', async () => {

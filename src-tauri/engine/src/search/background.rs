@@ -124,7 +124,7 @@ fn run(
         });
         let result = index.update(
             &catalog,
-            UpdateOptions { wait: WAIT_FOR_WRITER, rebuild: false, trust_quiet: false },
+            UpdateOptions { wait: WAIT_FOR_WRITER, ..UpdateOptions::default() },
             &mut |p: IndexProgress| {
                 set(&|s| {
                     s.done = p.done;

@@ -29,8 +29,6 @@ use crate::transcript::forks;
 use crate::transcript::subagents::{self, FlatAgents, SubagentFile, subagent_files_with};
 use crate::transcript::text::{Piece, TextExtractor};
 
-/// How many bytes before the indexed end are compared to tell an append from a rewrite.
-const TAIL_BYTES: u64 = 1024;
 /// The work is committed at least this often, so progress survives a quit and is searchable.
 const COMMIT_EVERY: Duration = Duration::from_secs(10);
 /// Files read between two progress reports.
@@ -72,7 +70,7 @@ enum Work {
 
 impl SearchIndex {
     /// What the last commit recorded of its state; `None` without a commit of this format.
-    fn committed(&self) -> Option<Committed> {
+    pub(super) fn committed(&self) -> Option<Committed> {
         let metas = self.index.load_metas().ok()?;
         let c: Committed = serde_json::from_str(metas.payload.as_deref()?).ok()?;
         (c.version == STATE_VERSION).then_some(c)
@@ -166,18 +164,17 @@ impl SearchIndex {
         let mut todo = todo.into_iter().peekable();
         while todo.peek().is_some() {
             let chunk: Vec<(Wanted<'_>, Work)> = todo.by_ref().take(CHUNK_FILES).collect();
-            let results: Vec<(Wanted<'_>, bool, std::io::Result<FileState>)> = chunk
+            let results: Vec<(Wanted<'_>, std::io::Result<(FileState, bool)>)> = chunk
                 .into_par_iter()
                 .map(|(w, work)| {
-                    let full = matches!(work, Work::Full);
                     let r = self.index_file(&writer, &w, work, &added, &bytes);
-                    (w, full, r)
+                    (w, r)
                 })
                 .collect();
-            for (w, full, r) in results {
+            for (w, r) in results {
                 let key = w.key.clone().into_owned();
                 match r {
-                    Ok(state) => {
+                    Ok((state, full)) => {
                         if full {
                             report.files_indexed += 1;
                         } else {
@@ -198,14 +195,14 @@ impl SearchIndex {
                 }
                 done_sessions.insert(w.session_id);
             }
-            progress(IndexProgress { done: done_sessions.len() as u64, total: total as u64 });
-            if last_commit.elapsed() >= COMMIT_EVERY {
-                self.commit(&mut writer, &payload)?;
+            if last_commit.elapsed() >= opts.commit_every.unwrap_or(COMMIT_EVERY) {
+                self.commit(&mut writer, &payload, true)?;
                 last_commit = Instant::now();
             }
+            progress(IndexProgress { done: done_sessions.len() as u64, total: total as u64 });
         }
         report.sessions_renamed = self.names_documents(&writer, &sessions, &mut payload);
-        let committed = self.commit(&mut writer, &payload)?;
+        let committed = self.commit(&mut writer, &payload, false)?;
         self.state.put(&committed, payload);
         if bytes.load(Ordering::Relaxed) >= SETTLE_AFTER_BYTES {
             // After a build, the segments it left are merged before it returns: queries then
@@ -222,12 +219,18 @@ impl SearchIndex {
         Ok(report)
     }
 
-    /// Commits the documents with their state: the state file first, then the commit that
-    /// names it (atomic), then state files no reader needs any more.
-    fn commit(&self, writer: &mut IndexWriter, payload: &Payload) -> Result<Committed> {
+    /// Commits the documents with their state (`partial` while the update goes on): the state
+    /// file first, then the commit that names it (atomic), then state files no reader needs
+    /// any more.
+    fn commit(
+        &self,
+        writer: &mut IndexWriter,
+        payload: &Payload,
+        partial: bool,
+    ) -> Result<Committed> {
         let previous = self.committed().map(|c| c.state);
         let mut prepared = writer.prepare_commit().map_err(index_error)?;
-        let committed = state::write(self.dir(), prepared.opstamp(), payload)?;
+        let committed = state::write(self.dir(), prepared.opstamp(), payload, partial)?;
         let text = serde_json::to_string(&committed)
             .map_err(|e| index_error(format!("cannot encode the commit: {e}")))?;
         prepared.set_payload(&text);
@@ -238,7 +241,8 @@ impl SearchIndex {
         Ok(committed)
     }
 
-    /// Reads one file (from the start, or from where it was left) into documents.
+    /// Reads one file (from the start, or from where it was left) into documents; says whether
+    /// it was read from the start.
     fn index_file(
         &self,
         writer: &IndexWriter,
@@ -246,10 +250,20 @@ impl SearchIndex {
         work: Work,
         added: &AtomicU64,
         bytes: &AtomicU64,
-    ) -> std::io::Result<FileState> {
+    ) -> std::io::Result<(FileState, bool)> {
         let key = &w.key;
-        let file = crate::files::open_regular(&w.path)?;
+        let mut file = crate::files::open_regular(&w.path)?;
         let meta = file.metadata()?;
+        // Read on from where it was left only if every byte read then is as it was (an edit in
+        // place anywhere before is a rewrite, as is a file cut short).
+        let work = match work {
+            Work::Append(state)
+                if crc_of(&mut file, 0, state.offset, 0).ok() == Some(state.crc) =>
+            {
+                Work::Append(state)
+            }
+            _ => Work::Full,
+        };
         // A fork's copy of the main conversation is searched there, not again in the run: the
         // lines that say they are copies are skipped by the extractor; a run named a fork is
         // also compared with its main transcript, once.
@@ -259,16 +273,22 @@ impl SearchIndex {
             }
             _ => Arc::from([]),
         };
-        let (start, mut extractor) = match work {
+        let full = matches!(work, Work::Full);
+        let (start, mut extractor, crc) = match work {
             Work::Full => {
                 writer.delete_term(Term::from_field_text(self.fields.key, key));
-                (0, TextExtractor::new(w.run.is_some()))
+                (0, TextExtractor::new(w.run.is_some()), 0)
             }
-            Work::Append(state) => (state.offset, state.extractor),
+            Work::Append(state) => (state.offset, state.extractor, state.crc),
         };
-        let mut reader = std::io::BufReader::new(file);
-        reader.seek(SeekFrom::Start(start))?;
-        let mut lines = LineReader::with_max_line(reader, start, LISTING_MAX_LINE_BYTES);
+        file.seek(SeekFrom::Start(start))?;
+        let counted =
+            CrcRead { inner: file, hasher: crc32fast::Hasher::new_with_initial(crc), read: 0 };
+        let mut lines = LineReader::with_max_line(
+            std::io::BufReader::new(counted),
+            start,
+            LISTING_MAX_LINE_BYTES,
+        );
         let mut pieces = Vec::new();
         while let Some(line) = lines.next_line()? {
             if inherited.binary_search(&line.offset).is_ok() {
@@ -284,15 +304,27 @@ impl SearchIndex {
         }
         let offset = lines.complete_offset();
         bytes.fetch_add(offset - start, Ordering::Relaxed);
-        Ok(FileState {
+        let counted = lines.into_inner().into_inner();
+        // The bytes hashed are the bytes indexed — unless the file ends in a line still being
+        // written, which is left for later: then its complete lines are hashed again.
+        let crc = if start + counted.read == offset {
+            counted.hasher.finalize()
+        } else {
+            let mut file = counted.inner;
+            crc_of(&mut file, start, offset, crc)?
+        };
+        let stamp = FileStamp::of(&meta);
+        let state = FileState {
             session_id: w.session_id.to_owned(),
-            size: meta.len(),
-            mtime_ns: mtime_ns(&meta),
+            size: stamp.size,
+            mtime_ns: ns(stamp.mtime_ns),
+            ctime_ns: ns(stamp.ctime_ns),
             identity: FileIdentity::dev_ino(&meta),
             offset,
-            tail: tail_hash(&w.path, offset)?,
+            crc,
             extractor,
-        })
+        };
+        Ok((state, full))
     }
 
     fn message_document(
@@ -536,11 +568,12 @@ fn stamp_now(path: &Path) -> Option<FileStamp> {
 fn file_print(path: &Path, session_id: &str, stamp: Option<FileStamp>) -> u64 {
     let key = state::file_key(path);
     match stamp {
-        Some(st) => {
-            let mtime = i64::try_from(st.mtime_ns.max(0)).unwrap_or(0);
-            state::file_print(&key, session_id, st.size, mtime, st.inode)
-        }
-        None => state::file_print(&key, "\u{0}missing", 0, 0, u64::MAX),
+        Some(st) => state::file_print(&key, session_id, print_stamp(&st)),
+        None => state::file_print(
+            &key,
+            "\u{0}missing",
+            state::Stamp { size: 0, mtime_ns: 0, ctime_ns: 0, ino: u64::MAX },
+        ),
     }
 }
 
@@ -578,49 +611,90 @@ fn fingerprint_now(files: Prints, sessions: &[SessionNames<'_>]) -> u64 {
         .finish()
 }
 
-/// Whether and how `w` must be read; `None` when the index has it as it is.
+/// Whether and how `w` must be read; `None` when the index has it as it is. A file that
+/// changed in any way (size, either time, inode) is read from where it was left when it is
+/// still the same file and no shorter; [`SearchIndex::index_file`] checks that what was read
+/// before is unchanged (an append) and reads it all again otherwise.
 fn decide(payload: &Payload, w: &Wanted<'_>) -> Option<Work> {
     let Some(state) = payload.files.get(&*w.key) else { return Some(Work::Full) };
-    let (size, mtime, same_file) = match w.stamp {
+    let (now, same_file) = match w.stamp {
         // The listing's `stat` of this update, whose inode stands for the identity (a file on
         // another device with the same inode, size and time is taken as the same file).
-        Some(st) => (
-            st.size,
-            i64::try_from(st.mtime_ns).unwrap_or(0),
-            state.identity.map(|(_, ino)| ino) == (st.inode != 0).then_some(st.inode),
-        ),
+        Some(st) => (st, state.identity.map(|(_, ino)| ino) == (st.inode != 0).then_some(st.inode)),
         None => {
             let Ok(meta) = std::fs::metadata(&w.path) else { return Some(Work::Full) };
-            (meta.len(), mtime_ns(&meta), FileIdentity::dev_ino(&meta) == state.identity)
+            (FileStamp::of(&meta), FileIdentity::dev_ino(&meta) == state.identity)
         }
     };
     if state.session_id != w.session_id || !same_file {
         return Some(Work::Full);
     }
-    if size == state.size && mtime == state.mtime_ns {
+    if now.size == state.size
+        && ns(now.mtime_ns) == state.mtime_ns
+        && ns(now.ctime_ns) == state.ctime_ns
+    {
         return None;
     }
-    if size < state.offset
-        || tail_hash(&w.path, state.offset).ok().as_deref() != Some(state.tail.as_str())
-    {
+    if now.size < state.offset {
         return Some(Work::Full);
     }
     Some(Work::Append(state.clone()))
 }
 
-/// A file's modification time as the index stores it (0 when unknown or out of range).
-fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
-    i64::try_from(crate::index::mtime_ns(meta.modified().ok())).unwrap_or(0)
+/// A time as the index stores it, in nanoseconds (0 when out of range).
+fn ns(t: i128) -> i64 {
+    i64::try_from(t).unwrap_or(0)
 }
 
-/// SHA-256 (hex) of the `TAIL_BYTES` of `path` that end at `end`.
-fn tail_hash(path: &Path, end: u64) -> std::io::Result<String> {
-    let start = end.saturating_sub(TAIL_BYTES);
-    let mut f = crate::files::open_regular(path)?;
-    f.seek(SeekFrom::Start(start))?;
-    let mut buf = Vec::with_capacity(TAIL_BYTES as usize);
-    f.take(end - start).read_to_end(&mut buf)?;
-    Ok(crate::files::sha256_hex(&buf))
+/// What a fingerprint takes of a `stat`.
+fn print_stamp(st: &FileStamp) -> state::Stamp {
+    state::Stamp {
+        size: st.size,
+        mtime_ns: ns(st.mtime_ns),
+        ctime_ns: ns(st.ctime_ns),
+        ino: st.inode,
+    }
+}
+
+/// Blocks read at a time by [`crc_of`].
+const CRC_BLOCK: usize = 256 * 1024;
+
+/// The CRC-32 of `crc` (of the bytes before `from`) continued over `from..to` of `file` (which
+/// is left at `to`); an error when the file ends before `to`.
+fn crc_of(file: &mut std::fs::File, from: u64, to: u64, crc: u32) -> std::io::Result<u32> {
+    let mut hasher = crc32fast::Hasher::new_with_initial(crc);
+    file.seek(SeekFrom::Start(from))?;
+    let mut left = to.saturating_sub(from);
+    let mut buf = vec![0u8; CRC_BLOCK.min(usize::try_from(left).unwrap_or(CRC_BLOCK))];
+    while left > 0 {
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let Some(part) = buf.get_mut(..want) else { break };
+        let n = match file.read(part) {
+            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(part.get(..n).unwrap_or_default());
+        left -= n as u64;
+    }
+    Ok(hasher.finalize())
+}
+
+/// A reader that keeps the CRC-32 of every byte read through it.
+struct CrcRead<R> {
+    inner: R,
+    hasher: crc32fast::Hasher,
+    read: u64,
+}
+
+impl<R: Read> Read for CrcRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(buf.get(..n).unwrap_or_default());
+        self.read += n as u64;
+        Ok(n)
+    }
 }
 
 #[cfg(test)]

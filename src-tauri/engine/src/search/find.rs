@@ -65,11 +65,14 @@ impl SearchIndex {
         let parsed = parse(query)?;
         self.reload()?;
         let scan = catalog.last_scan()?;
+        let committed = self.committed();
         let mut results = SearchResults {
             query: query.to_owned(),
             total_sessions: 0,
             total_matches: 0,
-            indexed_sessions: self.indexed_sessions(),
+            indexed_sessions: committed.as_ref().map_or(0, |c| c.sessions),
+            listed_sessions: catalog.listed_transcripts(&scan).count() as u64,
+            complete: committed.is_some_and(|c| !c.partial),
             sessions: Vec::new(),
             took_ms: 0,
         };

@@ -41,8 +41,8 @@ use crate::transcript::subagents::{self, Entries, Lookups};
 /// The file beside the index.
 const FILE: &str = "folders.bin";
 /// Its format; another is ignored.
-/// 3: settled sessions.
-const VERSION: u32 = 3;
+/// 3: settled sessions. 4: their stamps hold the change time.
+const VERSION: u32 = 4;
 /// Largest file read back (a cache: a larger one is ignored).
 const MAX_BYTES: u64 = 256 * 1024 * 1024;
 /// How much older than its read a folder's modification time must be for the read to be reused.

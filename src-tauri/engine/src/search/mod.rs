@@ -52,6 +52,9 @@ pub struct UpdateOptions {
     /// search does, to answer sooner. An update that does not (the app's, which file events
     /// start, and `index`) looks at every file and folder.
     pub trust_quiet: bool,
+    /// How often a long update commits what it has read so far (searchable at once, kept
+    /// through a quit; such commits say they are partial); `None`: every 10 seconds.
+    pub commit_every: Option<Duration>,
 }
 
 /// How far a background build has come, in sessions.
@@ -158,6 +161,13 @@ pub struct SearchResults {
     /// Sessions the index covers (fewer than listed while it is being built).
     #[ts(type = "number")]
     pub indexed_sessions: u64,
+    /// Sessions listed now.
+    #[ts(type = "number")]
+    pub listed_sessions: u64,
+    /// The index was last committed at the end of an update. False while an update (this
+    /// process's or another's) is part way, or before the first: the answer is partial, and
+    /// `indexedSessions` says how far it goes.
+    pub complete: bool,
     pub sessions: Vec<SessionHits>,
     #[ts(type = "number")]
     pub took_ms: u64,

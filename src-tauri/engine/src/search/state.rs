@@ -14,7 +14,8 @@ use crate::transcript::text::TextExtractor;
 
 /// The state's format; another one means the index is rebuilt.
 /// 3: a fork subagent's copy of the main conversation is no longer indexed in the run.
-pub(super) const STATE_VERSION: u32 = 3;
+/// 4: the change time and a CRC of everything read, in place of a hash of the last KiB.
+pub(super) const STATE_VERSION: u32 = 4;
 /// State files are `state-<opstamp>.bin`.
 const PREFIX: &str = "state-";
 const SUFFIX: &str = ".bin";
@@ -25,11 +26,14 @@ pub(super) struct FileState {
     pub session_id: String,
     pub size: u64,
     pub mtime_ns: i64,
+    /// The status change time (0 where the platform has none): see [`crate::index::FileStamp`].
+    pub ctime_ns: i64,
     pub identity: Option<(u64, u64)>,
     /// Bytes read (up to the end of the last complete line).
     pub offset: u64,
-    /// SHA-256 of the bytes just before `offset` (tells an append from a rewrite).
-    pub tail: String,
+    /// CRC-32 of every byte before `offset`: a file that changed is read again from where it
+    /// was left only when all of that is as it was (an append), from the start otherwise.
+    pub crc: u32,
     pub extractor: TextExtractor,
 }
 
@@ -53,14 +57,31 @@ pub(super) struct Committed {
     /// [`Payload::fingerprint`] of the state: equal to the fingerprint of the files as they
     /// are now exactly when nothing needs reading (checked without decoding the state).
     pub fingerprint: u64,
+    /// Made during an update that had not finished (progress kept every few seconds): what it
+    /// answers is partial.
+    #[serde(default)]
+    pub partial: bool,
 }
 
 impl Payload {
+    /// Sessions it holds anything of: their names, or messages of a file read so far (while an
+    /// update goes on, names are written at its end).
+    pub(super) fn session_count(&self) -> u64 {
+        let files = self.files.values().map(|f| f.session_id.as_str());
+        let all: std::collections::BTreeSet<&str> =
+            files.chain(self.sessions.keys().map(String::as_str)).collect();
+        all.len() as u64
+    }
+
     /// An order-free digest of every file's stamp and every session's names.
     pub(super) fn fingerprint(&self) -> u64 {
         let files = self.files.iter().map(|(key, f)| {
             let ino = f.identity.map_or(0, |(_, ino)| ino);
-            file_print(key, &f.session_id, f.size, f.mtime_ns, ino)
+            file_print(
+                key,
+                &f.session_id,
+                Stamp { size: f.size, mtime_ns: f.mtime_ns, ctime_ns: f.ctime_ns, ino },
+            )
         });
         let names = self.sessions.iter().map(|(sid, hash)| names_print(sid, *hash));
         combine(files.chain(names))
@@ -73,17 +94,27 @@ pub(super) fn file_key(path: &std::path::Path) -> std::borrow::Cow<'_, str> {
     path.to_str().map_or_else(|| path.display().to_string().into(), Into::into)
 }
 
-/// One file's part of a fingerprint: its path, session, size, time and inode (0 where the
-/// platform has none). The device is left out, so that the listing's `stat` serves too.
-pub(super) fn file_print(key: &str, session_id: &str, size: u64, mtime_ns: i64, ino: u64) -> u64 {
+/// What a fingerprint takes of a file's `stat`: its size, times and inode (0 where the platform
+/// has none). The device is left out, so that the listing's `stat` serves too.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Stamp {
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub ctime_ns: i64,
+    pub ino: u64,
+}
+
+/// One file's part of a fingerprint: its path, session and [`Stamp`].
+pub(super) fn file_print(key: &str, session_id: &str, st: Stamp) -> u64 {
     let mut b = Vec::with_capacity(key.len() + session_id.len() + 48);
     b.extend_from_slice(key.as_bytes());
     b.push(0);
     b.extend_from_slice(session_id.as_bytes());
     b.push(0);
-    b.extend_from_slice(&size.to_le_bytes());
-    b.extend_from_slice(&mtime_ns.to_le_bytes());
-    b.extend_from_slice(&ino.to_le_bytes());
+    b.extend_from_slice(&st.size.to_le_bytes());
+    b.extend_from_slice(&st.mtime_ns.to_le_bytes());
+    b.extend_from_slice(&st.ctime_ns.to_le_bytes());
+    b.extend_from_slice(&st.ino.to_le_bytes());
     crate::index::checksum(&b)
 }
 
@@ -131,17 +162,23 @@ impl Prints {
 }
 
 /// Writes `payload` as the state of the commit `opstamp` (atomically: a crash leaves the old
-/// file or a whole new one, never a torn one).
-pub(super) fn write(dir: &Path, opstamp: u64, payload: &Payload) -> Result<Committed> {
+/// file or a whole new one, never a torn one); `partial` while its update goes on.
+pub(super) fn write(
+    dir: &Path,
+    opstamp: u64,
+    payload: &Payload,
+    partial: bool,
+) -> Result<Committed> {
     let bytes = postcard::to_allocvec(payload)
         .map_err(|e| super::index_error(format!("cannot encode the index state: {e}")))?;
     let committed = Committed {
         version: STATE_VERSION,
         state: format!("{PREFIX}{opstamp}{SUFFIX}"),
-        sessions: payload.sessions.len() as u64,
+        sessions: payload.session_count(),
         len: bytes.len() as u64,
         sum: crate::index::checksum(&bytes),
         fingerprint: payload.fingerprint(),
+        partial,
     };
     crate::atomic_write::write_atomic(&dir.join(&committed.state), &bytes)?;
     Ok(committed)
@@ -221,9 +258,10 @@ mod tests {
                 session_id: "s1".into(),
                 size: 10,
                 mtime_ns: 5,
+                ctime_ns: 6,
                 identity: Some((1, 2)),
                 offset: 10,
-                tail: "ab".into(),
+                crc: 7,
                 extractor: TextExtractor::new(false),
             },
         );
@@ -233,7 +271,7 @@ mod tests {
     #[test]
     fn a_state_reads_back_and_a_damaged_one_is_not_believed() {
         let tmp = tempfile::tempdir().unwrap();
-        let c = write(tmp.path(), 42, &payload()).unwrap();
+        let c = write(tmp.path(), 42, &payload(), false).unwrap();
         assert_eq!(c.state, "state-42.bin");
         let back = read(tmp.path(), &c).unwrap();
         assert_eq!(back.files, payload().files);
@@ -249,7 +287,7 @@ mod tests {
         assert!(read(tmp.path(), &c).is_none());
         let escape = Committed { state: "../state-1.bin".into(), ..c.clone() };
         assert!(read(tmp.path(), &escape).is_none());
-        let c2 = write(tmp.path(), 43, &payload()).unwrap();
+        let c2 = write(tmp.path(), 43, &payload(), false).unwrap();
         assert!(read(tmp.path(), &Committed { version: 1, ..c2.clone() }).is_none());
 
         #[cfg(unix)]

@@ -16,4 +16,14 @@ totalMatches: number,
 /**
  * Sessions the index covers (fewer than listed while it is being built).
  */
-indexedSessions: number, sessions: Array<SessionHits>, tookMs: number, };
+indexedSessions: number, 
+/**
+ * Sessions listed now.
+ */
+listedSessions: number, 
+/**
+ * The index was last committed at the end of an update. False while an update (this
+ * process's or another's) is part way, or before the first: the answer is partial, and
+ * `indexedSessions` says how far it goes.
+ */
+complete: boolean, sessions: Array<SessionHits>, tookMs: number, };
