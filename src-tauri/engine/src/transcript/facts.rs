@@ -729,17 +729,39 @@ fn check_any(c: &mut Cursor<'_>) -> Option<()> {
     }
 }
 
-/// Iterates an object's keys; `seen` guards the known ones (serde refuses duplicates).
-fn object_keys<'a>(
+/// The keys one fast reader takes from a JSON object, each named once with its spelling (see
+/// [`keys!`]): adding one cannot shift another, and a reader's `match` must handle every one.
+trait Keys: Copy + 'static {
+    const ALL: &'static [(Self, &'static [u8])];
+}
+
+/// Declares an enum of object keys and their spellings, as a [`Keys`].
+macro_rules! keys {
+    ($(#[$meta:meta])* enum $name:ident { $($variant:ident = $key:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        enum $name {
+            $($variant),+
+        }
+        impl Keys for $name {
+            const ALL: &'static [(Self, &'static [u8])] = &[$((Self::$variant, $key)),+];
+        }
+        // `object_keys` tells duplicates apart with one bit per key.
+        const _: () = assert!(<$name as Keys>::ALL.len() <= 32);
+    };
+}
+
+/// Iterates an object's keys, naming the known ones; `seen` guards them (serde refuses
+/// duplicates).
+fn object_keys<'a, K: Keys>(
     c: &mut Cursor<'a>,
-    known: &[&[u8]],
-    mut each: impl FnMut(&mut Cursor<'a>, Option<usize>) -> Option<()>,
+    mut each: impl FnMut(&mut Cursor<'a>, Option<K>) -> Option<()>,
 ) -> Option<()> {
     c.enter(b'{')?;
     let mut first = true;
     let mut seen = 0u32;
     while let Some(key) = c.next_key(&mut first)? {
-        let idx = known.iter().position(|k| *k == key);
+        let idx = K::ALL.iter().position(|(_, k)| *k == key);
         if let Some(i) = idx {
             let bit = 1u32 << i;
             if seen & bit != 0 {
@@ -747,7 +769,7 @@ fn object_keys<'a>(
             }
             seen |= bit;
         }
-        each(c, idx)?;
+        each(c, idx.and_then(|i| K::ALL.get(i)).map(|(k, _)| *k))?;
     }
     Some(())
 }
@@ -772,24 +794,27 @@ enum RawContent<'a> {
     None,
 }
 
-const BLOCK_KEYS: &[&[u8]] = &[
-    b"type",
-    b"text",
-    b"thinking",
-    b"id",
-    b"name",
-    b"input",
-    b"tool_use_id",
-    b"content",
-    b"is_error",
-];
+keys! {
+    /// A content block's keys.
+    enum BlockKey {
+        Type = b"type",
+        Text = b"text",
+        Thinking = b"thinking",
+        Id = b"id",
+        Name = b"name",
+        Input = b"input",
+        ToolUseId = b"tool_use_id",
+        Content = b"content",
+        IsError = b"is_error",
+    }
+}
 
 fn raw_block<'a>(c: &mut Cursor<'a>) -> Option<RawBlock<'a>> {
     let mut b = RawBlock { ty: Loose::Other, text: None };
-    object_keys(c, BLOCK_KEYS, |c, k| {
+    object_keys(c, |c, k| {
         match k {
-            Some(0) => b.ty = loose(c)?,
-            Some(1) => {
+            Some(BlockKey::Type) => b.ty = loose(c)?,
+            Some(BlockKey::Text) => {
                 if c.peek()? == b'"' {
                     b.text = Some(raw_str(c)?);
                 } else {
@@ -797,8 +822,15 @@ fn raw_block<'a>(c: &mut Cursor<'a>) -> Option<RawBlock<'a>> {
                 }
             }
             // `input` and `content` are raw values; unknown keys are ignored.
-            Some(5 | 7) | None => c.skip()?,
-            Some(_) => check_any(c)?,
+            Some(BlockKey::Input | BlockKey::Content) | None => c.skip()?,
+            // The rest are checked (serde would refuse a malformed one) and not kept.
+            Some(
+                BlockKey::Thinking
+                | BlockKey::Id
+                | BlockKey::Name
+                | BlockKey::ToolUseId
+                | BlockKey::IsError,
+            ) => check_any(c)?,
         }
         Some(())
     })?;
@@ -843,36 +875,49 @@ impl<'a> RawContent<'a> {
     }
 }
 
+keys! {
+    /// `usage.cache_creation`'s keys.
+    enum CacheCreationKey {
+        FiveMinutes = b"ephemeral_5m_input_tokens",
+        OneHour = b"ephemeral_1h_input_tokens",
+    }
+}
+
 fn cache_creation<'a>(c: &mut Cursor<'a>) -> Option<CacheCreationRef<'a>> {
     let mut v = CacheCreationRef::default();
-    object_keys(c, &[b"ephemeral_5m_input_tokens", b"ephemeral_1h_input_tokens"], |c, k| {
+    object_keys(c, |c, k| {
         match k {
-            Some(0) => v.ephemeral_5m_input_tokens = loose(c)?,
-            Some(1) => v.ephemeral_1h_input_tokens = loose(c)?,
-            _ => c.skip()?,
+            Some(CacheCreationKey::FiveMinutes) => v.ephemeral_5m_input_tokens = loose(c)?,
+            Some(CacheCreationKey::OneHour) => v.ephemeral_1h_input_tokens = loose(c)?,
+            None => c.skip()?,
         }
         Some(())
     })?;
     Some(v)
 }
 
-const USAGE_KEYS: &[&[u8]] = &[
-    b"input_tokens",
-    b"output_tokens",
-    b"cache_creation_input_tokens",
-    b"cache_read_input_tokens",
-    b"cache_creation",
-];
+keys! {
+    /// A message's `usage` keys.
+    enum UsageKey {
+        Input = b"input_tokens",
+        Output = b"output_tokens",
+        CacheCreationInput = b"cache_creation_input_tokens",
+        CacheReadInput = b"cache_read_input_tokens",
+        CacheCreation = b"cache_creation",
+    }
+}
 
 fn usage<'a>(c: &mut Cursor<'a>) -> Option<UsageRef<'a>> {
     let mut u = UsageRef::default();
-    object_keys(c, USAGE_KEYS, |c, k| {
+    object_keys(c, |c, k| {
         match k {
-            Some(0) => u.input_tokens = loose(c)?,
-            Some(1) => u.output_tokens = loose(c)?,
-            Some(2) => u.cache_creation_input_tokens = loose(c)?,
-            Some(3) => u.cache_read_input_tokens = loose(c)?,
-            Some(_) => u.cache_creation = MapOr(map_or(c, cache_creation)?),
+            Some(UsageKey::Input) => u.input_tokens = loose(c)?,
+            Some(UsageKey::Output) => u.output_tokens = loose(c)?,
+            Some(UsageKey::CacheCreationInput) => u.cache_creation_input_tokens = loose(c)?,
+            Some(UsageKey::CacheReadInput) => u.cache_read_input_tokens = loose(c)?,
+            Some(UsageKey::CacheCreation) => {
+                u.cache_creation = MapOr(map_or(c, cache_creation)?);
+            }
             None => c.skip()?,
         }
         Some(())
@@ -894,12 +939,12 @@ fn raw_message<'a>(c: &mut Cursor<'a>) -> Option<RawMessage<'a>> {
         content: RawContent::None,
         usage: None,
     };
-    object_keys(c, &[b"id", b"model", b"content", b"usage"], |c, k| {
+    object_keys(c, |c, k| {
         match k {
-            Some(0) => m.id = loose(c)?,
-            Some(1) => m.model = loose(c)?,
-            Some(2) => m.content = raw_content(c)?,
-            Some(_) => m.usage = map_or(c, usage)?,
+            Some(MessageKey::Id) => m.id = loose(c)?,
+            Some(MessageKey::Model) => m.model = loose(c)?,
+            Some(MessageKey::Content) => m.content = raw_content(c)?,
+            Some(MessageKey::Usage) => m.usage = map_or(c, usage)?,
             None => c.skip()?,
         }
         Some(())
@@ -907,11 +952,28 @@ fn raw_message<'a>(c: &mut Cursor<'a>) -> Option<RawMessage<'a>> {
     Some(m)
 }
 
+keys! {
+    /// A line's `message` keys.
+    enum MessageKey {
+        Id = b"id",
+        Model = b"model",
+        Content = b"content",
+        Usage = b"usage",
+    }
+}
+
+keys! {
+    /// A line's `origin` keys.
+    enum OriginKey {
+        Kind = b"kind",
+    }
+}
+
 fn origin<'a>(c: &mut Cursor<'a>) -> Option<OriginRef<'a>> {
     let mut o = OriginRef::default();
-    object_keys(c, &[b"kind"], |c, k| {
+    object_keys(c, |c, k| {
         match k {
-            Some(_) => o.kind = loose(c)?,
+            Some(OriginKey::Kind) => o.kind = loose(c)?,
             None => c.skip()?,
         }
         Some(())
@@ -919,25 +981,28 @@ fn origin<'a>(c: &mut Cursor<'a>) -> Option<OriginRef<'a>> {
     Some(o)
 }
 
-const LINE_KEYS: &[&[u8]] = &[
-    b"type",
-    b"isSidechain",
-    b"isMeta",
-    b"isCompactSummary",
-    b"cwd",
-    b"gitBranch",
-    b"version",
-    b"timestamp",
-    b"origin",
-    b"message",
-    b"requestId",
-    b"customTitle",
-    b"aiTitle",
-    b"summary",
-    b"uuid",
-    b"leafUuid",
-    b"parentUuid",
-];
+keys! {
+    /// A line's top-level keys the listing reads.
+    enum LineKey {
+        Type = b"type",
+        IsSidechain = b"isSidechain",
+        IsMeta = b"isMeta",
+        IsCompactSummary = b"isCompactSummary",
+        Cwd = b"cwd",
+        GitBranch = b"gitBranch",
+        Version = b"version",
+        Timestamp = b"timestamp",
+        Origin = b"origin",
+        Message = b"message",
+        RequestId = b"requestId",
+        CustomTitle = b"customTitle",
+        AiTitle = b"aiTitle",
+        Summary = b"summary",
+        Uuid = b"uuid",
+        LeafUuid = b"leafUuid",
+        ParentUuid = b"parentUuid",
+    }
+}
 
 /// The [`FactLine`] serde would read from `line` (already trimmed), or `None` when the fast path
 /// declines the line. Message content is only materialised for user lines (the only ones that
@@ -946,25 +1011,25 @@ fn fast_fact_line(line: &[u8]) -> Option<FactLine<'_>> {
     let mut c = Cursor::new(line);
     let mut l = FactLine::default();
     let mut message = None;
-    object_keys(&mut c, LINE_KEYS, |c, k| {
+    object_keys(&mut c, |c, k| {
         match k {
-            Some(0) => l.ty = loose(c)?,
-            Some(1) => l.is_sidechain = loose(c)?,
-            Some(2) => l.is_meta = loose(c)?,
-            Some(3) => l.is_compact_summary = loose(c)?,
-            Some(4) => l.cwd = loose(c)?,
-            Some(5) => l.git_branch = loose(c)?,
-            Some(6) => l.version = loose(c)?,
-            Some(7) => l.timestamp = loose(c)?,
-            Some(8) => l.origin = MapOr(map_or(c, origin)?),
-            Some(9) => message = map_or(c, raw_message)?,
-            Some(10) => l.request_id = loose(c)?,
-            Some(11) => l.custom_title = loose(c)?,
-            Some(12) => l.ai_title = loose(c)?,
-            Some(13) => l.summary = loose(c)?,
-            Some(14) => l.uuid = loose(c)?,
-            Some(15) => l.leaf_uuid = loose(c)?,
-            Some(_) => l.parent_uuid = loose(c)?,
+            Some(LineKey::Type) => l.ty = loose(c)?,
+            Some(LineKey::IsSidechain) => l.is_sidechain = loose(c)?,
+            Some(LineKey::IsMeta) => l.is_meta = loose(c)?,
+            Some(LineKey::IsCompactSummary) => l.is_compact_summary = loose(c)?,
+            Some(LineKey::Cwd) => l.cwd = loose(c)?,
+            Some(LineKey::GitBranch) => l.git_branch = loose(c)?,
+            Some(LineKey::Version) => l.version = loose(c)?,
+            Some(LineKey::Timestamp) => l.timestamp = loose(c)?,
+            Some(LineKey::Origin) => l.origin = MapOr(map_or(c, origin)?),
+            Some(LineKey::Message) => message = map_or(c, raw_message)?,
+            Some(LineKey::RequestId) => l.request_id = loose(c)?,
+            Some(LineKey::CustomTitle) => l.custom_title = loose(c)?,
+            Some(LineKey::AiTitle) => l.ai_title = loose(c)?,
+            Some(LineKey::Summary) => l.summary = loose(c)?,
+            Some(LineKey::Uuid) => l.uuid = loose(c)?,
+            Some(LineKey::LeafUuid) => l.leaf_uuid = loose(c)?,
+            Some(LineKey::ParentUuid) => l.parent_uuid = loose(c)?,
             None => c.skip()?,
         }
         Some(())
@@ -989,13 +1054,13 @@ pub struct ScanOutcome {
     pub offset: u64,
 }
 
-/// Scans `path` from the start, or resumes from `resume = (offset, scanner)`. When the file is now
-/// shorter than the resume offset (rewritten or truncated), it is scanned again from the start.
 /// Scans a transcript's listing facts from the start, with a readable error.
 pub fn read_facts(path: &Path) -> std::result::Result<TranscriptFacts, crate::files::Unusable> {
     scan_file(path, None).map(|o| o.scanner.facts()).map_err(|e| crate::files::Unusable::from(&e))
 }
 
+/// Scans `path` from the start, or resumes from `resume = (offset, scanner)`. When the file is now
+/// shorter than the resume offset (rewritten or truncated), it is scanned again from the start.
 pub fn scan_file(path: &Path, resume: Option<(u64, FactsScanner)>) -> std::io::Result<ScanOutcome> {
     let len = std::fs::metadata(path)?.len();
     let (offset, mut scanner) = match resume {
