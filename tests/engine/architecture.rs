@@ -52,9 +52,25 @@ fn modules() -> (Graph, BTreeMap<String, Graph>) {
     (top, inner)
 }
 
-/// A folder module: what all its files use outside it, and the graph of its files.
+/// Every `.rs` file under `dir`, at any depth.
+fn rust_files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for path in std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()) {
+        if path.is_dir() {
+            out.extend(rust_files_under(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// A folder module: what all its files use outside it, and the graph of its files. A child's
+/// own folder (`transcript/facts/` beside `facts.rs`) holds its private parts: they count as
+/// the child.
 fn folder_module(dir: &Path, name: &str) -> (BTreeSet<String>, Graph) {
-    let files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let (nested, files): (Vec<_>, Vec<_>) =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).partition(|p| p.is_dir());
     let children: BTreeSet<String> = files.iter().map(|p| stem(p)).filter(|n| n != "mod").collect();
     let mut outside = BTreeSet::new();
     let mut graph = Graph::new();
@@ -87,6 +103,20 @@ fn folder_module(dir: &Path, name: &str) -> (BTreeSet<String>, Graph) {
         }
         deps.remove(&file);
         graph.insert(file, deps);
+    }
+    for folder in nested {
+        let child = stem(&folder);
+        assert!(children.contains(&child), "{name}/{child}/ has no {child}.rs beside it");
+        let mut deps = BTreeSet::new();
+        for path in rust_files_under(&folder) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            outside.extend(refs(&text, "crate::").into_iter().filter(|d| d != name));
+            for used in refs(&text, &format!("crate::{name}::")) {
+                deps.insert(if children.contains(&used) { used } else { name.to_owned() });
+            }
+        }
+        deps.remove(&child);
+        graph.entry(child).or_default().extend(deps);
     }
     (outside, graph)
 }
