@@ -10,6 +10,6 @@ export type DesktopBackupSize = { files: number, bytes: number,
  */
 leftOut: Array<DesktopBackupLeftOut>, 
 /**
- * Over [`MAX_TOTAL`]: a restore is refused.
+ * Over the most a backup copies (256 MB): a restore is refused.
  */
 tooLarge: boolean, };
