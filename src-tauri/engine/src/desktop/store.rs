@@ -175,12 +175,11 @@ fn read_entry(path: &Path, file: &str) -> Result<Entry, String> {
         fields.get(k).and_then(Value::as_str).filter(|s| s.len() <= MAX_TEXT).map(str::to_owned)
     };
     let title = fields.get("title").and_then(Value::as_str).map(|t| {
-        if t.len() <= MAX_TEXT {
-            t.to_owned()
-        } else {
-            let cut = (0..=MAX_TEXT).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);
-            format!("{}…", t.get(..cut).unwrap_or_default())
+        let mut t = t.to_owned();
+        if crate::transcript::clip(&mut t, MAX_TEXT) {
+            t.push('…');
         }
+        t
     });
     Ok(Entry {
         file: file.to_owned(),
@@ -202,6 +201,11 @@ fn read_entry(path: &Path, file: &str) -> Result<Entry, String> {
 
 /// A digest of a JSON value that equal values share (object keys in any order).
 fn digest(v: &Value) -> u64 {
+    fn feed_str(s: &str, out: &mut Vec<u8>) {
+        out.push(b'"');
+        out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+        out.extend_from_slice(s.as_bytes());
+    }
     fn feed(v: &Value, out: &mut Vec<u8>) {
         match v {
             Value::Null => out.push(b'n'),
@@ -211,11 +215,7 @@ fn digest(v: &Value) -> u64 {
                 out.extend_from_slice(n.to_string().as_bytes());
                 out.push(0);
             }
-            Value::String(s) => {
-                out.push(b'"');
-                out.extend_from_slice(&(s.len() as u64).to_le_bytes());
-                out.extend_from_slice(s.as_bytes());
-            }
+            Value::String(s) => feed_str(s, out),
             Value::Array(items) => {
                 out.push(b'[');
                 out.extend_from_slice(&(items.len() as u64).to_le_bytes());
@@ -229,7 +229,7 @@ fn digest(v: &Value) -> u64 {
                 out.push(b'{');
                 out.extend_from_slice(&(keys.len() as u64).to_le_bytes());
                 for k in keys {
-                    feed(&Value::String(k.clone()), out);
+                    feed_str(k, out);
                     if let Some(v) = m.get(k) {
                         feed(v, out);
                     }
