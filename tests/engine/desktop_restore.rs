@@ -28,6 +28,7 @@ fn process(exe: &str) -> ProcessInfo {
         cwd: None,
         exe: Some(exe.into()),
         exited: false,
+        parent: None,
     }
 }
 

@@ -233,6 +233,7 @@ fn move_skips_occupied_sessions_and_copy_only_warns() {
         cwd: Some("/home/u/scratch".into()),
         exe: None,
         exited: false,
+        parent: None,
     }]));
     let occ = OccupancySnapshot::capture(&table);
     let cat = w.catalog();

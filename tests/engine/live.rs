@@ -100,7 +100,15 @@ impl Claude {
 fn claude(pid: u32, args: &[&str], cwd: &str) -> ProcessInfo {
     let mut cmd = vec!["claude".to_owned()];
     cmd.extend(args.iter().map(|a| (*a).to_owned()));
-    ProcessInfo { pid, name: "claude".into(), cmd, cwd: Some(cwd.into()), exe: None, exited: false }
+    ProcessInfo {
+        pid,
+        name: "claude".into(),
+        cmd,
+        cwd: Some(cwd.into()),
+        exe: None,
+        exited: false,
+        parent: None,
+    }
 }
 
 fn of<'a>(states: &'a [LiveStatus], short: &str) -> &'a LiveStatus {
@@ -136,6 +144,7 @@ fn each_state_comes_from_the_process_table_and_the_transcript() {
             cwd: Some("/w/api".into()),
             exe: None,
             exited: false,
+            parent: None,
         },
     ];
     let shown = c.now(Ok(table.clone()));
@@ -180,6 +189,7 @@ fn a_forked_resume_is_on_its_new_session_and_a_zombie_on_none() {
         cwd: None,
         exe: None,
         exited: true,
+        parent: None,
     };
     let table = vec![claude(201, &["--resume", &sid("1"), "--fork-session"], "/w/app"), zombie];
     let states = c.states(Ok(table.clone()));

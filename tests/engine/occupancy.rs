@@ -20,6 +20,7 @@ fn proc(pid: u32, cmd: &[&str], cwd: Option<&str>) -> ProcessInfo {
         cwd: cwd.map(PathBuf::from),
         exe: None,
         exited: false,
+        parent: None,
     }
 }
 
@@ -101,6 +102,7 @@ fn a_rewritten_process_title_counts_as_folder_wide() {
         cwd: Some("/w".into()),
         exe: None,
         exited: false,
+        parent: None,
     };
     let s = snap(vec![p]);
     assert!(s.check(S1, Some("/w"), None).is_some());
@@ -176,13 +178,13 @@ proptest::proptest! {
         name in "[a-zA-Z.]{0,8}",
         cwd in proptest::option::of("/[a-z/]{0,10}"),
     ) {
-        let p = ProcessInfo { pid: 1, name, cmd: cmd.clone(), cwd: cwd.clone().map(PathBuf::from), exe: None, exited: false };
+        let p = ProcessInfo { pid: 1, name, cmd: cmd.clone(), cwd: cwd.clone().map(PathBuf::from), exe: None, exited: false, parent: None };
         let s = OccupancySnapshot::capture(&FixedProcesses(Ok(vec![p])));
         let _ = s.check(S1, cwd.as_deref(), None);
         let mut with_resume = vec!["claude".to_owned()];
         with_resume.extend(cmd.into_iter().filter(|a| !a.starts_with('-') && !a.contains("--")));
         with_resume.extend(["--resume".to_owned(), S1.to_owned()]);
-        let p = ProcessInfo { pid: 2, name: "claude".into(), cmd: with_resume, cwd: None, exe: None, exited: false };
+        let p = ProcessInfo { pid: 2, name: "claude".into(), cmd: with_resume, cwd: None, exe: None, exited: false, parent: None };
         let s = OccupancySnapshot::capture(&FixedProcesses(Ok(vec![p])));
         proptest::prop_assert!(s.check(S1, None, None).is_some());
     }
@@ -235,6 +237,7 @@ fn a_zombie_holds_nothing_and_a_stopped_claude_still_holds_its_session() {
         cwd: None,
         exe: None,
         exited: true,
+        parent: None,
     };
     let stopped = proc(21, &["claude", "--resume", S1], Some("/home/u/app"));
     let s = snap(vec![zombie.clone(), stopped]);
@@ -273,4 +276,36 @@ fn a_zombie_holds_nothing_and_a_stopped_claude_still_holds_its_session() {
     let app = app.to_string_lossy().into_owned();
     assert!(s.check(S1, Some(&app), None).is_some());
     assert!(s.check(S2, Some(&app), None).is_some(), "a name holding `) Z` is no zombie");
+}
+
+/// Claude Code 2.1.332 starts short-lived copies of itself (same command line, same folder)
+/// while it answers; the conformance run against the real client saw Corral name such a copy as
+/// the session's process. A copy is folded into its parent; a `claude` its parent started with
+/// another command (a `claude -p` run from a tool) holds what it says. The parent is read from a
+/// fake `/proc` tree's `stat` too. Before: both 40 and 41 were holders, 41 named first.
+#[cfg(unix)]
+#[test]
+fn a_copy_claude_starts_of_itself_is_folded_into_the_process_a_person_started() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().to_path_buf();
+    let app = tmp.path().join("app");
+    fs::create_dir_all(&app).unwrap();
+    for (pid, args, stat) in [
+        (41, vec!["claude"], "41 (claude) S 40 41 41 0"),
+        (40, vec!["claude"], "40 (claude) S 1 40 40 0"),
+        (42, vec!["claude", "--resume", S2], "42 (claude) S 40 42 42 0"),
+    ] {
+        fake_proc(&root, pid, &args, Some(&app));
+        fs::write(root.join(pid.to_string()).join("stat"), stat).unwrap();
+    }
+    let procs = ProcTree { root: root.clone() }.processes().unwrap();
+    let parent = |pid| procs.iter().find(|p| p.pid == pid).unwrap().parent;
+    assert_eq!((parent(40), parent(41), parent(42)), (Some(1), Some(40), Some(40)));
+    let s = OccupancySnapshot::capture(&ProcTree { root });
+    let mut pids: Vec<u32> = s.holders.iter().map(|h| h.pid).collect();
+    pids.sort_unstable();
+    assert_eq!(pids, [40, 42]);
+    let app = app.to_string_lossy().into_owned();
+    let holder = s.holder_of(S1, Some(&app), None).unwrap();
+    assert_eq!(holder.pid, 40);
 }

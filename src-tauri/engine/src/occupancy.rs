@@ -48,6 +48,9 @@ pub struct ProcessInfo {
     /// continued.
     #[serde(default)]
     pub exited: bool,
+    /// The parent process; `None` when unknown.
+    #[serde(default)]
+    pub parent: Option<u32>,
 }
 
 /// Why the process table could not be read (every session then counts as possibly in use).
@@ -106,6 +109,7 @@ impl ProcessSource for SystemProcesses {
                     p.status(),
                     sysinfo::ProcessStatus::Zombie | sysinfo::ProcessStatus::Dead
                 ),
+                parent: p.parent().map(sysinfo::Pid::as_u32),
             })
             .collect())
     }
@@ -151,8 +155,9 @@ impl ProcessSource for ProcTree {
                 .map(|s| s.trim_end().to_owned())
                 .unwrap_or_default();
             let (cwd, exe) = (link_or_text(&dir.join("cwd")), link_or_text(&dir.join("exe")));
-            let exited = std::fs::read(dir.join("stat")).is_ok_and(|stat| exited_state(&stat));
-            out.push(ProcessInfo { pid, name, cmd, cwd, exe, exited });
+            let stat = std::fs::read(dir.join("stat")).unwrap_or_default();
+            let (exited, parent) = (exited_state(&stat), parent_pid(&stat));
+            out.push(ProcessInfo { pid, name, cmd, cwd, exe, exited, parent });
         }
         Ok(out)
     }
@@ -167,6 +172,13 @@ fn exited_state(stat: &[u8]) -> bool {
     matches!(state, Some(b'Z' | b'X' | b'x'))
 }
 
+/// The parent's pid from a `/proc/<pid>/stat` line: the field after the state letter.
+fn parent_pid(stat: &[u8]) -> Option<u32> {
+    let close = stat.iter().rposition(|&b| b == b')')?;
+    let rest = std::str::from_utf8(stat.get(close + 1..)?).ok()?;
+    rest.split_ascii_whitespace().nth(1)?.parse().ok()
+}
+
 /// A `/proc` link (`cwd`, `exe`), or for fake trees a file holding the path.
 fn link_or_text(path: &Path) -> Option<PathBuf> {
     match std::fs::read_link(path) {
@@ -176,6 +188,23 @@ fn link_or_text(path: &Path) -> Option<PathBuf> {
             .map(|s| PathBuf::from(s.trim_end_matches(['\n', '\r'])))
             .filter(|p| !p.as_os_str().is_empty()),
     }
+}
+
+/// The holders less each one whose parent is a `claude` process holding exactly the same: Claude
+/// Code starts short-lived copies of itself (same command line, same folder) while it works, and
+/// the process a person started is the one to name. Nothing is lost: the parent holds it all.
+fn without_helpers(holders: Vec<(Holder, Option<u32>)>) -> Vec<Holder> {
+    let same = |a: &Holder, b: &Holder| {
+        a.session_id == b.session_id && a.folder_wide == b.folder_wide && a.cwd == b.cwd
+    };
+    let by_pid: BTreeMap<u32, &Holder> = holders.iter().map(|(h, _)| (h.pid, h)).collect();
+    let helper = |h: &Holder, parent: Option<u32>| {
+        parent
+            .and_then(|p| by_pid.get(&p))
+            .is_some_and(|parent| parent.pid != h.pid && same(parent, h))
+    };
+    let keep: Vec<bool> = holders.iter().map(|(h, parent)| !helper(h, *parent)).collect();
+    holders.into_iter().zip(keep).filter_map(|((h, _), keep)| keep.then_some(h)).collect()
 }
 
 /// What one `claude` process holds.
@@ -231,8 +260,9 @@ impl OccupancySnapshot {
             if holder.folder_wide && holder.cwd.is_none() {
                 unreadable.insert(p.pid, holder.how.clone());
             }
-            holders.push(holder);
+            holders.push((holder, p.parent));
         }
+        let holders = without_helpers(holders);
         let unknown = (!unreadable.is_empty()).then(|| {
             let pids: Vec<String> = unreadable.keys().map(u32::to_string).collect();
             format!(

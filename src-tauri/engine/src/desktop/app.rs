@@ -107,6 +107,7 @@ mod tests {
             cwd: None,
             exe: exe.map(Into::into),
             exited: false,
+            parent: None,
         }
     }
 
