@@ -381,6 +381,26 @@ fn inline_sidechain_lines_are_not_shown_in_the_main_transcript() {
     assert_eq!(task.output, "Found 2 TODOs: a.md:3, b.md:9");
 }
 
+/// Claude Code 2.1.332 marks a prompt the person typed `origin: {kind: "human"}` (the
+/// conformance run's interactive session). It is theirs, not an injection; a task notification
+/// beside it still is. Before: "human" was shown as "Added by Claude Code, not typed".
+#[test]
+fn a_prompt_marked_human_is_the_person_s_own() {
+    let typed = r#"{"type":"user","uuid":"u1","parentUuid":null,"origin":{"kind":"human"},"promptSource":"typed","entrypoint":"cli","message":{"role":"user","content":"hello idleword"}}"#;
+    let note = r#"{"type":"user","uuid":"u2","parentUuid":"u1","origin":{"kind":"task-notification"},"message":{"role":"user","content":"<task-notification>done</task-notification>"}}"#;
+    let (_dir, path) = temp_file(format!("{typed}\n{note}\n").as_bytes());
+    let messages = read(&path);
+    let kinds: Vec<(&str, Option<&str>)> =
+        messages.iter().map(|m| (m.content.as_str(), m.origin_kind.as_deref())).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("hello idleword", None),
+            ("<task-notification>done</task-notification>", Some("task-notification"))
+        ]
+    );
+}
+
 #[test]
 fn meta_task_notifications_and_compaction_summaries() {
     let m = read(&fx("meta-commands.jsonl"));

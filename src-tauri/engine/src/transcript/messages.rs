@@ -48,7 +48,10 @@ pub const INPUT_CLIP_BYTES: usize = 64 * 1024;
 /// Tool outputs are clipped to this many bytes (`output_truncated` is then set).
 pub const OUTPUT_CLIP_BYTES: usize = 256 * 1024;
 
-const MESSAGE_TYPES: &[&str] = &["user", "assistant", "queue-operation"];
+/// The `origin.kind` of a prompt the person typed.
+const TYPED_ORIGIN: &str = "human";
+
+pub(crate) const MESSAGE_TYPES: &[&str] = &["user", "assistant", "queue-operation"];
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -287,10 +290,15 @@ impl Builder {
             if text.trim().is_empty() && attachments.is_empty() {
                 return;
             }
-            let origin_kind =
-                l.origin.0.as_ref().and_then(|o| owned(&o.kind)).or_else(|| {
-                    l.is_compact_summary.is_true().then(|| "compact-summary".to_owned())
-                });
+            // Claude Code 2.1.x marks what the person typed `origin: {kind: "human"}` (seen
+            // with the real client, `tests/conformance`): that is no injection.
+            let origin_kind = l
+                .origin
+                .0
+                .as_ref()
+                .and_then(|o| owned(&o.kind))
+                .filter(|kind| kind != TYPED_ORIGIN)
+                .or_else(|| l.is_compact_summary.is_true().then(|| "compact-summary".to_owned()));
             (origin_kind, attachments)
         };
         self.push(TranscriptMessage {
