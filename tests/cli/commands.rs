@@ -274,3 +274,37 @@ fn generate_writes_a_home_and_a_fleet_and_never_overwrites() {
     let bad = generate(&["--out", "x", "--size", "lots"]);
     assert_eq!(bad.status.code(), Some(2), "{}", String::from_utf8_lossy(&bad.stderr));
 }
+
+/// `formats` counts every kind of line in the fixture home, each with what Corral does with it,
+/// and names a kind no reader knows with where it was first seen.
+#[test]
+fn formats_counts_every_kind_and_names_the_unknown_ones() {
+    let home = Home::new();
+    let before = json(&cli(&home, &["formats", "--json"]));
+    let count = |v: &serde_json::Value, name: &str| {
+        v["lineTypes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"] == name)
+            .map(|k| k["count"].as_u64().unwrap())
+    };
+    assert!(count(&before, "user").unwrap() > 0 && count(&before, "assistant").unwrap() > 0);
+    assert!(before["files"].as_u64().unwrap() > 3);
+    let path = home.claude().join("projects/-home-u-newtype");
+    std::fs::create_dir_all(&path).unwrap();
+    let file = path.join(format!("{}.jsonl", sid("77")));
+    let line = serde_json::json!({"type":"user","sessionId":sid("77"),"uuid":"u","parentUuid":null,
+        "cwd":"/home/u/newtype","message":{"role":"user","content":"hi"}});
+    std::fs::write(&file, format!("{line}\n{{\"type\":\"hologram-state\"}}\n")).unwrap();
+    let after = json(&cli(&home, &["formats", "--json"]));
+    let unknown: Vec<&serde_json::Value> =
+        after["lineTypes"].as_array().unwrap().iter().filter(|k| k["reading"].is_null()).collect();
+    assert_eq!(unknown.len(), 1, "{after}");
+    assert_eq!(unknown[0]["name"], "hologram-state");
+    assert_eq!(unknown[0]["example"], format!("{}:2", file.display()));
+    assert_eq!(count(&after, "user"), count(&before, "user").map(|n| n + 1));
+    let table = String::from_utf8(cli(&home, &["formats"]).stdout).unwrap();
+    assert!(table.contains("hologram-state") && table.contains("UNKNOWN"), "{table}");
+    assert!(table.contains("1 kinds Corral does not know by name: hologram-state"), "{table}");
+}

@@ -147,6 +147,9 @@ fn no_printed_field_carries_a_control_character_or_forges_a_line() {
             "input":{"description":evil,"command":evil}},
             {"type":"tool_use","id":"toolu_2","name":"Task",
             "input":{"description":evil,"subagent_type":evil,"prompt":evil}}]}}),
+        // Kinds of line no client wrote: the format survey names them.
+        serde_json::json!({"type":evil,"sessionId":id}),
+        serde_json::json!({"type":"attachment","attachment":{"type":evil},"sessionId":id}),
     ] {
         text.push_str(&format!("{line}\n"));
     }
@@ -159,7 +162,7 @@ fn no_printed_field_carries_a_control_character_or_forges_a_line() {
         assert!(bad.is_empty(), "{what}: {bad:?} in {text}");
         text
     };
-    for args in [vec!["sessions"], vec!["search", "zonkword"]] {
+    for args in [vec!["sessions"], vec!["search", "zonkword"], vec!["formats"]] {
         let text = clean(&format!("{args:?}"), &cli(&args, &w.home, &w.data, None));
         assert!(text.contains("zonkword"), "{args:?}: {text}");
         let forged = text.lines().filter(|l| l.trim_start().starts_with("Forged line")).count();

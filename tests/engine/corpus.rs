@@ -416,3 +416,24 @@ fn a_real_2_0_title_is_found_in_the_sibling_that_wrote_it() {
     let writer = c.session("3680252d-d4e3-4416-bddd-8f5b5b4fdb7f").unwrap();
     assert_ne!(writer.auto_name, named.auto_name, "the summary it wrote is not its own title");
 }
+
+/// Every kind of line and attachment in the real transcripts of the corpus is one Corral knows by
+/// name; the derived edge case's invented type is the one it does not.
+#[test]
+fn the_format_survey_knows_every_kind_the_real_corpus_holds() {
+    use corral_engine::format_survey::survey_files;
+    let Some(root) = crate::support::corpus() else { return };
+    let mut files = Vec::new();
+    jsonl_files(&root, &mut files);
+    files.sort();
+    let (edge, real): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        files.iter().partition(|p| p.starts_with(root.join("derived-edge-cases")));
+    let s = survey_files(real.iter().map(|p| p.as_path()));
+    let unknown: Vec<(&str, Option<&str>)> =
+        s.unknown().map(|k| (k.name.as_str(), k.example.as_deref())).collect();
+    assert!(s.lines > 3000 && s.line_types.len() > 10, "{s:?}");
+    assert_eq!(unknown, [], "kinds Corral does not know by name");
+    let s = survey_files(edge.iter().map(|p| p.as_path()));
+    let unknown: Vec<&str> = s.unknown().map(|k| k.name.as_str()).collect();
+    assert_eq!(unknown, ["some-future-type"]);
+}

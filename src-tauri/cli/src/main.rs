@@ -5,6 +5,7 @@
 #![allow(rustdoc::invalid_html_tags)]
 
 mod desktop;
+mod formats;
 mod generate;
 mod import;
 mod search;
@@ -76,6 +77,9 @@ enum Command {
     Search(search::SearchArgs),
     /// Build or update the full-text search index.
     Index(search::IndexArgs),
+    /// Count every kind of line and attachment in the home's transcripts, marking those Corral
+    /// does not know by name (a new Claude Code version's format changes).
+    Formats,
     #[command(flatten)]
     Import(import::ImportCommand),
     /// The Claude desktop app's sidebars (one per account and org).
@@ -115,6 +119,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Resume(a) => status::resume(&catalog, &a, g.json),
         Command::Search(a) => search::search(&catalog, &a, g.json),
         Command::Index(a) => search::index(&catalog, &a, g.json),
+        Command::Formats => formats::formats(&catalog, g.json),
         Command::Import(c) => import::run(&catalog, &c, g.desktop_store.as_deref(), g.json),
         Command::Desktop(c) => desktop::run(&catalog, g.desktop_store.as_deref(), &c, g.json),
         Command::Generate(_) => Ok(()),

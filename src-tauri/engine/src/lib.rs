@@ -39,6 +39,7 @@ pub mod adopt;
 // Live updates: which transcript folders changed (plain callbacks; the app forwards them).
 pub mod catalog;
 pub mod export;
+pub mod format_survey;
 pub mod import;
 pub mod live;
 pub mod lost_questions;

@@ -37,7 +37,7 @@ use serde::Deserialize;
 use super::{ContentRef, Loose, MapOr, OriginRef};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 
-const NODE_TYPES: &[&str] = &["user", "assistant", "system", "attachment", "progress"];
+pub(crate) const NODE_TYPES: &[&str] = &["user", "assistant", "system", "attachment", "progress"];
 const NONE: u32 = u32::MAX;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -286,7 +286,8 @@ const PROBE_NEAR: usize = 128;
 const PROBE_RESULT: usize = 4096;
 
 /// Top-level types the facts scanner looks at; every other line is skipped unparsed.
-const FACT_TYPES: &[&str] = &["user", "assistant", "summary", "custom-title", "ai-title"];
+pub(crate) const FACT_TYPES: &[&str] =
+    &["user", "assistant", "summary", "custom-title", "ai-title"];
 
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -13,6 +13,7 @@ pub mod subagents;
 pub mod text;
 pub mod tools;
 pub mod usage;
+pub mod vocabulary;
 
 use std::borrow::Cow;
 use std::fmt;
