@@ -20,24 +20,27 @@ SUDO  := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # What the shell needs to build (GTK/WebKitGTK 4.1) and what the e2e suite needs to run (xdotool and
 # PyGObject drive a real drag from a GTK window), plus the fonts transcripts need on Linux (CJK text
-# and emoji written in them; the packaged app recommends the same two).
+# and emoji written in them; the packaged app recommends the same two), and tmux (the conformance
+# suite runs the real Claude Code interactively in it).
 APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-dev \
   libwebkit2gtk-4.1-dev libjavascriptcoregtk-4.1-dev libsoup-3.0-dev librsvg2-dev \
   libayatana-appindicator3-dev libxdo-dev xvfb xauth imagemagick x11-apps webkit2gtk-driver \
   dbus-x11 at-spi2-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji python3-venv xdotool \
-  python3-gi gir1.2-gtk-3.0
+  python3-gi gir1.2-gtk-3.0 tmux
 
 XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
 
 .PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy doc-check test-engine \
-  test-shell check-ui deny test-ui bindings icons bench bench-quick bench-ui bench-ui-smoke bundle
+  test-shell check-ui deny test-ui bindings icons bench bench-quick bench-ui bench-ui-smoke bundle \
+  conformance deps-claude-code
 
 help:
-	@echo "make deps      install what is missing (apt packages, ui/node_modules, tauri-driver, selenium)"
+	@echo "make deps      install what is missing (apt packages, ui/node_modules, tauri-driver, selenium, the pinned Claude Code)"
 	@echo "make ui        build the UI into ui/dist"
 	@echo "make build     build the UI and the debug app (target/debug/corral)"
 	@echo "make run       build, then open the app on your real Claude home"
 	@echo "make e2e       end-to-end tests of the real window under Xvfb (screenshots: target/e2e-screenshots/)"
+	@echo "make conformance  Corral against the real Claude Code (pinned; CLAUDE_CODE_VERSION=latest tries the newest)"
 	@echo "make test      everything CI runs: deps, fmt, clippy, docs, engine/shell/UI tests, e2e"
 	@echo "make bench     performance benchmarks (docs/performance.md); make bench-quick for a smoke run"
 	@echo "make bench-ui  the app at 10,000 sessions through WebDriver (README); bench-ui-smoke is in make test"
@@ -47,7 +50,7 @@ help:
 
 # ---- dependencies (idempotent, quiet when present) ----
 
-deps: deps-apt deps-ui deps-e2e $(CARGO_DENY)
+deps: deps-apt deps-ui deps-e2e deps-claude-code $(CARGO_DENY)
 
 deps-apt:
 	@missing=""; \
@@ -96,6 +99,30 @@ e2e: deps-e2e build
 	cargo build -p corral-cli
 	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
 
+# The real Claude Code, pinned in tests/conformance/CLAUDE_CODE_VERSION (`latest`: the newest on npm),
+# installed once into .tools/claude-code/<version>/ (never committed), run offline against the
+# stand-in API of tests/conformance/standin.py.
+CLAUDE_CODE_VERSION ?= $(shell cat tests/conformance/CLAUDE_CODE_VERSION)
+CLAUDE_CODE_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch' 2>/dev/null)
+
+deps-claude-code:
+	@v="$(CLAUDE_CODE_VERSION)"; \
+	if [ "$$v" = latest ]; then v=$$(npm view @anthropic-ai/claude-code version); fi; \
+	dir="$(TOOLS)/claude-code/$$v"; \
+	bin="$$dir/node_modules/@anthropic-ai/claude-code-$(CLAUDE_CODE_PLATFORM)/claude"; \
+	if [ ! -x "$$bin" ]; then \
+	  echo "installing Claude Code $$v into $$dir"; \
+	  mkdir -p "$$dir" && npm install --no-audit --no-fund --loglevel=error --prefix "$$dir" "@anthropic-ai/claude-code@$$v" >/dev/null; \
+	fi; \
+	mkdir -p "$(TOOLS)/claude-code/bin" && ln -sfn "$$bin" "$(TOOLS)/claude-code/bin/claude"
+
+conformance: deps-claude-code
+	cargo build -q -p corral-cli
+	rm -rf target/conformance/formats
+	cd tests/conformance && CLAUDE_CODE_BIN=$(TOOLS)/claude-code/bin/claude CORRAL_CLI=$(CARGO_OUT)/debug/corral-cli \
+	  python3 -m unittest discover -s . -v && \
+	  CLAUDE_CODE_BIN=$(TOOLS)/claude-code/bin/claude CORRAL_CLI=$(CARGO_OUT)/debug/corral-cli python3 drift.py
+
 # The UI benchmark's smoke run: 1,000 generated sessions, loose bounds; fails when the list is blank
 # after a fast scroll (tests/e2e/bench_ui.py).
 bench-ui-smoke: deps-e2e build
@@ -139,7 +166,7 @@ test-ui: deps-ui
 
 # Every check runs even when an earlier one fails (one CI run shows all problems); the target fails
 # at the end, naming the checks that failed.
-TEST_STEPS := fmt-check clippy doc-check deny test-engine test-shell check-ui test-ui e2e bench-ui-smoke
+TEST_STEPS := fmt-check clippy doc-check deny test-engine test-shell check-ui test-ui conformance e2e bench-ui-smoke
 
 test: deps
 	@failed=""; \

@@ -1,0 +1,115 @@
+"""Corral's live state of a real interactive Claude Code.
+
+One `claude` runs in a real terminal (tmux) in its own home, talking to the stand-in API. The
+test walks it through the states a person meets — at its prompt after an answer, streaming a
+slow answer, asking a question and waiting for the answer — and checks after each step that
+`corral-cli status` says what the terminal shows. Then Claude Code's own `/rename` names the
+session in Corral.
+"""
+
+import threading
+import time
+import unittest
+
+from harness import Home, Terminal, eventually
+from standin import Held, StandIn, has_tool_result, last_user_text, text, tool_use
+
+NAME = "Conformance — renamed in Claude Code"
+
+
+class LiveStateOfARealClient(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.home = Home()
+        cls.release = threading.Event()
+        cls.api = StandIn(cls.reply).__enter__()
+        cls.term = Terminal(cls.home, cls.api)
+        cls.cwd = cls.home.folder("live project ✓")
+        cls.term.start("live", cls.cwd)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.release.set()
+        cls.term.stop()
+        cls.api.__exit__(None, None, None)
+        cls.home.remove()
+
+    @classmethod
+    def reply(cls, request):
+        said = last_user_text(request)
+        if has_tool_result(request):
+            return [text("Red it is: answeredword.")]
+        if "slowword" in said:
+            return Held([text("A slow answer, streamed: slothword.")], cls.release)
+        if "askword" in said:
+            question = {
+                "question": "Which colour should the badge be?",
+                "header": "Colour",
+                "options": [
+                    {"label": "Red", "description": "warm"},
+                    {"label": "Blue", "description": "cool"},
+                ],
+                "multiSelect": False,
+            }
+            return [tool_use("toolu_live_question", "AskUserQuestion", {"questions": [question]})]
+        return [text("Hello from the stand-in: idleword.")]
+
+    def state_of_the_session(self, want):
+        """Waits until Corral says `want` of the terminal's session; returns that status."""
+        def probe():
+            listed = self.home.sessions()
+            if len(listed) != 1:
+                return None
+            status = self.home.status(listed[0]["sessionId"])
+            return status if status and status["state"] == want else None
+
+        return eventually(probe, "the session reads %s" % want)
+
+    def test_states_follow_the_terminal_and_claude_code_s_own_rename_is_corral_s_name(self):
+        claude = self.term.pid("live")
+
+        self.term.type("live", "hello idleword")
+        self.term.wait_for("live", "Hello from", "idleword")
+        idle = self.state_of_the_session("idle")
+        self.assertEqual(idle["pid"], claude, idle)
+
+        self.term.type("live", "please slowword")
+        eventually(lambda: len(self.api.requests) >= 2, "the slow request arrives")
+        running = self.state_of_the_session("running")
+        self.assertEqual(running["pid"], claude, running)
+        self.release.set()
+        self.term.wait_for("live", "slothword")
+        self.state_of_the_session("idle")
+
+        self.term.type("live", "please askword")
+        self.term.wait_for("live", "Which colour", "Enter to select")
+        waiting = self.state_of_the_session("waiting")
+        self.assertIn("question", waiting["why"])
+        # The first option, by its number. A key pressed while the dialog is still being set up
+        # can be lost (as for a person, who presses again): pressed until the dialog is gone.
+        def answered():
+            if "Enter to select" in self.term.screen("live"):
+                self.term.keys("live", "1")
+                time.sleep(1.0)
+                return "Enter to select" not in self.term.screen("live")
+            return True
+
+        eventually(answered, "the question is answered")
+        self.term.wait_for("live", "answeredword")
+        self.state_of_the_session("idle")
+
+        self.term.type("live", "/rename " + NAME)
+        # Corral keeps a name set in Corral (`customName`) apart from the title Claude Code
+        # keeps (`autoName`); the person sees the first there is.
+        [listed] = eventually(
+            lambda: [s for s in self.home.sessions() if (s.get("customName") or s.get("autoName")) == NAME],
+            "Claude Code's /rename is the session's name in Corral",
+        )
+        shown = self.home.corral("show", listed["sessionId"])
+        users = [(m["content"], m["originKind"]) for m in shown["messages"] if m["role"] == "user"]
+        typed = [("hello idleword", None), ("please slowword", None), ("please askword", None)]
+        self.assertEqual(users, typed, "the typed prompts, as the person's, and nothing else as theirs")
+
+
+if __name__ == "__main__":
+    unittest.main()
