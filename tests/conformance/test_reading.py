@@ -16,8 +16,14 @@ FIRST = "please run the probe for zeppelinword"
 SECOND = "and now a second turn with ocelotword"
 
 
+# Where the long-path session's Write call writes (set before that session runs).
+WRITE_TO = {}
+
+
 def reply(request):
     said = last_user_text(request)
+    if has_tool_result(request) and "notes.txt" in said:
+        return [text("Written.")]
     if "wombatword" in said and not has_tool_result(request):
         # The subagent's own request: its prompt is its first user message.
         return [text("The subagent looked: badgerword.")]
@@ -42,7 +48,10 @@ def reply(request):
     if has_tool_result(request):
         return [thinking("The probe printed quokkaword-free output."), text("The probe is done: narwhalword.")]
     if "longpathword" in said:
-        return [text("A plain answer.")]
+        return [
+            text("A plain answer, and a note."),
+            tool_use("toolu_conformance_write", "Write", {"file_path": WRITE_TO["path"], "content": "written by the client: ibexword\n"}),
+        ]
     if "zeppelinword" in said:
         return [
             text("I will run the probe."),
@@ -63,6 +72,7 @@ class ReadingARealHome(unittest.TestCase):
         cls.sid = path.stem
         cls.home.claude_p(cls.api, cls.cwd, SECOND, "--resume", cls.sid)
         cls.long_cwd = cls.home.folder("deep/" + "/".join(["a-long-folder-name-for-hashing"] * 8))
+        WRITE_TO["path"] = str(cls.long_cwd / "notes.txt")
         cls.home.claude_p(cls.api, cls.long_cwd, "the longpathword session")
         cls.agent_cwd = cls.home.folder("delegating")
         cls.home.claude_p(cls.api, cls.agent_cwd, "please delegateword this")
@@ -100,6 +110,26 @@ class ReadingARealHome(unittest.TestCase):
         self.assertEqual([c["toolName"] for c in calls], ["Bash"])
         self.assertIn("probe-output-marmotword", calls[0]["output"])
         self.assertFalse(calls[0]["pending"] or calls[0]["isError"], calls[0])
+
+    def test_a_write_the_client_made_is_shown_as_its_call(self):
+        self.assertEqual((self.long_cwd / "notes.txt").read_text(), "written by the client: ibexword\n")
+        [s] = [x for x in self.home.sessions() if x["workingDirectory"] == str(self.long_cwd)]
+        [call] = [m["toolCall"] for m in self.show(s["sessionId"])["messages"] if m.get("toolCall")]
+        self.assertEqual(call["toolName"], "Write")
+        self.assertFalse(call["pending"] or call["isError"], call)
+        self.assertIn("notes.txt", call["inputSummary"])
+
+    def test_nothing_of_claude_code_s_bookkeeping_is_a_message(self):
+        # The system prompt's snapshot, reminders and request records are all in these files.
+        for s in self.home.sessions():
+            for m in self.show(s["sessionId"])["messages"]:
+                shown = (m["content"] or "") + (m.get("thinking") or "")
+                for mark in ["<system-reminder>", "You are Claude Code", "api-request", "deferred_tools"]:
+                    self.assertNotIn(mark, shown, (s["sessionId"], m["role"], shown[:200]))
+
+    def test_usage_is_by_the_model_the_client_asked_for(self):
+        model = self.api.requests[0]["model"]
+        self.assertEqual(self.show(self.sid)["usage"]["model"], model)
 
     def test_thinking_and_answers_are_shown(self):
         messages = self.show(self.sid)["messages"]
