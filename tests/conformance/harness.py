@@ -160,11 +160,13 @@ class Terminal:
     def tmux(self, *args, check=True):
         return subprocess.run(["tmux", "-S", self.sock, *args], env=self.env, capture_output=True, text=True, timeout=30, check=check)
 
-    def start(self, name, cwd, *args):
-        """`claude ARGS` in `cwd`, in a window called `name`; returns once its prompt is drawn."""
+    def start(self, name, cwd, *args, ready=True):
+        """`claude ARGS` in `cwd`, in a window called `name`; returns once its prompt is drawn
+        (at once with `ready=False`, for a screen that is no prompt, such as the picker)."""
         self.home.trust(cwd)
         self.tmux("new-session", "-d", "-s", name, "-x", "160", "-y", "50", "-c", str(cwd), "--", client_bin(), *args)
-        self.wait_ready(name)
+        if ready:
+            self.wait_ready(name)
 
     def wait_ready(self, name):
         # The prompt box is drawn (its footer shows the permission mode) before keys are read.
@@ -195,6 +197,24 @@ class Terminal:
 
     def keys(self, name, *keys):
         self.tmux("send-keys", "-t", name, *keys)
+
+    def picker_titles(self, cwd):
+        """The titles `claude --resume` (the picker) lists in `cwd`, as its screen shows them."""
+        self.start("picker", cwd, "--resume", ready=False)
+        try:
+            self.wait_for("picker", "Resume session", "Enter to resume")
+            time.sleep(0.5)
+            rows = [l.strip() for l in self.screen("picker").splitlines()]
+            return [r.lstrip("❯").strip() for r in rows if r and rows.index(r) > 0 and self._is_title(rows, r)]
+        finally:
+            self.keys("picker", "Escape")
+            self.tmux("kill-session", "-t", "picker", check=False)
+
+    @staticmethod
+    def _is_title(rows, row):
+        # A title row is followed by its "… ago · branch · size" row.
+        i = rows.index(row)
+        return i + 1 < len(rows) and " · " in rows[i + 1] and ("ago" in rows[i + 1] or rows[i + 1].startswith("now"))
 
     def pid(self, name):
         return int(self.tmux("display-message", "-p", "-t", name, "#{pane_pid}").stdout.strip())

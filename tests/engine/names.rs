@@ -150,3 +150,68 @@ fn clearing_removes_the_name_from_every_key() {
     assert_eq!(read(&metadata(&w, "beta")), Some(herdctl_file("beta", &[])));
     assert_eq!(read(&metadata(&w, "adhoc")), Some(herdctl_file("adhoc", &[(&sid(3), "keep")])));
 }
+
+/// A rename writes Claude Code's own records too (the real client's picker reads them; see
+/// `tests/conformance`): one `custom-title` line appended after everything that was there, the
+/// sidecar with the client's mode; the same name again appends nothing; a clear appends an empty
+/// title and empties the sidecar. The transcript is never rewritten: every earlier byte stays.
+#[test]
+fn a_rename_appends_claude_code_s_title_line_and_writes_its_sidecar() {
+    let w = world();
+    let t = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+    let before = fs::read(&t).unwrap();
+    let c = w.catalog();
+    let at = chrono::DateTime::parse_from_rfc3339("2026-12-06T09:30:00Z").unwrap().to_utc();
+    let s = c.rename_at(&sid(1), Some("Plan \u{2014} v2"), at).unwrap();
+    assert_eq!(s.auto_name.as_deref(), Some("Plan \u{2014} v2"), "Claude Code's title reads back");
+    let after = fs::read(&t).unwrap();
+    assert_eq!(&after[..before.len()], &before[..], "every earlier byte stays");
+    let added = String::from_utf8(after[before.len()..].to_vec()).unwrap();
+    assert_eq!(
+        added,
+        format!(
+            "{{\"type\":\"custom-title\",\"customTitle\":\"Plan \u{2014} v2\",\"sessionId\":\"{}\"}}\n",
+            sid(1)
+        )
+    );
+    let sidecar = w.alpha_folder().join(sid(1)).join("custom-title.json");
+    assert_eq!(
+        fs::read_to_string(&sidecar).unwrap(),
+        "{\"customTitle\":\"Plan \u{2014} v2\",\"by\":\"user\",\"at\":\"2026-12-06T09:30:00.000Z\"}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(fs::metadata(&sidecar).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    c.rename_at(&sid(1), Some("Plan \u{2014} v2"), at).unwrap();
+    assert_eq!(fs::read(&t).unwrap(), after, "the same title again appends nothing");
+
+    let s = c.rename_at(&sid(1), None, at).unwrap();
+    assert_eq!(s.custom_name, None);
+    assert_ne!(s.auto_name.as_deref(), Some("Plan \u{2014} v2"), "the automatic title is back");
+    let cleared = fs::read_to_string(&t).unwrap();
+    assert!(cleared.ends_with(&format!(
+        "{{\"type\":\"custom-title\",\"customTitle\":\"\",\"sessionId\":\"{}\"}}\n",
+        sid(1)
+    )));
+    assert!(fs::read_to_string(&sidecar).unwrap().starts_with("{\"customTitle\":\"\","));
+}
+
+/// A transcript another process is writing a line into (no final newline) is not appended to:
+/// the rename waits briefly, then is refused with a clear message, and nothing is written
+/// anywhere — not the transcript, not herdctl's records.
+#[test]
+fn a_rename_never_appends_into_a_line_another_writer_has_not_finished() {
+    let w = world();
+    let t = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+    let mut f = fs::OpenOptions::new().append(true).open(&t).unwrap();
+    std::io::Write::write_all(&mut f, b"{\"type\":\"assistant\",\"uuid\":\"half").unwrap();
+    let before = fs::read(&t).unwrap();
+    let e = w.catalog().rename(&sid(1), Some("Mid-line")).unwrap_err();
+    assert_eq!(e.kind(), corral_engine::ErrorKind::Refused, "{e}");
+    assert!(e.to_string().contains("is being written"), "{e}");
+    assert_eq!(fs::read(&t).unwrap(), before);
+    assert!(!metadata(&w, "alpha").exists(), "herdctl's records untouched");
+}

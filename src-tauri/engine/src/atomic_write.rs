@@ -21,11 +21,34 @@ pub fn write_atomic_if(
     bytes: &[u8],
     still_current: impl FnOnce() -> bool,
 ) -> Result<bool> {
+    write_atomic_with(path, bytes, still_current, None)
+}
+
+/// Like [`write_atomic`], for a file only its owner may read (mode 0600 where modes exist), as
+/// the client writes its own private records.
+pub fn write_atomic_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, bytes, || true, Some(0o600)).map(|_| ())
+}
+
+fn write_atomic_with(
+    path: &Path,
+    bytes: &[u8],
+    still_current: impl FnOnce() -> bool,
+    mode: Option<u32>,
+) -> Result<bool> {
     let parent = path.parent().unwrap_or_else(|| Path::new("."));
     fs::create_dir_all(parent).map_err(|e| Error::io_at("create folder", parent, e))?;
     let tmp = temp_sibling(path);
     let result = (|| -> std::io::Result<bool> {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
+        let mut f = options.open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);

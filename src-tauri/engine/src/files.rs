@@ -42,6 +42,24 @@ pub fn open_regular_no_follow(path: &Path) -> io::Result<File> {
     }
 }
 
+/// Opens `path` to append to it (and read it), refusing a symbolic link as the last component
+/// and anything that is not a regular file, checked on the open handle (a FIFO opens at once and
+/// is refused). Writes go to the end of the file whoever else appends (`O_APPEND`).
+pub fn open_regular_for_append(path: &Path) -> io::Result<File> {
+    let mut o = options(true);
+    o.append(true);
+    match o.open(path) {
+        Ok(f) => checked(f),
+        Err(e) if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
+            Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("it is a symbolic link, not a regular file ({e})"),
+            ))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 fn options(no_follow: bool) -> OpenOptions {
     let mut o = OpenOptions::new();
     o.read(true);

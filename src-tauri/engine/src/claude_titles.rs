@@ -1,0 +1,275 @@
+//! Claude Code's own records of a session's title, written so that a name set in Corral is the
+//! title `claude --resume` shows.
+//!
+//! What the client reads and writes was observed with the real client (2.1.332, `make
+//! conformance`): `/rename NAME` appends `{"type":"custom-title","customTitle":NAME,"sessionId":…}`
+//! (and an `agent-name` line) to the transcript and writes `<sid>/custom-title.json`
+//! (`{"customTitle","by","at"}`, mode 0600, its folder 0700). The resume picker takes the title
+//! from the last `custom-title` line it reads; an appended line with an empty `customTitle` brings
+//! the automatic title back; the sidecar does not change what the picker shows. A running
+//! `claude` re-appends the title it finds at the end of its transcript when it exits, so a line
+//! appended while it runs survives. The official Agent SDK's rename appends the same one line.
+//!
+//! **The only change Corral ever makes to a transcript is this: one whole line appended** — a
+//! single `write` at the end of the file (`O_APPEND`), and only after a complete line: when the
+//! file does not end in a newline another process is mid-line, so the append waits briefly for it
+//! and is refused if the line stays incomplete. Never a rewrite, a truncation or a reordering. A
+//! link, a FIFO or anything but a regular file is refused. Should the one `write` be cut short
+//! (a full disk), a newline is appended at once, so the cut line is a damaged line every reader
+//! skips rather than the start of the next writer's line.
+
+use std::io::{Seek, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// The sidecar file Claude Code keeps in `<folder>/<session id>/`.
+pub const SIDECAR: &str = "custom-title.json";
+
+/// How long an append waits for another writer to finish its line.
+pub const MID_LINE_WAIT: Duration = Duration::from_secs(2);
+
+/// One line Corral appended to a transcript.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Appended {
+    pub path: PathBuf,
+    /// Where the line starts in the file.
+    pub offset: u64,
+    /// Its length, newline included.
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+/// The `custom-title` line Claude Code writes for `title` (an empty title clears the name), in
+/// the client's own key order, newline-terminated.
+pub fn custom_title_line(session_id: &str, title: &str) -> String {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Line<'a> {
+        #[serde(rename = "type")]
+        ty: &'a str,
+        custom_title: &'a str,
+        session_id: &'a str,
+    }
+    let line = Line { ty: "custom-title", custom_title: title, session_id };
+    // Serializing three strings cannot fail.
+    let mut out = serde_json::to_string(&line).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+/// Appends one complete line (`line` ends in its only newline) to the transcript at `path`,
+/// waiting up to `wait` for a line another process is writing to be finished.
+pub fn append_line(path: &Path, line: &str, wait: Duration) -> Result<Appended> {
+    if !line.ends_with('\n') || line.matches('\n').count() != 1 {
+        return Err(Error::InvalidInput("a transcript record is one line".into()));
+    }
+    let mut file = crate::files::open_regular_for_append(path)
+        .map_err(|e| Error::io_at("open the transcript to append to", path, e))?;
+    let started = Instant::now();
+    loop {
+        let len = file.metadata().map_err(|e| Error::io_at("read", path, e))?.len();
+        if len == 0 || last_byte(&file, len).map_err(|e| Error::io_at("read", path, e))? == b'\n' {
+            break;
+        }
+        if started.elapsed() >= wait {
+            return Err(Error::Refused(format!(
+                "{} is being written (its last line is not complete yet); try again in a moment",
+                path.display()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let bytes = line.as_bytes();
+    crate::fault::fault_point("title.append");
+    let written = file.write(bytes).map_err(|e| Error::io_at("append to", path, e))?;
+    if written != bytes.len() {
+        // Cut short: end the cut line so that it stays a line of its own.
+        let _ = file.write(b"\n");
+        return Err(Error::io_at(
+            "append to",
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::WriteZero,
+                format!("only {written} of {} bytes were written (is the disk full?)", bytes.len()),
+            ),
+        ));
+    }
+    file.sync_data().map_err(|e| Error::io_at("sync", path, e))?;
+    let end = file.stream_position().map_err(|e| Error::io_at("read", path, e))?;
+    Ok(Appended {
+        path: path.to_path_buf(),
+        offset: end.saturating_sub(bytes.len() as u64),
+        bytes: bytes.len() as u64,
+        sha256: crate::files::sha256_hex(bytes),
+    })
+}
+
+fn last_byte(file: &std::fs::File, len: u64) -> std::io::Result<u8> {
+    let mut b = [0u8; 1];
+    read_at(file, &mut b, len - 1)?;
+    Ok(b[0])
+}
+
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    let n = std::os::windows::fs::FileExt::seek_read(file, buf, offset)?;
+    if n == buf.len() { Ok(()) } else { Err(std::io::ErrorKind::UnexpectedEof.into()) }
+}
+
+/// Makes Claude Code's records of a session's title say `name` (`None` clears): the
+/// `custom-title` line appended when `current` (the title its transcript ends with) differs,
+/// then the sidecar written for a name, or emptied on a clear when it exists. `at` is the time
+/// the sidecar records (ISO-8601).
+pub fn set_title(
+    transcript: &Path,
+    session_id: &str,
+    current: Option<&str>,
+    name: Option<&str>,
+    at: &str,
+) -> Result<()> {
+    if current != name {
+        append_line(transcript, &custom_title_line(session_id, name.unwrap_or("")), MID_LINE_WAIT)?;
+    }
+    let Some(sidecar) = sidecar_path(transcript, session_id) else { return Ok(()) };
+    if name.is_some() || sidecar.exists() {
+        write_sidecar(&sidecar, &sidecar_bytes(name.unwrap_or(""), at))?;
+    }
+    Ok(())
+}
+
+/// Where Claude Code keeps the sidecar of the session whose transcript is `transcript`.
+pub fn sidecar_path(transcript: &Path, session_id: &str) -> Option<PathBuf> {
+    Some(transcript.parent()?.join(session_id).join(SIDECAR))
+}
+
+/// The sidecar's content for `title` set at `at` (ISO-8601), as Claude Code writes it.
+pub fn sidecar_bytes(title: &str, at: &str) -> Vec<u8> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Sidecar<'a> {
+        custom_title: &'a str,
+        by: &'a str,
+        at: &'a str,
+    }
+    serde_json::to_vec(&Sidecar { custom_title: title, by: "user", at }).unwrap_or_default()
+}
+
+/// Writes the sidecar atomically with Claude Code's modes (file 0600, a new folder 0700).
+pub fn write_sidecar(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent()
+        && !dir.exists()
+    {
+        let mut b = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+        b.create(dir).map_err(|e| Error::io_at("create folder", dir, e))?;
+    }
+    crate::atomic_write::write_atomic_private(path, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn the_line_is_claude_code_s_own_shape_with_any_name_escaped() {
+        assert_eq!(
+            custom_title_line("s1", "Plan — \"v2\"\n\u{202e}"),
+            "{\"type\":\"custom-title\",\"customTitle\":\"Plan — \\\"v2\\\"\\n\u{202e}\",\"sessionId\":\"s1\"}\n"
+        );
+        assert_eq!(
+            sidecar_bytes("T", "2026-12-06T09:00:00.000Z"),
+            br#"{"customTitle":"T","by":"user","at":"2026-12-06T09:00:00.000Z"}"#
+        );
+    }
+
+    #[test]
+    fn an_append_is_one_whole_line_after_a_complete_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.jsonl");
+        std::fs::write(&p, "{\"type\":\"user\"}\n").unwrap();
+        let line = custom_title_line("s", "N");
+        let a = append_line(&p, &line, Duration::ZERO).unwrap();
+        assert_eq!((a.offset, a.bytes), (16, line.len() as u64));
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), format!("{{\"type\":\"user\"}}\n{line}"));
+        assert!(append_line(&p, "two\nlines\n", Duration::ZERO).is_err());
+        assert!(append_line(&p, "no newline", Duration::ZERO).is_err());
+    }
+
+    #[test]
+    fn a_line_another_writer_has_not_finished_is_waited_for_then_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.jsonl");
+        std::fs::write(&p, "{\"type\":\"user\"}\n{\"type\":\"assi").unwrap();
+        let before = std::fs::read(&p).unwrap();
+        let e = append_line(&p, "{}\n", Duration::from_millis(120)).unwrap_err();
+        assert!(matches!(e, Error::Refused(_)), "{e}");
+        assert_eq!(std::fs::read(&p).unwrap(), before, "nothing written");
+        // The writer finishes its line while the append waits: the append follows it.
+        let writer = {
+            let p = p.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(150));
+                let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+                f.write_all(b"stant\"}\n").unwrap();
+            })
+        };
+        let a = append_line(&p, "{}\n", Duration::from_secs(5)).unwrap();
+        writer.join().unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.ends_with("{\"type\":\"assistant\"}\n{}\n"), "{text}");
+        assert_eq!(a.offset as usize, text.len() - 3);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_fifos_and_read_only_files_are_refused_and_left_as_they_were() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.jsonl");
+        std::fs::write(&real, "{}\n").unwrap();
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let fifo = dir.path().join("fifo.jsonl");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let ro = dir.path().join("ro.jsonl");
+        std::fs::write(&ro, "{}\n").unwrap();
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+        for (p, why) in [(&link, "symbolic link"), (&fifo, "FIFO")] {
+            let e = append_line(p, "{}\n", Duration::ZERO).unwrap_err().to_string();
+            assert!(e.contains(why), "{e}");
+        }
+        // Root may write a read-only file; anyone else is refused.
+        let as_root = std::fs::OpenOptions::new().append(true).open(&ro).is_ok();
+        if !as_root {
+            assert!(append_line(&ro, "{}\n", Duration::ZERO).is_err());
+        }
+        assert_eq!(std::fs::read(&real).unwrap(), b"{}\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_sidecar_is_written_with_claude_code_s_modes() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("s1.jsonl");
+        let side = sidecar_path(&t, "s1").unwrap();
+        write_sidecar(&side, &sidecar_bytes("N", "2026-12-06T09:00:00.000Z")).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!((mode(&side), mode(side.parent().unwrap())), (0o600, 0o700));
+        write_sidecar(&side, &sidecar_bytes("M", "2026-12-06T09:01:00.000Z")).unwrap();
+        assert_eq!(mode(&side), 0o600);
+        assert!(std::fs::read_to_string(&side).unwrap().contains("\"M\""));
+    }
+}
