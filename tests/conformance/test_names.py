@@ -58,6 +58,17 @@ class NamesClaudeCodeShows(unittest.TestCase):
         [s] = self.home.sessions()
         self.assertEqual(s["customName"] or s["autoName"], "Renamed while open")
 
+    def test_a_rename_in_claude_code_after_one_in_corral_is_the_name_everywhere(self):
+        self.home.corral("rename", self.sid, "Named in Corral")
+        self.term.start("open", self.cwd, "--resume", self.sid)
+        self.term.wait_for("open", "alpacaword")
+        self.term.type("open", "/rename Renamed in Claude Code")
+        self.term.wait_for("open", "Session renamed")
+        [s] = self.home.sessions()
+        self.assertEqual(s["customName"] or s["autoName"], "Renamed in Claude Code", s)
+        self.term.type("open", "/exit")
+        self.assertEqual(self.titles(), ["Renamed in Claude Code"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -3,6 +3,7 @@
 //! both herdctl views (the agent's own list and All Chats) read it.
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use corral_engine::Catalog;
@@ -214,4 +215,53 @@ fn a_rename_never_appends_into_a_line_another_writer_has_not_finished() {
     assert!(e.to_string().contains("is being written"), "{e}");
     assert_eq!(fs::read(&t).unwrap(), before);
     assert!(!metadata(&w, "alpha").exists(), "herdctl's records untouched");
+}
+
+/// After a `/rename` in Claude Code, Claude Code's title is the name (as in its picker), though
+/// herdctl's records still hold an older name: its sidecar says it was set after the metadata file
+/// was last written. Where no time says so — no sidecar, a sidecar naming another title, or one
+/// older than the metadata file — herdctl's name still comes first.
+#[test]
+fn a_title_set_in_claude_code_after_herdctl_s_name_is_the_name() {
+    let w = world();
+    write_metadata(&w, "alpha", &[(&sid(1), "Old in herdctl")]);
+    let file = fs::File::options().append(true).open(metadata(&w, "alpha")).unwrap();
+    let written = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    file.set_modified(written).unwrap();
+    let t = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+    let line = format!(
+        "{{\"type\":\"custom-title\",\"customTitle\":\"New in Claude\",\"sessionId\":\"{}\"}}\n",
+        sid(1)
+    );
+    fs::OpenOptions::new().append(true).open(&t).unwrap().write_all(line.as_bytes()).unwrap();
+    let sidecar = w.alpha_folder().join(sid(1)).join("custom-title.json");
+    fs::create_dir_all(sidecar.parent().unwrap()).unwrap();
+    let names = |w: &World| {
+        let s = w.catalog().session(&sid(1)).unwrap();
+        (s.custom_name, s.auto_name)
+    };
+
+    assert_eq!(
+        names(&w),
+        (Some("Old in herdctl".into()), Some("New in Claude".into())),
+        "no sidecar"
+    );
+    let at = |t: std::time::SystemTime| corral_engine::time::iso_system(t);
+    let side = |title: &str, when: &str| {
+        fs::write(
+            &sidecar,
+            format!("{{\"customTitle\":\"{title}\",\"by\":\"user\",\"at\":\"{when}\"}}"),
+        )
+        .unwrap();
+    };
+    side("New in Claude", &at(written - std::time::Duration::from_secs(60)));
+    assert_eq!(names(&w).0.as_deref(), Some("Old in herdctl"), "set before herdctl's");
+    side("Another", &at(std::time::SystemTime::now()));
+    assert_eq!(names(&w).0.as_deref(), Some("Old in herdctl"), "names another title");
+    side("New in Claude", &at(std::time::SystemTime::now()));
+    assert_eq!(
+        names(&w),
+        (None, Some("New in Claude".into())),
+        "set after herdctl's: Claude Code's"
+    );
 }

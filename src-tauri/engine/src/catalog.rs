@@ -174,6 +174,9 @@ pub struct Scan {
     pub transcripts: Vec<FoundTranscript>,
     pub attribution: AttributionIndex,
     pub custom_names: HashMap<String, HashMap<String, String>>,
+    /// When each metadata file holding a custom name was last written (by agent key): no name
+    /// in it can be newer.
+    pub custom_name_times: HashMap<String, SystemTime>,
     pub warnings: Vec<Warning>,
     /// When a full pass took every transcript's `stat` (`None` for a pass that kept part of an
     /// earlier one): a caller that must see each file as it is now may trust the stamps only if
@@ -356,9 +359,20 @@ impl Scan {
         }
     }
 
-    /// The custom name of a session, read from every key herdctl may have used ([`crate::names`]).
-    fn custom_name(&self, session_id: &str, keys: &NameKeys<'_>) -> Option<&str> {
-        keys.find(&self.custom_names, session_id).map(String::as_str)
+    /// The custom name of a session, read from every key herdctl may have used
+    /// ([`crate::names`]) — unless Claude Code's own title of `t` is a different one set later
+    /// (its `custom-title.json` records when: after the metadata file was last written), as
+    /// after a `/rename` in Claude Code: then Claude Code's title, shown as the automatic name,
+    /// is the name, as in its picker. Where no time tells, herdctl's name comes first.
+    fn custom_name(&self, t: &FoundTranscript, keys: &NameKeys<'_>) -> Option<&str> {
+        let (key, name) = keys.find_with_key(&self.custom_names, &t.session_id)?;
+        let newer_in_claude_code = t.facts.custom_title.as_deref().is_some_and(|title| {
+            title != name
+                && self.custom_name_times.get(key).is_some_and(|written| {
+                    crate::claude_titles::title_set_after(&t.path, &t.session_id, title, *written)
+                })
+        });
+        (!newer_in_claude_code).then_some(name.as_str())
     }
 }
 
@@ -568,6 +582,7 @@ impl Catalog {
             transcripts,
             attribution: previous.attribution.clone(),
             custom_names: previous.custom_names.clone(),
+            custom_name_times: previous.custom_name_times.clone(),
             warnings,
             listed: OnceLock::new(),
             leaves: OnceLock::new(),
@@ -596,14 +611,22 @@ impl Catalog {
         let (transcripts, mut warnings) = transcripts;
         let (attribution, attribution_warnings) = attribution;
         warnings.extend(attribution_warnings);
-        let (custom_names, metadata_warnings) =
-            MetadataStore::new(&self.state_dir).custom_names_with_warnings();
+        let store = MetadataStore::new(&self.state_dir);
+        let (custom_names, metadata_warnings) = store.custom_names_with_warnings();
         warnings.extend(metadata_warnings);
+        let custom_name_times = custom_names
+            .keys()
+            .filter_map(|key| {
+                let path = store.file_path(key).ok()?;
+                Some((key.clone(), std::fs::metadata(path).ok()?.modified().ok()?))
+            })
+            .collect();
         Ok(Scan {
             stamped_at: Some(started),
             transcripts,
             attribution,
             custom_names,
+            custom_name_times,
             warnings,
             listed: OnceLock::new(),
             leaves: OnceLock::new(),
@@ -1263,8 +1286,7 @@ impl Catalog {
         scan: &'a Scan,
     ) -> SessionNames<'a> {
         let working_directory = t.working_directory_ref();
-        let custom_name =
-            scan.custom_name(&t.session_id, &self.name_keys(t, attr, &working_directory));
+        let custom_name = scan.custom_name(t, &self.name_keys(t, attr, &working_directory));
         // The summary title is looked for only when no name comes before it.
         let auto_name = t.facts.auto_name_with(|| scan.summary_title(t));
         SessionNames { session_id: &t.session_id, custom_name, auto_name, working_directory }

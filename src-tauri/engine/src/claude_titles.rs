@@ -20,7 +20,7 @@
 
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use serde::Serialize;
 
@@ -145,6 +145,23 @@ pub fn set_title(
         write_sidecar(&sidecar, &sidecar_bytes(name.unwrap_or(""), at))?;
     }
     Ok(())
+}
+
+/// Whether the sidecar of the session says `title` was set after `time` (false when it is
+/// absent, unreadable, names another title or records no time).
+pub fn title_set_after(transcript: &Path, session_id: &str, title: &str, time: SystemTime) -> bool {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Sidecar {
+        custom_title: Option<String>,
+        at: Option<String>,
+    }
+    let Some(path) = sidecar_path(transcript, session_id) else { return false };
+    let Ok(bytes) = crate::files::read_bounded_no_follow(&path, 64 * 1024) else { return false };
+    let Ok(s) = serde_json::from_slice::<Sidecar>(&bytes) else { return false };
+    let at = s.at.as_deref().and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok());
+    s.custom_title.as_deref() == Some(title)
+        && at.is_some_and(|at| SystemTime::from(at.to_utc()) > time)
 }
 
 /// Where Claude Code keeps the sidecar of the session whose transcript is `transcript`.

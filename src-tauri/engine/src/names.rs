@@ -130,7 +130,19 @@ impl<'a> NameKeys<'a> {
         names: &'n HashMap<String, HashMap<String, String>>,
         session_id: &str,
     ) -> Option<&'n String> {
-        self.read_order().into_iter().find_map(|k| names.get(k)?.get(session_id))
+        self.find_with_key(names, session_id).map(|(_, name)| name)
+    }
+
+    /// [`Self::find`], with the key the name was found under.
+    pub fn find_with_key<'n>(
+        &self,
+        names: &'n HashMap<String, HashMap<String, String>>,
+        session_id: &str,
+    ) -> Option<(&'n str, &'n String)> {
+        self.read_order().into_iter().find_map(|k| {
+            let (key, by_session) = names.get_key_value(k)?;
+            Some((key.as_str(), by_session.get(session_id)?))
+        })
     }
 }
 
