@@ -242,3 +242,56 @@ fn crash_at_every_fault_point_then_undo() {
         assert!(crashes >= 15, "{mode:?} cross={cross}: only {crashes} fault points were reached");
     }
 }
+
+/// The child of the rename scenario: renames session 1 of the world in `CORRAL_RENAME_CRASH`
+/// (`<home>\n<fleet>\n<data dir>`).
+#[test]
+#[ignore = "run by a_rename_killed_at_any_step_leaves_no_partial_line in a child process"]
+fn rename_crash_child() {
+    let Ok(spec) = std::env::var("CORRAL_RENAME_CRASH") else { return };
+    let mut parts = spec.split('\n');
+    let (home, fleet, data) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
+    let catalog = Catalog::open(CatalogConfig {
+        claude_home: home.into(),
+        fleet_file: Some(fleet.into()),
+        state_dir: None,
+        data_dir: data.into(),
+    })
+    .unwrap();
+    catalog.rename(&sid(1), Some("Killed \u{2014} or not")).unwrap();
+}
+
+/// A rename SIGKILLed at any step: the transcript is what it was, or that plus the one whole
+/// `custom-title` line (never part of one), and every line of it still parses; herdctl's record
+/// is absent or complete. Until the rename finishes unkilled.
+#[test]
+fn a_rename_killed_at_any_step_leaves_no_partial_line() {
+    for k in 1..50u32 {
+        let w = World::new();
+        let t = w.session(&w.alpha_folder(), &sid(1), crate::import::ALPHA_WD, false);
+        let before = fs::read(&t).unwrap();
+        let spec =
+            format!("{}\n{}\n{}", w.home.display(), w.fleet_file.display(), w.data.display());
+        let ctx = format!("rename, crash at point {k}");
+        let finished =
+            run_child("crash::rename_crash_child", ("CORRAL_RENAME_CRASH", &spec), k, &ctx);
+        let after = fs::read(&t).unwrap();
+        let line =
+            corral_engine::claude_titles::custom_title_line(&sid(1), "Killed \u{2014} or not");
+        let whole = [before.clone(), line.as_bytes().to_vec()].concat();
+        assert!(after == before || after == whole, "{ctx}: {}", String::from_utf8_lossy(&after));
+        for l in String::from_utf8(after.clone()).unwrap().lines() {
+            assert!(serde_json::from_str::<serde_json::Value>(l).is_ok(), "{ctx}: {l}");
+        }
+        let metadata = w.state.join("session-metadata").join("alpha.json");
+        if let Ok(text) = fs::read_to_string(&metadata) {
+            assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok(), "{ctx}: {text}");
+        }
+        if finished {
+            assert_eq!(after, whole, "{ctx}");
+            assert!(k > 2, "the rename passes its fault points");
+            return;
+        }
+    }
+    panic!("the rename never finished");
+}

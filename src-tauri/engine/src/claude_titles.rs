@@ -100,6 +100,7 @@ pub fn append_line(path: &Path, line: &str, wait: Duration) -> Result<Appended> 
         ));
     }
     file.sync_data().map_err(|e| Error::io_at("sync", path, e))?;
+    crate::fault::fault_point("title.appended");
     let end = file.stream_position().map_err(|e| Error::io_at("read", path, e))?;
     Ok(Appended {
         path: path.to_path_buf(),
@@ -143,6 +144,7 @@ pub fn set_title(
     let Some(sidecar) = sidecar_path(transcript, session_id) else { return Ok(()) };
     if name.is_some() || sidecar.exists() {
         write_sidecar(&sidecar, &sidecar_bytes(name.unwrap_or(""), at))?;
+        crate::fault::fault_point("title.sidecar");
     }
     Ok(())
 }
