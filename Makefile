@@ -100,20 +100,25 @@ e2e: deps-e2e build
 	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
 
 # The real Claude Code, pinned in tests/conformance/CLAUDE_CODE_VERSION (`latest`: the newest on npm),
-# installed once into .tools/claude-code/<version>/ (never committed), run offline against the
-# stand-in API of tests/conformance/standin.py.
+# installed once per machine into a cache outside the repository ($(CLAUDE_CODE_CACHE)/<version>/,
+# never committed; each version installed into a temp folder, then renamed into place, so two clones
+# installing at once do not mix), run offline against the stand-in API of tests/conformance/standin.py.
 CLAUDE_CODE_VERSION ?= $(shell cat tests/conformance/CLAUDE_CODE_VERSION)
+CLAUDE_CODE_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/corral-dev/claude-code
 CLAUDE_CODE_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch' 2>/dev/null)
 
 deps-claude-code:
 	@v="$(CLAUDE_CODE_VERSION)"; \
 	if [ "$$v" = latest ]; then v=$$(npm view @anthropic-ai/claude-code version); fi; \
-	dir="$(TOOLS)/claude-code/$$v"; \
+	dir="$(CLAUDE_CODE_CACHE)/$$v"; \
 	bin="$$dir/node_modules/@anthropic-ai/claude-code-$(CLAUDE_CODE_PLATFORM)/claude"; \
 	if [ ! -x "$$bin" ]; then \
 	  echo "installing Claude Code $$v into $$dir"; \
-	  mkdir -p "$$dir" && npm install --no-audit --no-fund --loglevel=error --prefix "$$dir" "@anthropic-ai/claude-code@$$v" >/dev/null; \
+	  tmp="$$dir.tmp.$$$$"; rm -rf "$$tmp"; mkdir -p "$$tmp" && \
+	  npm install --no-audit --no-fund --loglevel=error --prefix "$$tmp" "@anthropic-ai/claude-code@$$v" >/dev/null && \
+	  { mv -T "$$tmp" "$$dir" 2>/dev/null || rm -rf "$$tmp"; }; \
 	fi; \
+	test -x "$$bin" || { echo "Claude Code $$v did not install: $$bin is missing"; exit 1; }; \
 	mkdir -p "$(TOOLS)/claude-code/bin" && ln -sfn "$$bin" "$(TOOLS)/claude-code/bin/claude"
 
 conformance: deps-claude-code

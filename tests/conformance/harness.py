@@ -2,9 +2,9 @@
 and the stand-in API between them.
 
 The client comes from `CLAUDE_CODE_BIN` (set by `make conformance`, which installs the pinned
-version into `.tools/claude-code/<version>/`); corral-cli from `CORRAL_CLI`. Homes live under
-`target/conformance/` (not `/tmp`: Corral treats `/tmp` folders as temporary ones), one per test
-class, removed afterwards.
+version once per machine into `~/.cache/corral-dev/claude-code/<version>/`); corral-cli from
+`CORRAL_CLI`. Homes live under `target/conformance/` (not `/tmp`: Corral treats `/tmp` folders as
+temporary ones), one per test class, removed afterwards.
 """
 
 import json
