@@ -2,9 +2,10 @@
 
 One `claude` runs in a real terminal (tmux) in its own home, talking to the stand-in API. The
 test walks it through the states a person meets — at its prompt after an answer, streaming a
-slow answer, asking a question and waiting for the answer — and checks after each step that
-`corral-cli status` says what the terminal shows. Then Claude Code's own `/rename` names the
-session in Corral.
+slow answer (with a prompt typed meanwhile, which Claude Code queues), asking a question and
+waiting for the answer — and checks after each step that `corral-cli status` says what the
+terminal shows. Then Claude Code's own `/rename` names the session in Corral, and every typed
+prompt, the queued one too, is shown once as the person's.
 """
 
 import threading
@@ -39,6 +40,8 @@ class LiveStateOfARealClient(unittest.TestCase):
         said = last_user_text(request)
         if has_tool_result(request):
             return [text("Red it is: answeredword.")]
+        if "busyword" in said:
+            return [text("The queued prompt's answer: beaverword.")]
         if "slowword" in said:
             return Held([text("A slow answer, streamed: slothword.")], cls.release)
         if "askword" in said:
@@ -77,8 +80,13 @@ class LiveStateOfARealClient(unittest.TestCase):
         eventually(lambda: len(self.api.requests) >= 2, "the slow request arrives")
         running = self.state_of_the_session("running")
         self.assertEqual(running["pid"], claude, running)
+        # A prompt typed while Claude answers waits in Claude Code's queue, then is sent.
+        self.term.tmux("send-keys", "-t", "live", "-l", "typed while busyword")
+        time.sleep(0.3)
+        self.term.keys("live", "Enter")
+        time.sleep(0.5)
         self.release.set()
-        self.term.wait_for("live", "slothword")
+        self.term.wait_for("live", "slothword", "beaverword")
         self.state_of_the_session("idle")
 
         self.term.type("live", "please askword")
@@ -107,7 +115,12 @@ class LiveStateOfARealClient(unittest.TestCase):
         )
         shown = self.home.corral("show", listed["sessionId"])
         users = [(m["content"], m["originKind"]) for m in shown["messages"] if m["role"] == "user"]
-        typed = [("hello idleword", None), ("please slowword", None), ("please askword", None)]
+        typed = [
+            ("hello idleword", None),
+            ("please slowword", None),
+            ("typed while busyword", None),
+            ("please askword", None),
+        ]
         self.assertEqual(users, typed, "the typed prompts, as the person's, and nothing else as theirs")
 
 
