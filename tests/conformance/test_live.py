@@ -23,6 +23,7 @@ class LiveStateOfARealClient(unittest.TestCase):
     def setUpClass(cls):
         cls.home = Home()
         cls.release = threading.Event()
+        cls.release_late = threading.Event()
         cls.api = StandIn(cls.reply).__enter__()
         cls.term = Terminal(cls.home, cls.api)
         cls.cwd = cls.home.folder("live project ✓")
@@ -31,6 +32,7 @@ class LiveStateOfARealClient(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.release.set()
+        cls.release_late.set()
         cls.term.stop()
         cls.api.__exit__(None, None, None)
         cls.home.remove()
@@ -44,6 +46,8 @@ class LiveStateOfARealClient(unittest.TestCase):
             return [text("The queued prompt's answer: beaverword.")]
         if "slowword" in said:
             return Held([text("A slow answer, streamed: slothword.")], cls.release)
+        if "lateword" in said:
+            return Held([text("Another slow answer: lemurword.")], cls.release_late)
         if "askword" in said:
             question = {
                 "question": "Which colour should the badge be?",
@@ -59,14 +63,20 @@ class LiveStateOfARealClient(unittest.TestCase):
 
     def state_of_the_session(self, want):
         """Waits until Corral says `want` of the terminal's session; returns that status."""
+        seen = []
+
         def probe():
             listed = self.home.sessions()
             if len(listed) != 1:
                 return None
             status = self.home.status(listed[0]["sessionId"])
+            seen[:] = [status]
             return status if status and status["state"] == want else None
 
-        return eventually(probe, "the session reads %s" % want)
+        try:
+            return eventually(probe, "the session reads %s" % want)
+        except AssertionError as e:
+            raise AssertionError("%s; Corral said %r; the screen:\n%s" % (e, seen, self.term.screen("live"))) from None
 
     def test_states_follow_the_terminal_and_claude_code_s_own_rename_is_corral_s_name(self):
         claude = self.term.pid("live")
@@ -80,13 +90,8 @@ class LiveStateOfARealClient(unittest.TestCase):
         eventually(lambda: len(self.api.requests) >= 2, "the slow request arrives")
         running = self.state_of_the_session("running")
         self.assertEqual(running["pid"], claude, running)
-        # A prompt typed while Claude answers waits in Claude Code's queue, then is sent.
-        self.term.tmux("send-keys", "-t", "live", "-l", "typed while busyword")
-        time.sleep(0.3)
-        self.term.keys("live", "Enter")
-        time.sleep(0.5)
         self.release.set()
-        self.term.wait_for("live", "slothword", "beaverword")
+        self.term.wait_for("live", "slothword")
         self.state_of_the_session("idle")
 
         self.term.type("live", "please askword")
@@ -106,6 +111,19 @@ class LiveStateOfARealClient(unittest.TestCase):
         self.term.wait_for("live", "answeredword")
         self.state_of_the_session("idle")
 
+        # A prompt typed while Claude answers waits in Claude Code's queue, then is sent. (Last:
+        # after a queued prompt 2.1.332 may hold back writing its next assistant line — a question
+        # then shows on screen while the transcript still ends with the prompt; see
+        # docs/conformance.md.)
+        self.term.type("live", "one more lateword")
+        eventually(lambda: any("lateword" in str(r.get("messages")) for r in self.api.requests), "the late request")
+        self.term.tmux("send-keys", "-t", "live", "-l", "typed while busyword")
+        time.sleep(0.3)
+        self.term.keys("live", "Enter")
+        time.sleep(0.5)
+        self.release_late.set()
+        self.term.wait_for("live", "lemurword", "beaverword")
+
         self.term.type("live", "/rename " + NAME)
         # Corral keeps a name set in Corral (`customName`) apart from the title Claude Code
         # keeps (`autoName`); the person sees the first there is.
@@ -118,8 +136,9 @@ class LiveStateOfARealClient(unittest.TestCase):
         typed = [
             ("hello idleword", None),
             ("please slowword", None),
-            ("typed while busyword", None),
             ("please askword", None),
+            ("one more lateword", None),
+            ("typed while busyword", None),
         ]
         self.assertEqual(users, typed, "the typed prompts, as the person's, and nothing else as theirs")
 
