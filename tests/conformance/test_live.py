@@ -143,5 +143,62 @@ class LiveStateOfARealClient(unittest.TestCase):
         self.assertEqual(users, typed, "the typed prompts, as the person's, and nothing else as theirs")
 
 
+class AQuestionAfterAQueuedPrompt(unittest.TestCase):
+    """After a queued prompt, 2.1.332 may show a question before it writes the question's line:
+    the transcript then ends with the prompt. The client's own record of its session
+    (`sessions/<pid>.json`, status `waiting`) still makes it read `waiting`."""
+
+    def setUp(self):
+        self.home = Home()
+        self.release = threading.Event()
+        self.api = StandIn(self.reply).__enter__()
+        self.term = Terminal(self.home, self.api)
+        self.cwd = self.home.folder("queued then asked")
+
+    def tearDown(self):
+        self.release.set()
+        self.term.stop()
+        self.api.__exit__(None, None, None)
+        self.home.remove()
+
+    def reply(self, request):
+        said = last_user_text(request)
+        if has_tool_result(request):
+            return [text("Noted: answeredword.")]
+        if "busyword" in said:
+            return [text("The queued prompt's answer: beaverword.")]
+        if "slowword" in said:
+            return Held([text("A slow answer: slothword.")], self.release)
+        if "askword" in said:
+            question = {"question": "Which colour?", "header": "Colour", "multiSelect": False,
+                        "options": [{"label": "Red", "description": "warm"}, {"label": "Blue", "description": "cool"}]}
+            return [tool_use("toolu_queued_question", "AskUserQuestion", {"questions": [question]})]
+        return [text("Hello.")]
+
+    def test_reads_waiting_while_the_question_is_on_screen(self):
+        self.term.start("q", self.cwd)
+        self.term.type("q", "please slowword")
+        eventually(lambda: self.api.requests, "the slow request")
+        self.term.tmux("send-keys", "-t", "q", "-l", "typed while busyword")
+        time.sleep(0.3)
+        self.term.keys("q", "Enter")
+        time.sleep(0.5)
+        self.release.set()
+        self.term.wait_for("q", "slothword", "beaverword")
+        self.term.type("q", "please askword")
+        self.term.wait_for("q", "Which colour", "Enter to select")
+        [s] = self.home.sessions()
+        seen = []
+
+        def waiting():
+            seen[:] = [self.home.status(s["sessionId"])]
+            return seen[0]["state"] == "waiting"
+
+        try:
+            eventually(waiting, "the session reads waiting", timeout=15)
+        except AssertionError as e:
+            raise AssertionError("%s; Corral said %r" % (e, seen)) from None
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -306,3 +306,55 @@ fn what_a_job_says_is_shown_beside_the_measurement_never_instead_of_it() {
     ids.sort();
     assert_eq!(ids, [sid("1"), sid("2"), sid("4"), sid("6")], "{shown:?}");
 }
+
+/// What a running `claude` says of its own session (`<home>/sessions/<pid>.json`, as 2.1.332
+/// writes it): the real client sometimes shows a question before it writes the question's line
+/// (after a queued prompt; `tests/conformance`), so the transcript ends with the prompt while the
+/// client's record says `waiting`. That word makes the session waiting; a record whose pid is no
+/// `claude` in the table, or that names another pid, says nothing; `busy` never makes a finished
+/// turn running. Before: session 1 read "running" while a question waited.
+#[test]
+fn a_running_claude_s_own_record_says_when_it_waits_on_you() {
+    let c = Claude::new();
+    let done = r#"{"type":"text","text":"Done."}"#;
+    c.session("1", "/w/a", None, 40);
+    c.session("2", "/w/b", Some(done), 40);
+    c.session("3", "/w/c", None, 40);
+    let sessions = c.home.join("sessions");
+    fs::create_dir_all(&sessions).unwrap();
+    let record = |pid: u32, short: &str, status: &str| {
+        fs::write(
+            sessions.join(format!("{pid}.json")),
+            format!(
+                r#"{{"pid":{pid},"sessionId":"{}","cwd":"/w","status":"{status}","waitingFor":"input needed","kind":"interactive"}}"#,
+                sid(short)
+            ),
+        )
+        .unwrap();
+    };
+    record(11, "1", "waiting");
+    record(12, "2", "busy");
+    // 13 is no process of the table: its record (left by a crashed claude) says nothing.
+    record(13, "3", "waiting");
+    fs::write(
+        sessions.join("14.json"),
+        format!(r#"{{"pid":99,"sessionId":"{}","status":"waiting"}}"#, sid("3")),
+    )
+    .unwrap();
+    fs::write(sessions.join("15.json"), "{not json").unwrap();
+    let table = vec![
+        claude(11, &["--resume", &sid("1")], "/w/a"),
+        claude(12, &["--resume", &sid("2")], "/w/b"),
+        claude(14, &["--resume", &sid("3")], "/w/c"),
+        claude(15, &[], "/w/elsewhere"),
+    ];
+    let states = c.states(Ok(table));
+    let s1 = of(&states, "1");
+    assert_eq!(s1.state, LiveState::Waiting, "{s1:?}");
+    assert!(s1.why.contains("claude process 11 says waiting (input needed)"), "{s1:?}");
+    let s2 = of(&states, "2");
+    assert_eq!(s2.state, LiveState::Idle, "busy never makes a finished turn running: {s2:?}");
+    let s3 = of(&states, "3");
+    assert_eq!(s3.state, LiveState::Running, "a record of another pid says nothing: {s3:?}");
+    assert_eq!(s3.job, None);
+}

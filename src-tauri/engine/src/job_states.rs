@@ -1,6 +1,10 @@
 //! What the jobs that started sessions say about them now: herdctl's job records
 //! (`<state dir>/jobs/job-*.yaml`, `status`) and Claude Code's own background agents ("Agent
-//! View", `<claude home>/jobs/<id>/state.json`, `state` and `tempo`).
+//! View", `<claude home>/jobs/<id>/state.json`, `state` and `tempo`) — and what a running
+//! `claude` says of the session it is on (`<claude home>/sessions/<pid>.json`, written by the
+//! client while it runs and removed when it exits: `sessionId`, `status` `idle`, `busy` or
+//! `waiting`, `waitingFor`; seen with 2.1.332). That last word counts only while the process
+//! table holds a `claude` with that pid ([`client_notes`] is given their pids).
 //!
 //! Neither format is Corral's. Agent View's is not documented at all (the states seen in the wild
 //! are `working`, `blocked`, `done`, `failed` and `stopped`; `tempo` is `active`, `idle` or
@@ -31,6 +35,8 @@ pub enum JobSource {
     Herdctl,
     /// Claude Code's background agents (`claude --bg`, `claude agents`).
     AgentView,
+    /// A running `claude` process's own record of its session (`sessions/<pid>.json`).
+    ClaudeCode,
 }
 
 /// What a job record says about the session it started.
@@ -68,6 +74,7 @@ impl JobNote {
         let who = match self.source {
             JobSource::Herdctl => "herdctl job",
             JobSource::AgentView => "background agent",
+            JobSource::ClaudeCode => "claude process",
         };
         format!("{who} {} says {}", self.id, self.state)
     }
@@ -107,6 +114,54 @@ pub fn agent_view_notes(claude_home: &Path) -> HashMap<String, JobNote> {
             continue;
         };
         out.insert(session, note);
+    }
+    out
+}
+
+/// Most `sessions/<pid>.json` records read in one pass.
+const MAX_CLIENT_RECORDS: usize = 5_000;
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawClientRecord {
+    pid: Option<u64>,
+    session_id: Option<String>,
+    status: Option<String>,
+    waiting_for: Option<String>,
+}
+
+/// What running `claude` processes say of their sessions, by session id, read from
+/// `<claude_home>/sessions/<pid>.json` for the pids in `live_pids` only (a record of a process
+/// that is gone says nothing). `waiting` is blocked on the owner; `idle` and `busy` are going.
+pub fn client_notes(
+    claude_home: &Path,
+    live_pids: &std::collections::HashSet<u32>,
+) -> HashMap<String, JobNote> {
+    let mut out = HashMap::new();
+    for pid in live_pids.iter().take(MAX_CLIENT_RECORDS) {
+        let path = claude_home.join("sessions").join(format!("{pid}.json"));
+        let Ok(bytes) = crate::files::read_bounded(&path, MAX_STATE_BYTES) else { continue };
+        let Ok(raw) = serde_json::from_slice::<RawClientRecord>(&bytes) else { continue };
+        if raw.pid.is_some_and(|p| p != u64::from(*pid)) {
+            continue;
+        }
+        let Some(session) = raw.session_id.filter(|s| crate::paths::is_uuid(s)) else { continue };
+        let Some(status) = raw.status.filter(|s| !s.is_empty()) else { continue };
+        let blocked = status == "waiting";
+        let state = match raw.waiting_for.as_deref().filter(|w| blocked && !w.is_empty()) {
+            Some(why) => format!("{status} ({why})"),
+            None => status,
+        };
+        out.insert(
+            session,
+            JobNote {
+                source: JobSource::ClaudeCode,
+                id: pid.to_string(),
+                state,
+                active: true,
+                blocked,
+            },
+        );
     }
     out
 }

@@ -276,12 +276,17 @@ pub fn live_states_in(
         .ok()
         .map(|p| p.messages)
     };
-    Ok(live_states(&sessions, &snapshot, now, &written_at, &mut tail, &job_notes(catalog)?))
+    let jobs = job_notes(catalog, &snapshot)?;
+    Ok(live_states(&sessions, &snapshot, now, &written_at, &mut tail, &jobs))
 }
 
-/// What the jobs of `catalog` say, by session id: herdctl's going jobs (from the last pass's
-/// attribution), then Claude Code's background agents for sessions herdctl does not name.
-fn job_notes(catalog: &crate::catalog::Catalog) -> crate::error::Result<HashMap<String, JobNote>> {
+/// What the jobs of `catalog` say, by session id: Claude Code's background agents, herdctl's
+/// going jobs (from the last pass's attribution) over them, and over both what a running
+/// `claude` of the process table says of the session it is on (its own word, now).
+fn job_notes(
+    catalog: &crate::catalog::Catalog,
+    snapshot: &OccupancySnapshot,
+) -> crate::error::Result<HashMap<String, JobNote>> {
     let mut notes = crate::job_states::agent_view_notes(catalog.claude_home());
     let scan = catalog.last_scan()?;
     for (sid, claim) in scan.attribution.jobs() {
@@ -289,6 +294,8 @@ fn job_notes(catalog: &crate::catalog::Catalog) -> crate::error::Result<HashMap<
             notes.insert(sid.to_owned(), note);
         }
     }
+    let pids = snapshot.holders.iter().map(|h| h.pid).collect();
+    notes.extend(crate::job_states::client_notes(catalog.claude_home(), &pids));
     Ok(notes)
 }
 

@@ -43,6 +43,7 @@ export type { TranscriptMatches } from './bindings/TranscriptMatches';
 export type { LiveState } from './bindings/LiveState';
 export type { LiveNow } from './bindings/LiveNow';
 export type { LiveStatus } from './bindings/LiveStatus';
+export type { JobSource } from './bindings/JobSource';
 export type { ResumeCommand } from './bindings/ResumeCommand';
 export type { ResumeOutcome } from './bindings/ResumeOutcome';
 

@@ -116,4 +116,18 @@ describe('live badges', () => {
     });
     expect(screen.queryByTestId('live-badge')).toBeNull();
   });
+
+  it("each source of a job's word is named: herdctl, a background agent, a claude process's own record", () => {
+    for (const [source, text] of [
+      ['herdctl', 'Job: idle'],
+      ['agent-view', 'Agent: idle'],
+      ['claude-code', 'Claude Code: idle'],
+    ] as const) {
+      const r = render(LiveBadge, {
+        status: { sessionId: 's', state: 'not-running', why: '', pid: null, job: { ...job, source, state: 'idle' } },
+      });
+      expect(screen.getByTestId('live-badge').textContent).toContain(text);
+      r.unmount();
+    }
+  });
 });

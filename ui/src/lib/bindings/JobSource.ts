@@ -3,4 +3,4 @@
 /**
  * Who wrote a job record.
  */
-export type JobSource = "herdctl" | "agent-view";
+export type JobSource = "herdctl" | "agent-view" | "claude-code";
