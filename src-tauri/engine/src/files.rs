@@ -30,16 +30,7 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 /// Like [`open_regular`], but refuses a symbolic link as the last component of `path` (for paths
 /// Corral itself wrote as files, such as backups: a link there was put there by someone else).
 pub fn open_regular_no_follow(path: &Path) -> io::Result<File> {
-    match options(true).open(path) {
-        Ok(f) => checked(f),
-        Err(e) if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
-            Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("it is a symbolic link, not a regular file ({e})"),
-            ))
-        }
-        Err(e) => Err(e),
-    }
+    open_checked_no_follow(&options(true), path)
 }
 
 /// Opens `path` to append to it (and read it), refusing a symbolic link as the last component
@@ -48,6 +39,12 @@ pub fn open_regular_no_follow(path: &Path) -> io::Result<File> {
 pub fn open_regular_for_append(path: &Path) -> io::Result<File> {
     let mut o = options(true);
     o.append(true);
+    open_checked_no_follow(&o, path)
+}
+
+/// Opens `path` with `o` (which refuses to follow a last-component link) and checks the handle is
+/// a regular file; a refused link is said in plain words.
+fn open_checked_no_follow(o: &OpenOptions, path: &Path) -> io::Result<File> {
     match o.open(path) {
         Ok(f) => checked(f),
         Err(e) if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {

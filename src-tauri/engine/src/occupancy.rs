@@ -166,17 +166,21 @@ impl ProcessSource for ProcTree {
 /// Whether a `/proc/<pid>/stat` line says the process has exited: the state letter after the
 /// name's closing parenthesis (the name may itself hold `)`) is `Z` (zombie) or `X`/`x` (dead).
 fn exited_state(stat: &[u8]) -> bool {
-    let Some(close) = stat.iter().rposition(|&b| b == b')') else { return false };
-    let state =
-        stat.get(close + 1..).and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()));
+    let state = after_name(stat).and_then(|rest| rest.iter().find(|b| !b.is_ascii_whitespace()));
     matches!(state, Some(b'Z' | b'X' | b'x'))
 }
 
 /// The parent's pid from a `/proc/<pid>/stat` line: the field after the state letter.
 fn parent_pid(stat: &[u8]) -> Option<u32> {
-    let close = stat.iter().rposition(|&b| b == b')')?;
-    let rest = std::str::from_utf8(stat.get(close + 1..)?).ok()?;
+    let rest = std::str::from_utf8(after_name(stat)?).ok()?;
     rest.split_ascii_whitespace().nth(1)?.parse().ok()
+}
+
+/// What follows the process name in a `/proc/<pid>/stat` line: after the name's last closing
+/// parenthesis (the name may itself hold `)`).
+fn after_name(stat: &[u8]) -> Option<&[u8]> {
+    let close = stat.iter().rposition(|&b| b == b')')?;
+    stat.get(close + 1..)
 }
 
 /// A `/proc` link (`cwd`, `exe`), or for fake trees a file holding the path.
