@@ -262,7 +262,8 @@ pub async fn rename_session(
     name: Option<String>,
 ) -> Reply<SessionSummary> {
     check_session_id(&session_id)?;
-    with_catalog(&state, move |c| c.rename(&session_id, name.as_deref())).await
+    with_catalog(&state, move |c| corral_engine::renames::rename(c, &session_id, name.as_deref()))
+        .await
 }
 
 /// Opens a folder of an import run in the file manager. Only paths inside `<data dir>/runs/`.

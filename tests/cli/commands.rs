@@ -181,6 +181,34 @@ fn rename_and_clear() {
     assert!(v["customName"].is_null());
 }
 
+/// A rename from the command line says how to undo it; `runs` lists it with the names before
+/// and after; `undo` brings the earlier name back (in herdctl's records and Claude Code's).
+#[test]
+fn a_rename_is_listed_and_undone_from_the_command_line() {
+    let home = Home::new();
+    json(&cli(&home, &["rename", &sid("d1"), "First", "--json"]));
+    let out = cli(&home, &["rename", &sid("d1"), "Second \u{202e}"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let id = text.lines().find_map(|l| l.strip_prefix("run ")).unwrap();
+    let id = id.split(';').next().unwrap().to_owned();
+    assert!(text.contains(&format!("undo with: corral-cli undo {id}")), "{text}");
+    let listed = String::from_utf8_lossy(&cli(&home, &["runs"]).stdout).into_owned();
+    let first = listed.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!(
+            "{id}  rename {}  \"First\" -> \"Second \\\\u{{202e}}\"",
+            sid("d1")
+        )),
+        "{listed}"
+    );
+    let undo = String::from_utf8_lossy(&cli(&home, &["undo", &id]).stdout).into_owned();
+    assert!(undo.contains("title-appended") && undo.contains("name-restored"), "{undo}");
+    let meta = std::fs::read_to_string(home.state().join("session-metadata/adhoc.json")).unwrap();
+    assert!(meta.contains("\"First\"") && !meta.contains("Second"), "{meta}");
+    let listed = String::from_utf8_lossy(&cli(&home, &["runs"]).stdout).into_owned();
+    assert!(listed.lines().next().unwrap().contains("  undone  "), "{listed}");
+}
+
 #[test]
 fn bad_input_exits_non_zero_with_one_clear_line() {
     let home = Home::new();

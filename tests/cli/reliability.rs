@@ -179,3 +179,63 @@ fn no_printed_field_carries_a_control_character_or_forges_a_line() {
         }
     }
 }
+
+// ---- a full disk under a rename ----
+
+/// A rename whose append the disk cannot take (here: the file-size limit, which cuts a write
+/// short exactly as a full disk does) fails with a clear message and leaves the transcript byte
+/// for byte as it was — no partial line, ever — and herdctl's records unwritten; its run is
+/// listed, and undoing it finds nothing to change.
+#[cfg(unix)]
+#[test]
+fn a_rename_on_a_full_disk_leaves_no_partial_line() {
+    let w = World::new();
+    let t = w.session(&w.folder_of("/home/u/scratch"), &sid(1), "/home/u/scratch", false);
+    // The transcript ends 20 bytes before the limit: the title line is cut after 20 bytes.
+    let limit_blocks = 400u64;
+    let limit = limit_blocks * 512;
+    let mut bytes = fs::read(&t).unwrap();
+    let pad = format!(
+        "{{\"type\":\"system\",\"subtype\":\"note\",\"content\":\"{}\"}}\n",
+        "x".repeat(usize::try_from(limit).unwrap() - 20 - bytes.len() - 48)
+    );
+    bytes.extend_from_slice(pad.as_bytes());
+    fs::write(&t, &bytes).unwrap();
+    assert_eq!(bytes.len() as u64, limit - 20);
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("trap '' XFSZ; ulimit -f {limit_blocks}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_corral-cli"))
+        .args(["rename", &sid(1), "A name the disk has no room for"])
+        .arg("--claude-home")
+        .arg(&w.home)
+        .arg("--data-dir")
+        .arg(&w.data)
+        .arg("--fleet")
+        .arg(&w.fleet_file)
+        .env("HOME", "/nonexistent")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("disk full"), "{err}");
+    let after = fs::read(&t).unwrap();
+    assert!(
+        after == bytes,
+        "the transcript is as it was ({} bytes, was {})",
+        after.len(),
+        bytes.len()
+    );
+    let names = corral_engine::metadata::MetadataStore::new(&w.state).custom_names();
+    assert!(names.values().all(|m| !m.contains_key(&sid(1))), "{names:?}");
+    let runs = cli(&["runs", "--json"], &w.home, &w.data, Some(&w.fleet_file));
+    let runs: serde_json::Value = serde_json::from_slice(&runs.stdout).unwrap();
+    let id = runs[0]["runId"].as_str().unwrap().to_owned();
+    assert_eq!(runs[0]["finished"], false);
+    let undo = cli(&["undo", &id, "--json"], &w.home, &w.data, Some(&w.fleet_file));
+    let undo: serde_json::Value = serde_json::from_slice(&undo.stdout).unwrap();
+    assert_eq!(undo["notUndone"], serde_json::json!([]), "{undo}");
+    assert!(undo["undone"].as_array().unwrap().iter().all(|i| i["action"] == "already-gone"));
+    assert!(fs::read(&t).unwrap() == bytes, "undo wrote nothing");
+}

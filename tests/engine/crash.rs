@@ -14,6 +14,7 @@ use std::process::Command;
 
 use corral_engine::import::{ApplyOptions, ImportPlan, ImportTarget, apply_with};
 use corral_engine::placement::{PlacementFs, PlacementMode, RealFs, SimulatedCrossDevice};
+use corral_engine::renames;
 use corral_engine::runs::{self, UndoTarget};
 use corral_engine::{Catalog, CatalogConfig};
 use serde::{Deserialize, Serialize};
@@ -258,12 +259,13 @@ fn rename_crash_child() {
         data_dir: data.into(),
     })
     .unwrap();
-    catalog.rename(&sid(1), Some("Killed \u{2014} or not")).unwrap();
+    renames::rename(&catalog, &sid(1), Some("Killed \u{2014} or not")).unwrap();
 }
 
 /// A rename SIGKILLed at any step: the transcript is what it was, or that plus the one whole
 /// `custom-title` line (never part of one), and every line of it still parses; herdctl's record
-/// is absent or complete. Until the rename finishes unkilled.
+/// is absent or complete; and the run it left is undone completely. Until the rename finishes
+/// unkilled.
 #[test]
 fn a_rename_killed_at_any_step_leaves_no_partial_line() {
     for k in 1..50u32 {
@@ -290,6 +292,25 @@ fn a_rename_killed_at_any_step_leaves_no_partial_line() {
         if finished {
             assert_eq!(after, whole, "{ctx}");
             assert!(k > 2, "the rename passes its fault points");
+        }
+        // Whatever step it was killed at, its run's undo brings the picker's title back to none
+        // (the session had no custom title), by appending — never by cutting the transcript.
+        let listed = runs::runs(&w.data).unwrap();
+        assert!(listed.len() <= 1, "{ctx}");
+        if let Some(run) = listed.first() {
+            let catalog = w.catalog();
+            let report = runs::undo_in(&catalog, None, &run.run_id, chrono::Utc::now()).unwrap();
+            assert!(report.not_undone.is_empty(), "{ctx}: {report:?}");
+            let undone = fs::read(&t).unwrap();
+            assert_eq!(&undone[..after.len()], &after[..], "{ctx}: only appended to");
+            assert_eq!(
+                corral_engine::claude_titles::picker_title(&t, &sid(1)).unwrap(),
+                None,
+                "{ctx}"
+            );
+            assert_eq!(catalog.session(&sid(1)).unwrap().custom_name, None, "{ctx}");
+        }
+        if finished {
             return;
         }
     }

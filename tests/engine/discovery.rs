@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use corral_engine::model::{NotResumableReason, Origin, SessionSummary};
+use corral_engine::renames;
 use corral_engine::{Catalog, CatalogConfig, ErrorKind, ListOptions};
 
 use crate::support::{hash_tree, sessions_by_id};
@@ -276,14 +277,14 @@ fn rename_writes_herdctl_metadata_under_the_owner() {
     // Unattributed, in no agent's folder → adhoc.json (created lazily).
     let adhoc = home.state().join("session-metadata/adhoc.json");
     assert!(!adhoc.exists());
-    let s = c.rename(&sid("d1"), Some("  My scratch  ")).unwrap();
+    let s = renames::rename(&c, &sid("d1"), Some("  My scratch  ")).unwrap();
     assert_eq!(s.custom_name.as_deref(), Some("My scratch"));
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&adhoc).unwrap()).unwrap();
     assert_eq!(v["version"], 1);
     assert_eq!(v["agentName"], "adhoc");
     assert_eq!(v["sessions"][sid("d1")]["customName"], "My scratch");
     // Unattributed in alpha's folder → alpha.json, where herdctl's All Chats reads it.
-    let s = c.rename(&sid("a3"), Some("My limiter")).unwrap();
+    let s = renames::rename(&c, &sid("a3"), Some("My limiter")).unwrap();
     assert_eq!(s.custom_name.as_deref(), Some("My limiter"));
     let v: serde_json::Value = serde_json::from_slice(
         &std::fs::read(home.state().join("session-metadata/alpha.json")).unwrap(),
@@ -291,19 +292,19 @@ fn rename_writes_herdctl_metadata_under_the_owner() {
     .unwrap();
     assert_eq!(v["sessions"][sid("a3")]["customName"], "My limiter");
     // Owned → <agent>.json, keeping herdctl's cached fields.
-    c.rename(&sid("a2"), Some("Preview deploy")).unwrap();
+    renames::rename(&c, &sid("a2"), Some("Preview deploy")).unwrap();
     let alpha = home.state().join("session-metadata/alpha.json");
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&alpha).unwrap()).unwrap();
     assert_eq!(v["sessions"][sid("a2")]["customName"], "Preview deploy");
     assert_eq!(v["sessions"][sid("a1")]["autoNameVersion"], 2);
     // Clearing shows the auto name again.
-    let s = c.rename(&sid("a1"), None).unwrap();
+    let s = renames::rename(&c, &sid("a1"), None).unwrap();
     assert_eq!(s.custom_name, None);
     assert_eq!(s.display_name(), "Nightly report run");
-    let s = c.rename(&sid("a2"), Some("")).unwrap();
+    let s = renames::rename(&c, &sid("a2"), Some("")).unwrap();
     assert_eq!(s.custom_name, None);
     // Dotted qualified names are file names as they are.
-    c.rename(&sid("c1"), Some("Login form")).unwrap();
+    renames::rename(&c, &sid("c1"), Some("Login form")).unwrap();
     assert!(home.state().join("session-metadata/team.gamma.json").is_file());
 }
 
@@ -314,7 +315,10 @@ fn hostile_and_unknown_ids_are_typed_errors() {
     for bad in ["../../etc/passwd", "a/b", "", "x.jsonl", "id with space"] {
         let e = c.session(bad).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidInput, "{bad:?}");
-        assert_eq!(c.rename(bad, Some("x")).unwrap_err().kind(), ErrorKind::InvalidInput);
+        assert_eq!(
+            renames::rename(&c, bad, Some("x")).unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
     }
     assert_eq!(c.session(&sid("99")).unwrap_err().kind(), ErrorKind::NotFound);
     assert_eq!(c.session(&sid("a4")).unwrap_err().kind(), ErrorKind::NotFound, "sidechain");

@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use corral_engine::Catalog;
+use corral_engine::renames;
 
 use crate::import::{ALPHA_WD, BETA_WD, World, sid};
 
@@ -99,14 +100,14 @@ fn corral_writes_a_name_where_every_herdctl_view_reads_it() {
     let w = world();
     let c = w.catalog();
     // 1: unattributed in alpha's folder → alpha.json only (All Chats reads the folder's agent).
-    c.rename(&sid(1), Some("One")).unwrap();
+    renames::rename(&c, &sid(1), Some("One")).unwrap();
     assert_eq!(read(&metadata(&w, "alpha")), Some(herdctl_file("alpha", &[(&sid(1), "One")])));
     assert!(!metadata(&w, "adhoc").exists());
     // 3: nobody's, in no agent's folder → adhoc.json.
-    c.rename(&sid(3), Some("Three")).unwrap();
+    renames::rename(&c, &sid(3), Some("Three")).unwrap();
     assert_eq!(read(&metadata(&w, "adhoc")), Some(herdctl_file("adhoc", &[(&sid(3), "Three")])));
     // 4: alpha's, outside any agent folder → alpha.json (agent view) and adhoc.json (All Chats).
-    c.rename(&sid(4), Some("Four")).unwrap();
+    renames::rename(&c, &sid(4), Some("Four")).unwrap();
     assert_eq!(
         read(&metadata(&w, "alpha")),
         Some(herdctl_file("alpha", &[(&sid(1), "One"), (&sid(4), "Four")]))
@@ -116,7 +117,7 @@ fn corral_writes_a_name_where_every_herdctl_view_reads_it() {
         Some(herdctl_file("adhoc", &[(&sid(3), "Three"), (&sid(4), "Four")]))
     );
     // 5: alpha's, in beta's folder → alpha.json and beta.json.
-    c.rename(&sid(5), Some("Five")).unwrap();
+    renames::rename(&c, &sid(5), Some("Five")).unwrap();
     assert_eq!(read(&metadata(&w, "beta")), Some(herdctl_file("beta", &[(&sid(5), "Five")])));
     assert!(read(&metadata(&w, "alpha")).unwrap().contains("\"Five\""));
     for n in [1, 3, 4, 5] {
@@ -130,7 +131,7 @@ fn a_rename_replaces_a_stale_copy_under_another_key() {
     let w = world();
     // An older Corral named session 1 in adhoc.json; herdctl never reads it there.
     write_metadata(&w, "adhoc", &[(&sid(1), "Old"), (&sid(3), "Keep")]);
-    w.catalog().rename(&sid(1), Some("New")).unwrap();
+    renames::rename(&w.catalog(), &sid(1), Some("New")).unwrap();
     assert_eq!(read(&metadata(&w, "alpha")), Some(herdctl_file("alpha", &[(&sid(1), "New")])));
     assert_eq!(read(&metadata(&w, "adhoc")), Some(herdctl_file("adhoc", &[(&sid(3), "Keep")])));
 }
@@ -143,7 +144,7 @@ fn clearing_removes_the_name_from_every_key() {
     write_metadata(&w, "beta", &[(&sid(5), "f")]);
     let c = w.catalog();
     for n in [1, 4, 5] {
-        let s = c.rename(&sid(n), None).unwrap();
+        let s = renames::rename(&c, &sid(n), None).unwrap();
         assert_eq!(s.custom_name, None, "session {n}");
     }
     // herdctl's `removeCustomName`: the key goes, the empty entry goes, the file stays.
@@ -163,7 +164,7 @@ fn a_rename_appends_claude_code_s_title_line_and_writes_its_sidecar() {
     let before = fs::read(&t).unwrap();
     let c = w.catalog();
     let at = chrono::DateTime::parse_from_rfc3339("2026-12-06T09:30:00Z").unwrap().to_utc();
-    let s = c.rename_at(&sid(1), Some("Plan \u{2014} v2"), at).unwrap();
+    let s = renames::rename_at(&c, &sid(1), Some("Plan \u{2014} v2"), at).unwrap();
     assert_eq!(s.auto_name.as_deref(), Some("Plan \u{2014} v2"), "Claude Code's title reads back");
     let after = fs::read(&t).unwrap();
     assert_eq!(&after[..before.len()], &before[..], "every earlier byte stays");
@@ -186,10 +187,10 @@ fn a_rename_appends_claude_code_s_title_line_and_writes_its_sidecar() {
         assert_eq!(fs::metadata(&sidecar).unwrap().permissions().mode() & 0o777, 0o600);
     }
 
-    c.rename_at(&sid(1), Some("Plan \u{2014} v2"), at).unwrap();
+    renames::rename_at(&c, &sid(1), Some("Plan \u{2014} v2"), at).unwrap();
     assert_eq!(fs::read(&t).unwrap(), after, "the same title again appends nothing");
 
-    let s = c.rename_at(&sid(1), None, at).unwrap();
+    let s = renames::rename_at(&c, &sid(1), None, at).unwrap();
     assert_eq!(s.custom_name, None);
     assert_ne!(s.auto_name.as_deref(), Some("Plan \u{2014} v2"), "the automatic title is back");
     let cleared = fs::read_to_string(&t).unwrap();
@@ -210,7 +211,7 @@ fn a_rename_never_appends_into_a_line_another_writer_has_not_finished() {
     let mut f = fs::OpenOptions::new().append(true).open(&t).unwrap();
     std::io::Write::write_all(&mut f, b"{\"type\":\"assistant\",\"uuid\":\"half").unwrap();
     let before = fs::read(&t).unwrap();
-    let e = w.catalog().rename(&sid(1), Some("Mid-line")).unwrap_err();
+    let e = renames::rename(&w.catalog(), &sid(1), Some("Mid-line")).unwrap_err();
     assert_eq!(e.kind(), corral_engine::ErrorKind::Refused, "{e}");
     assert!(e.to_string().contains("is being written"), "{e}");
     assert_eq!(fs::read(&t).unwrap(), before);
@@ -264,4 +265,138 @@ fn a_title_set_in_claude_code_after_herdctl_s_name_is_the_name() {
         (None, Some("New in Claude".into())),
         "set after herdctl's: Claude Code's"
     );
+}
+
+/// What `claude --resume`'s picker shows for session `n` of the world.
+fn picker(w: &World, n: u32) -> Option<String> {
+    let t = w.alpha_folder().join(format!("{}.jsonl", sid(n)));
+    corral_engine::claude_titles::picker_title(&t, &sid(n)).unwrap()
+}
+
+/// Every rename is a run History lists (the session, its name before and after), and its undo
+/// puts back every record it wrote — the picker's title by appending the earlier one (the
+/// transcript only grows), the sidecar from the run's backup, herdctl's name under each key —
+/// but only while the record still says what that rename wrote: a rename undone out of order
+/// leaves the newer name alone. A second undo changes nothing.
+#[test]
+fn a_rename_is_a_run_and_its_undo_brings_the_earlier_name_back_everywhere() {
+    use corral_engine::runs::{self, UndoAction, UndoTarget};
+    let w = world();
+    let c = w.catalog();
+    let t = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+    let sidecar = w.alpha_folder().join(sid(1)).join("custom-title.json");
+    let t1 = chrono::DateTime::parse_from_rfc3339("2026-12-06T09:30:00Z").unwrap().to_utc();
+    let t2 = t1 + chrono::Duration::seconds(5);
+    let (_, first) = renames::renamed_at(&c, &sid(1), Some("First"), t1).unwrap();
+    let first_sidecar = fs::read(&sidecar).unwrap();
+    let (_, second) = renames::renamed_at(&c, &sid(1), Some("Second"), t2).unwrap();
+    let (first, second) = (first.unwrap(), second.unwrap());
+    let (_, none) = renames::renamed_at(&c, &sid(1), Some("Second"), t2).unwrap();
+    assert_eq!(none, None, "a rename that changes nothing records no run");
+
+    let listed = runs::runs(c.data_dir()).unwrap();
+    let renamed: Vec<_> = listed
+        .iter()
+        .map(|r| {
+            let r = r.rename.as_ref().unwrap();
+            (r.session_id.as_str(), r.from.as_deref(), r.to.as_deref())
+        })
+        .collect();
+    assert_eq!(
+        renamed,
+        [(sid(1).as_str(), Some("First"), Some("Second")), (sid(1).as_str(), None, Some("First"))]
+    );
+
+    let target = UndoTarget::of(&c);
+    let before = fs::read(&t).unwrap();
+    let early = runs::undo(&target, &first, t2).unwrap();
+    assert!(early.undone.iter().all(|i| i.action == UndoAction::AlreadyGone), "{early:?}");
+    assert_eq!(early.not_undone.len(), 3, "title, sidecar, herdctl's key: {early:?}");
+    assert!(early.not_undone[0].reason.contains("renamed again since"), "{early:?}");
+    assert_eq!(fs::read(&t).unwrap(), before, "nothing written");
+    assert_eq!(picker(&w, 1).as_deref(), Some("Second"));
+
+    let report = runs::undo_in(&c, None, &second, t2).unwrap();
+    assert!(report.not_undone.is_empty(), "{report:?}");
+    let actions: Vec<_> = report.undone.iter().map(|i| i.action).collect();
+    assert_eq!(
+        actions,
+        [UndoAction::NameRestored, UndoAction::SidecarRestored, UndoAction::TitleAppended]
+    );
+    let after = fs::read(&t).unwrap();
+    assert_eq!(&after[..before.len()], &before[..], "the transcript only grew");
+    assert_eq!(picker(&w, 1).as_deref(), Some("First"));
+    assert_eq!(fs::read(&sidecar).unwrap(), first_sidecar, "the sidecar from the backup");
+    assert_eq!(read(&metadata(&w, "alpha")), Some(herdctl_file("alpha", &[(&sid(1), "First")])));
+    assert_eq!(name_in(&c, &sid(1)).as_deref(), Some("First"));
+
+    // The first rename, undone now, takes the session back to no custom name at all.
+    let report = runs::undo(&target, &first, t2).unwrap();
+    assert!(report.not_undone.is_empty(), "{report:?}");
+    assert_eq!(picker(&w, 1), None);
+    assert!(!sidecar.exists(), "the sidecar the first rename created is gone");
+    assert_eq!(read(&metadata(&w, "alpha")), Some(herdctl_file("alpha", &[])));
+    let c = w.catalog();
+    assert_eq!(name_in(&c, &sid(1)), None);
+    let done = fs::read(&t).unwrap();
+    let again = runs::undo(&target, &first, t2).unwrap();
+    assert!(again.undone.is_empty() && again.not_undone.is_empty(), "{again:?}");
+    assert_eq!(fs::read(&t).unwrap(), done);
+    let states: Vec<_> = runs::runs(c.data_dir()).unwrap().iter().map(|r| r.undo_state).collect();
+    assert_eq!(states, [runs::UndoState::Undone, runs::UndoState::Undone]);
+}
+
+/// A title Claude Code no longer sees — its line pushed out of the picker's last 64 KiB by a
+/// long continuation, with no sidecar (as older clients left it; the picker does not look for it
+/// in the file's first 64 KiB) — is shown again by renaming
+/// to the same name: the line is appended once more. With the sidecar there, the picker still
+/// shows the name, and the same rename changes nothing.
+#[test]
+fn renaming_to_the_name_the_picker_lost_appends_it_again() {
+    let w = world();
+    let t = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+    let title = format!(
+        "{{\"type\":\"custom-title\",\"customTitle\":\"Long ago\",\"sessionId\":\"{}\"}}\n",
+        sid(1)
+    );
+    let mut f = fs::OpenOptions::new().append(true).open(&t).unwrap();
+    f.write_all(title.as_bytes()).unwrap();
+    let filler = format!(
+        "{{\"type\":\"system\",\"subtype\":\"note\",\"content\":\"{}\",\"sessionId\":\"{}\"}}\n",
+        "x".repeat(1000),
+        sid(1)
+    );
+    for _ in 0..70 {
+        f.write_all(filler.as_bytes()).unwrap();
+    }
+    drop(f);
+    let c = w.catalog();
+    let shown = c.session(&sid(1)).unwrap().auto_name;
+    assert_eq!(shown.as_deref(), Some("Long ago"), "Corral reads the whole file");
+    let bytes = fs::read(&t).unwrap();
+    let big = format!(
+        "{{\"type\":\"system\",\"subtype\":\"note\",\"content\":\"{}\",\"sessionId\":\"{}\"}}\n",
+        "y".repeat(70_000),
+        sid(1)
+    );
+    assert_eq!(picker(&w, 1), None, "out of the tail window: the picker shows the automatic title");
+
+    let c = w.catalog();
+    let (_, run) = renames::renamed_at(&c, &sid(1), Some("Long ago"), chrono::Utc::now()).unwrap();
+    assert!(run.is_some());
+    assert_eq!(picker(&w, 1).as_deref(), Some("Long ago"));
+    let appended = fs::read(&t).unwrap();
+    assert!(appended.ends_with(title.as_bytes()));
+    assert_eq!(&appended[..bytes.len()], &bytes[..]);
+
+    // Pushed out again: the sidecar written by the rename keeps the picker's title.
+    let mut f = fs::OpenOptions::new().append(true).open(&t).unwrap();
+    f.write_all(big.as_bytes()).unwrap();
+    drop(f);
+    assert_eq!(picker(&w, 1).as_deref(), Some("Long ago"), "from the sidecar");
+    let grown = fs::read(&t).unwrap();
+    let (_, run) =
+        renames::renamed_at(&w.catalog(), &sid(1), Some("Long ago"), chrono::Utc::now()).unwrap();
+    assert_eq!(run, None);
+    assert_eq!(fs::read(&t).unwrap(), grown);
 }

@@ -58,10 +58,10 @@ pub enum ImportCommand {
         #[arg(required = true, value_name = "SOURCE")]
         sources: Vec<PathBuf>,
     },
-    /// List runs (imports and desktop-sidebar restores), newest first.
+    /// List runs (imports, desktop-sidebar restores and renames), newest first.
     Runs,
-    /// Undo an import or desktop-sidebar restore run (only what can be proven to be the run's
-    /// own).
+    /// Undo an import, desktop-sidebar restore or rename run (only what can be proven to be the
+    /// run's own; a rename's earlier title is appended, the transcript never cut).
     Undo {
         run_id: String,
         /// Show what undo would do; change nothing.
@@ -238,6 +238,27 @@ fn render_runs(v: &Value) -> Vec<String> {
     items
         .iter()
         .map(|r| {
+            if let Some(rn) = r.get("rename").filter(|v| !v.is_null()) {
+                let name = |k: &str| match rn.get(k).and_then(Value::as_str) {
+                    Some(n) => format!(
+                        "{:?}",
+                        corral_engine::printable::for_terminal(
+                            n,
+                            corral_engine::printable::Lines::One
+                        )
+                    ),
+                    None => "(no name)".to_owned(),
+                };
+                return format!(
+                    "{}  rename {}  {} -> {}  {}  {}",
+                    s(r, "runId"),
+                    s(rn, "sessionId"),
+                    name("from"),
+                    name("to"),
+                    s(r, "undoState"),
+                    s(r, "backupDir")
+                );
+            }
             let what = match r.get("sidebar").filter(|v| !v.is_null()) {
                 Some(sb) => format!("desktop sidebar {}/{}  ", s(sb, "account"), s(sb, "org")),
                 None => String::new(),

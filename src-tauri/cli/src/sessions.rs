@@ -243,7 +243,8 @@ fn message_line(m: &TranscriptMessage) -> String {
 
 pub fn rename(catalog: &Catalog, a: &RenameArgs, json: bool) -> Result<(), Error> {
     let name = if a.clear { None } else { a.name.as_deref() };
-    let s = catalog.rename(&a.session_id, name)?;
+    let (s, run) =
+        corral_engine::renames::renamed_at(catalog, &a.session_id, name, chrono::Utc::now())?;
     if json {
         return print_json(&s);
     }
@@ -252,6 +253,10 @@ pub fn rename(catalog: &Catalog, a: &RenameArgs, json: bool) -> Result<(), Error
         None => {
             crate::say!("{} has no custom name; it shows as {:?}", s.session_id, s.display_name());
         }
+    }
+    match run {
+        Some(id) => crate::say!("run {id}; undo with: corral-cli undo {id}"),
+        None => crate::say!("nothing needed changing; no run was recorded"),
     }
     Ok(())
 }

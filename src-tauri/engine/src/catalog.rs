@@ -1208,43 +1208,19 @@ impl Catalog {
         })
     }
 
-    /// [`Catalog::rename_at`] now.
-    pub fn rename(&self, session_id: &str, name: Option<&str>) -> Result<SessionSummary> {
-        self.rename_at(session_id, name, chrono::Utc::now())
-    }
-
-    /// Sets (`Some`) or clears (`None`/empty) a session's custom name where Claude Code and every
-    /// herdctl view read it. First Claude Code's own records ([`crate::claude_titles`]): a
-    /// `custom-title` line appended to the transcript when its title differs (an empty one
-    /// clears), and `<sid>/custom-title.json` (written for a name, emptied on a clear when it
-    /// exists) — so `claude --resume` shows the name. Then herdctl's (see [`crate::names`]):
-    /// under the owning agent's key and the key of the folder it sits in; a clear removes it from
-    /// the owner, the folder agent and `adhoc`. Returns the updated session.
-    pub fn rename_at(
-        &self,
-        session_id: &str,
-        name: Option<&str>,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<SessionSummary> {
-        let name = crate::names::validate_name(name)?;
-        let name = name.as_deref();
+    /// Where a rename of the session writes (the renames module).
+    pub fn name_target(&self, session_id: &str) -> Result<crate::names::NameTarget> {
         let (t, scan) = self.locate(session_id)?;
-        let at = crate::time::iso(now);
-        let current = t.facts.custom_title.as_deref();
-        crate::claude_titles::set_title(&t.path, &t.session_id, current, name, &at)?;
         let attr = scan.attribution.get(&t.session_id);
         let keys = self.name_keys(&t, &attr, &t.working_directory());
-        self.claim_for_state_write()?;
-        let store = MetadataStore::new(&self.state_dir);
-        let written = if name.is_some() { keys.written() } else { Vec::new() };
-        for key in &written {
-            store.set_custom_name(key, &t.session_id, name)?;
-        }
-        for key in keys.read_order().iter().filter(|k| !written.contains(k)) {
-            store.set_custom_name(key, &t.session_id, None)?;
-        }
-        self.invalidate(&[]);
-        self.session(session_id)
+        let shown = self.names(&t, &attr, &scan).custom_name.map(str::to_owned);
+        Ok(crate::names::NameTarget {
+            session_id: t.session_id.clone(),
+            transcript: t.path.clone(),
+            read_order: keys.read_order().into_iter().map(str::to_owned).collect(),
+            written: keys.written().into_iter().map(str::to_owned).collect(),
+            shown,
+        })
     }
 
     /// Forgets the last scan after these folders changed (all when empty), so the next listing

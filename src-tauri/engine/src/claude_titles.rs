@@ -16,7 +16,16 @@
 //! and is refused if the line stays incomplete. Never a rewrite, a truncation or a reordering. A
 //! link, a FIFO or anything but a regular file is refused. Should the one `write` be cut short
 //! (a full disk), a newline is appended at once, so the cut line is a damaged line every reader
-//! skips rather than the start of the next writer's line.
+//! skips rather than the start of the next writer's line; and should that newline fail too, the
+//! cut bytes are taken off again — but only while the file still ends exactly in them (nobody has
+//! appended since), so no other writer's line is ever cut.
+//!
+//! **What the picker shows** ([`picker_title`]), read from the client's code (2.1.332) and held
+//! to it by `make conformance`: the picker reads the last 64 KiB of a transcript, and its custom
+//! title is the last `custom-title` there; when there is none, the sidecar's `customTitle`. A
+//! title line only in the first 64 KiB is not shown (observed). So a name whose line a long
+//! continuation pushed out of the tail window stays visible through the sidecar, which a rename
+//! therefore always writes.
 
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
@@ -31,6 +40,12 @@ pub const SIDECAR: &str = "custom-title.json";
 
 /// How long an append waits for another writer to finish its line.
 pub const MID_LINE_WAIT: Duration = Duration::from_secs(2);
+
+/// How much of a transcript's end the resume picker reads for its title.
+pub const PICKER_WINDOW: u64 = 64 * 1024;
+
+/// Largest sidecar read.
+const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
 
 /// One line Corral appended to a transcript.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -86,16 +101,34 @@ pub fn append_line(path: &Path, line: &str, wait: Duration) -> Result<Appended> 
     }
     let bytes = line.as_bytes();
     crate::fault::fault_point("title.append");
-    let written = file.write(bytes).map_err(|e| Error::io_at("append to", path, e))?;
+    let start = file.metadata().map_err(|e| Error::io_at("read", path, e))?.len();
+    let written = match file.write(bytes) {
+        Ok(n) => n,
+        Err(e) => {
+            // Some systems report a cut-short write as an error after writing part of it.
+            if !take_back_cut_line(&file, start, bytes) {
+                let _ = file.write(b"\n");
+            }
+            return Err(Error::io_at("append to", path, e));
+        }
+    };
     if written != bytes.len() {
-        // Cut short: end the cut line so that it stays a line of its own.
-        let _ = file.write(b"\n");
+        // Cut short (a full disk): the cut bytes come off again while nobody has appended after
+        // them; otherwise the cut line is ended, so that it stays a damaged line of its own
+        // rather than the start of the next writer's.
+        if !take_back_cut_line(&file, start, bytes) {
+            let _ = file.write(b"\n");
+        }
         return Err(Error::io_at(
             "append to",
             path,
             std::io::Error::new(
-                std::io::ErrorKind::WriteZero,
-                format!("only {written} of {} bytes were written (is the disk full?)", bytes.len()),
+                std::io::ErrorKind::StorageFull,
+                format!(
+                    "only {written} of {} bytes could be written (is the disk full?); the \
+                     transcript was left as it was",
+                    bytes.len()
+                ),
             ),
         ));
     }
@@ -108,6 +141,23 @@ pub fn append_line(path: &Path, line: &str, wait: Duration) -> Result<Appended> 
         bytes: bytes.len() as u64,
         sha256: crate::files::sha256_hex(bytes),
     })
+}
+
+/// Takes the start of `line`, which this process could not finish, back off the end of `file`
+/// (`start` bytes long before the write) — only when the file ends exactly in a start of `line`:
+/// a line another writer appended after it is never cut. True when the file is as it was.
+fn take_back_cut_line(file: &std::fs::File, start: u64, line: &[u8]) -> bool {
+    let Ok(len) = file.metadata().map(|m| m.len()) else { return false };
+    if len == start {
+        return true;
+    }
+    let Some(cut) = len.checked_sub(start).filter(|&n| n <= line.len() as u64) else {
+        return false;
+    };
+    let mut tail = vec![0u8; usize::try_from(cut).unwrap_or(0)];
+    read_at(file, &mut tail, start).is_ok()
+        && line.starts_with(&tail)
+        && file.set_len(start).is_ok()
 }
 
 fn last_byte(file: &std::fs::File, len: u64) -> std::io::Result<u8> {
@@ -127,26 +177,63 @@ fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result
     if n == buf.len() { Ok(()) } else { Err(std::io::ErrorKind::UnexpectedEof.into()) }
 }
 
-/// Makes Claude Code's records of a session's title say `name` (`None` clears): the
-/// `custom-title` line appended when `current` (the title its transcript ends with) differs,
-/// then the sidecar written for a name, or emptied on a clear when it exists. `at` is the time
-/// the sidecar records (ISO-8601).
-pub fn set_title(
-    transcript: &Path,
-    session_id: &str,
-    current: Option<&str>,
-    name: Option<&str>,
-    at: &str,
-) -> Result<()> {
-    if current != name {
-        append_line(transcript, &custom_title_line(session_id, name.unwrap_or("")), MID_LINE_WAIT)?;
+/// The custom title `claude --resume`'s picker shows for the session (`None`: no custom title,
+/// so the automatic one): the last `custom-title` in the last [`PICKER_WINDOW`] bytes (an empty
+/// one clears), else the sidecar's non-empty `customTitle`.
+pub fn picker_title(transcript: &Path, session_id: &str) -> std::io::Result<Option<String>> {
+    let file = crate::files::open_regular_no_follow(transcript)?;
+    let len = file.metadata()?.len();
+    let tail_start = len.saturating_sub(PICKER_WINDOW);
+    if let Some(title) = last_title_in(&file, tail_start, len)? {
+        return Ok(Some(title).filter(|t| !t.trim().is_empty()));
     }
-    let Some(sidecar) = sidecar_path(transcript, session_id) else { return Ok(()) };
-    if name.is_some() || sidecar.exists() {
-        write_sidecar(&sidecar, &sidecar_bytes(name.unwrap_or(""), at))?;
-        crate::fault::fault_point("title.sidecar");
+    Ok(sidecar_title(transcript, session_id))
+}
+
+/// The `customTitle` of the last `custom-title` line wholly inside `[from, to)` of `file` (a
+/// line cut by the window's start is not counted).
+fn last_title_in(file: &std::fs::File, from: u64, to: u64) -> std::io::Result<Option<String>> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct TitleLine {
+        #[serde(rename = "type")]
+        ty: Option<String>,
+        custom_title: Option<String>,
     }
-    Ok(())
+    let mut window = vec![0u8; usize::try_from(to.saturating_sub(from)).unwrap_or(0)];
+    read_at(file, &mut window, from)?;
+    let mut lines = window.split(|&b| b == b'\n');
+    if from > 0 {
+        lines.next(); // the window starts inside a line
+    }
+    let mut found = None;
+    let mut scratch = Vec::new();
+    for line in lines {
+        if !crate::jsonl::has_type_in(line, &["custom-title"]) {
+            continue;
+        }
+        if let crate::jsonl::Parsed::Value(l) =
+            crate::jsonl::parse_line_with::<TitleLine>(line, &mut scratch)
+            && l.ty.as_deref() == Some("custom-title")
+            && let Some(t) = l.custom_title
+        {
+            found = Some(t);
+        }
+    }
+    Ok(found)
+}
+
+/// The sidecar's `customTitle`, trimmed, when it is readable and not empty.
+pub fn sidecar_title(transcript: &Path, session_id: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Sidecar {
+        custom_title: Option<String>,
+    }
+    let path = sidecar_path(transcript, session_id)?;
+    let bytes = crate::files::read_bounded_no_follow(&path, MAX_SIDECAR_BYTES).ok()?;
+    let s = serde_json::from_slice::<Sidecar>(&bytes).ok()?;
+    s.custom_title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
 /// Whether the sidecar of the session says `title` was set after `time` (false when it is
@@ -159,7 +246,9 @@ pub fn title_set_after(transcript: &Path, session_id: &str, title: &str, time: S
         at: Option<String>,
     }
     let Some(path) = sidecar_path(transcript, session_id) else { return false };
-    let Ok(bytes) = crate::files::read_bounded_no_follow(&path, 64 * 1024) else { return false };
+    let Ok(bytes) = crate::files::read_bounded_no_follow(&path, MAX_SIDECAR_BYTES) else {
+        return false;
+    };
     let Ok(s) = serde_json::from_slice::<Sidecar>(&bytes) else { return false };
     let at = s.at.as_deref().and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok());
     s.custom_title.as_deref() == Some(title)

@@ -45,6 +45,7 @@ pub mod import;
 pub mod live;
 pub mod lost_questions;
 pub mod placement;
+pub mod renames;
 pub mod resume;
 pub mod runs;
 pub mod search;

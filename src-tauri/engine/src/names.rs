@@ -92,6 +92,20 @@ impl FolderAgents {
     }
 }
 
+/// Everything a rename needs of one session: where its transcript is, and the metadata keys of
+/// its name (see [`NameKeys`]), owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameTarget {
+    pub session_id: String,
+    pub transcript: PathBuf,
+    /// [`NameKeys::read_order`].
+    pub read_order: Vec<String>,
+    /// [`NameKeys::written`].
+    pub written: Vec<String>,
+    /// The custom name Corral shows now.
+    pub shown: Option<String>,
+}
+
 /// The metadata keys of one session's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NameKeys<'a> {

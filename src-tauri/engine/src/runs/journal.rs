@@ -49,6 +49,17 @@ pub enum EntryKind {
     /// An entry of the desktop app's sidebar store placed at `path` (`<store>/<account>/<org>/
     /// local_*.json`), copied from `from`; `backup` names the entry it replaced, if any.
     SidebarEntry,
+    /// A rename's `custom-title` line appended to the transcript at `path`: `name` is the title
+    /// it says (`None`: cleared), `previousName` the title the picker showed before, `written`
+    /// where the line went.
+    Title,
+    /// A rename's write of Claude Code's `custom-title.json` at `path`: `backup` names the copy of
+    /// the one it replaced, if any, `written` the bytes it wrote.
+    TitleSidecar,
+    /// A rename's write of herdctl's name of the session under the agent key `agentName`, in the
+    /// metadata file at `path`: `name` is the name written (`None`: removed), `previousName` the
+    /// one that was there.
+    Name,
 }
 
 /// How far an entry got, as far as the journal knows.
@@ -104,6 +115,24 @@ pub struct JournalEntry {
     /// placed: undo removes only that very file, never a later one at the same path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub identity: Option<crate::files::FileIdentity>,
+    /// For a rename's entries: the name or title written, and the one before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_name: Option<String>,
+    /// For a rename's entries: what the run wrote (undo changes back only what still is this).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written: Option<Written>,
+}
+
+/// Bytes a run wrote: where (for a line appended to a file), how many, and their SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Written {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    pub size: u64,
+    pub sha256: String,
 }
 
 impl JournalEntry {
@@ -132,6 +161,9 @@ impl JournalEntry {
             source_size: None,
             source_sha256: None,
             identity: None,
+            name: None,
+            previous_name: None,
+            written: None,
         }
     }
 }
@@ -153,6 +185,9 @@ pub struct RunJournal {
     /// The sidebar a restore copied entries into (`None` for an import).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sidebar: Option<SidebarTarget>,
+    /// The session a rename renamed (`None` for an import or a restore).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rename: Option<RunRename>,
     pub entries: Vec<JournalEntry>,
     #[serde(default)]
     pub skipped: Vec<ImportSkip>,
@@ -177,10 +212,20 @@ pub struct SidebarTarget {
     pub org: String,
 }
 
+/// The session a rename run renamed, and its name before and after (`None`: no custom name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRename {
+    pub session_id: String,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
 /// What a run is for, as its journal is first written.
 pub(crate) enum RunFor<'a> {
     Import { claude_home: &'a Path, state_dir: &'a Path, target: ImportTarget, mode: PlacementMode },
     Sidebar(SidebarTarget),
+    Rename { claude_home: &'a Path, state_dir: &'a Path, rename: RunRename },
 }
 
 /// Reads a run's journal.
@@ -252,17 +297,26 @@ impl RunWriter {
         fs::create_dir(&backup).map_err(|e| Error::io_at("create folder", &backup, e))?;
         sync_dir(&dir);
         sync_dir(root);
-        let (claude_home, state_dir, target, mode, sidebar) = match what {
+        let (claude_home, state_dir, target, mode, sidebar, rename) = match what {
             RunFor::Import { claude_home, state_dir, target, mode } => (
                 claude_home.display().to_string(),
                 state_dir.display().to_string(),
                 Some(target),
                 mode,
                 None,
+                None,
             ),
             RunFor::Sidebar(s) => {
-                (String::new(), String::new(), None, PlacementMode::Copy, Some(s))
+                (String::new(), String::new(), None, PlacementMode::Copy, Some(s), None)
             }
+            RunFor::Rename { claude_home, state_dir, rename } => (
+                claude_home.display().to_string(),
+                state_dir.display().to_string(),
+                None,
+                PlacementMode::Copy,
+                None,
+                Some(rename),
+            ),
         };
         let journal = RunJournal {
             version: JOURNAL_VERSION,
@@ -274,6 +328,7 @@ impl RunWriter {
             target,
             mode,
             sidebar,
+            rename,
             entries: Vec::new(),
             skipped: Vec::new(),
             finished_at: None,

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::journal::{BACKUP_DIR, EntryKind, EntryState, SidebarTarget, read_journal};
+use super::journal::{BACKUP_DIR, EntryKind, EntryState, RunRename, SidebarTarget, read_journal};
 use super::{runs_root, validate_run_id};
 use crate::error::{Error, Result};
 use crate::model::ImportTarget;
@@ -33,6 +33,8 @@ pub struct RunSummary {
     pub mode: Option<PlacementMode>,
     /// For a desktop-sidebar restore: the sidebar it copied entries into.
     pub sidebar: Option<SidebarTarget>,
+    /// For a rename: the session, and its name before and after.
+    pub rename: Option<RunRename>,
     /// Transcripts (or sidebar entries) placed.
     #[ts(type = "number")]
     pub placed: u64,
@@ -93,6 +95,7 @@ fn summarize(dir: &Path, id: &str) -> RunSummary {
         target: None,
         mode: None,
         sidebar: None,
+        rename: None,
         placed: 0,
         records: 0,
         skipped: 0,
@@ -133,6 +136,7 @@ fn summarize(dir: &Path, id: &str) -> RunSummary {
             };
             s.target = j.target;
             s.sidebar = j.sidebar;
+            s.rename = j.rename;
             s.mode = Some(j.mode);
         }
         Err(e) => s.problem = Some(e.to_string()),

@@ -22,8 +22,16 @@
 //! `<account>/<org>/`, is not `local_*.json`, or is in the backup (it was there before) is never
 //! removed, and a replaced entry comes back from the backup.
 //!
+//! A rename (the renames module) is a run too: its journal names the session, its name
+//! before and after, and each record it wrote (the `custom-title` line appended to the
+//! transcript, Claude Code's title sidecar with a backup of the one it replaced, herdctl's name
+//! under each agent key with the name that was there). Its undo (`rename`) appends the previous
+//! title — a transcript is never cut — and changes a record back only while it still says what
+//! the rename wrote.
+//!
 //! `journal` writes and reads `run.json`; `list` summarizes the runs for History; `undo` plans
-//! and carries out the guarded undo, with `sidebar` deciding a restore's entries.
+//! and carries out the guarded undo, with `sidebar` deciding a restore's entries and `rename` a
+//! rename's.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -61,14 +69,15 @@ pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf> {
 
 mod journal;
 mod list;
+mod rename;
 mod sidebar;
 mod undo;
 
 pub use crate::files::same_content;
 pub use journal::{
     BACKUP_DIR, EntryKind, EntryState, JOURNAL_FILE, JOURNAL_VERSION, JournalEntry,
-    MAX_JOURNAL_BYTES, RunJournal, STARTED_FILE, STORE_BACKED_UP, STORE_BACKUP_DIR, SidebarTarget,
-    check_backup_root, read_journal,
+    MAX_JOURNAL_BYTES, RunJournal, RunRename, STARTED_FILE, STORE_BACKED_UP, STORE_BACKUP_DIR,
+    SidebarTarget, Written, check_backup_root, read_journal,
 };
 pub(crate) use journal::{RunFor, RunWriter};
 pub use list::{RunSummary, UndoState, runs};

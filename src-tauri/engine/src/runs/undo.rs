@@ -20,6 +20,7 @@ use super::journal::{
     BACKUP_DIR, EntryKind, EntryState, JOURNAL_FILE, JournalEntry, RunJournal, STARTED_FILE,
     STORE_BACKED_UP, STORE_BACKUP_DIR, change_time, read_journal,
 };
+use super::rename::{RenameStep, RenameUndo};
 use super::run_dir;
 use super::sidebar::{SidebarStep, SidebarUndo};
 use crate::files::same_content;
@@ -50,6 +51,14 @@ pub enum UndoAction {
     FolderKept,
     /// Nothing to do: already undone (or never created).
     AlreadyGone,
+    /// A rename's previous title was appended to the transcript (the picker shows it again).
+    TitleAppended,
+    /// Claude Code's title sidecar the rename replaced was put back from the backup.
+    SidecarRestored,
+    /// Claude Code's title sidecar the rename created was removed.
+    SidecarRemoved,
+    /// herdctl's name under one agent key was set back to what it was.
+    NameRestored,
 }
 
 /// One path undo handled.
@@ -161,6 +170,8 @@ enum Step {
     Nothing {
         path: PathBuf,
     },
+    /// One record of a rename (see [`super::rename`]).
+    Rename(RenameStep),
     Refuse {
         path: PathBuf,
         reason: String,
@@ -282,9 +293,25 @@ fn decide(target: &UndoTarget, run_id: &str) -> Result<(PathBuf, RunJournal, Dec
         backup: &backup,
         run_id,
     };
+    let renamed = RenameUndo {
+        claude_home: &target.claude_home,
+        state_dir: &target.state_dir,
+        backup: &backup,
+        session_id: journal.rename.as_ref().map_or("", |r| r.session_id.as_str()),
+        transcript: journal
+            .entries
+            .iter()
+            .find(|e| e.kind == EntryKind::Title)
+            .map(|e| e.path.as_str()),
+    };
     for entry in journal.entries.iter().rev() {
         let sid = Some(entry.session_id.clone());
         match entry.kind {
+            // A record the rename had not got to yet (it was killed first) is decided all the
+            // same: the files say whether it was written.
+            EntryKind::Title | EntryKind::TitleSidecar | EntryKind::Name => {
+                decided.push((sid, Step::Rename(renamed.step(entry))));
+            }
             // An entry the run skipped (a sidebar entry left alone; a folder another process
             // created meanwhile) is not the run's to remove.
             EntryKind::SidebarEntry | EntryKind::Folder if entry.state == EntryState::Skipped => {}
@@ -819,6 +846,17 @@ fn step_summary(step: &Step) -> std::result::Result<(String, UndoAction), (Strin
         Step::PutBack { path, .. } => Ok((s(path), UndoAction::EntryRestored)),
         Step::RemoveFolderIfEmpty { path } => Ok((s(path), UndoAction::FolderRemoved)),
         Step::Nothing { path } => Ok((s(path), UndoAction::AlreadyGone)),
+        Step::Rename(step) => {
+            let action = match step {
+                RenameStep::AppendTitle { .. } => UndoAction::TitleAppended,
+                RenameStep::WriteSidecar { .. } => UndoAction::SidecarRestored,
+                RenameStep::RemoveSidecar(_) => UndoAction::SidecarRemoved,
+                RenameStep::SetName { .. } => UndoAction::NameRestored,
+                RenameStep::Nothing(_) => UndoAction::AlreadyGone,
+                RenameStep::Refuse(path, reason) => return Err((s(path), reason.clone())),
+            };
+            Ok((s(step.path()), action))
+        }
         Step::Refuse { path, reason } => Err((s(path), reason.clone())),
     }
 }
@@ -876,6 +914,10 @@ fn execute(step: Step) -> std::result::Result<(String, UndoAction), (String, Str
                 }
                 Err(_) => Ok((summary.0, UndoAction::FolderKept)),
             };
+        }
+        Step::Rename(step) => {
+            let path = step.path().to_path_buf();
+            step.apply().map_err(|e| fail(&path, "cannot change back", &e))?;
         }
         Step::Nothing { .. } | Step::Refuse { .. } => {}
     }
