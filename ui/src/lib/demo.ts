@@ -712,6 +712,7 @@ function run(id: string, agoMs: number, o: Partial<RunSummary>): RunSummary {
     target: { kind: 'agent', name: 'team.alpha' },
     mode: 'copy',
     sidebar: null,
+    rename: null,
     placed: 0,
     records: 0,
     skipped: 0,
@@ -727,6 +728,11 @@ function run(id: string, agoMs: number, o: Partial<RunSummary>): RunSummary {
   };
 }
 const runs: RunSummary[] = [
+  run('20261206T091200Z-5150', 3_600_000 * 2, {
+    target: null,
+    rename: { sessionId: '6f1c2a9e-5d4b-4c1e-9a7f-3b2d1e0c9a81', from: 'Flaky test triage', to: 'CI flake hunt' },
+    backupBytes: 96,
+  }),
   run('20261128T101500Z-4242', 86_400_000 * 1.2, { placed: 12, records: 12, skipped: 2 }),
   run('20261124T160200Z-3131', 86_400_000 * 5, {
     target: { kind: 'agent', name: 'scribe' },
@@ -1194,6 +1200,16 @@ const handlers: Handlers = {
           }) as PlannedPlacement,
       );
     const steps: UndoItem[] = [];
+    if (r.rename) {
+      const sid = r.rename.sessionId;
+      const folder = `${settings.claudeHome}/projects/-home-ada-work-alpha`;
+      steps.push(
+        { path: `${settings.stateDir}/session-metadata/adhoc.json`, action: 'name-restored', sessionId: sid },
+        { path: `${folder}/${sid}/custom-title.json`, action: 'sidecar-restored', sessionId: sid },
+        { path: `${folder}/${sid}.jsonl`, action: 'title-appended', sessionId: sid },
+      );
+      return { runId: r.runId, steps, notUndone: [] };
+    }
     for (const p of items) {
       if (r.sidebar) {
         steps.push({ path: p.to, action: 'removed', sessionId: p.sessionId });

@@ -74,6 +74,10 @@ export const UNDO_ACTION_TEXT: Record<UndoAction, string> = {
   'folder-removed': 'Remove the folder it created (empty again)',
   'folder-kept': 'Keep the folder it created (other files are in it now)',
   'already-gone': 'Nothing to do — already gone',
+  'title-appended': 'Give Claude Code back the earlier title (one line appended; nothing is cut)',
+  'sidecar-restored': 'Restore Claude Code’s title file it replaced',
+  'sidecar-removed': 'Remove the Claude Code title file it created',
+  'name-restored': 'Set the name herdctl shows back to the earlier one',
 };
 
 export const UNDO_STATE_TEXT: Record<UndoState, string> = {

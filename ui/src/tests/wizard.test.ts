@@ -389,6 +389,7 @@ describe('History', () => {
     createdAt: '2026-11-20T10:00:00Z',
     target: { kind: 'agent', name: 'team.alpha' },
     sidebar: null,
+    rename: null,
     mode: 'copy',
     placed: 3,
     records: 3,
@@ -420,6 +421,26 @@ describe('History', () => {
     expect(screen.getAllByTestId('undo-run')).toHaveLength(1);
     await fireEvent.click(screen.getByText('Reveal in file manager', { selector: '[data-state="not-undone"] button' }));
     expect(api.revealPath).toHaveBeenCalledWith('/d/runs/r');
+  });
+
+  it('shows a rename with the names before and after, and offers its undo', async () => {
+    vi.mocked(api.listRuns).mockResolvedValue([
+      run({
+        runId: 'r3',
+        target: null,
+        placed: 0,
+        records: 0,
+        skipped: 0,
+        rename: { sessionId: 'abcdef12-0000-4000-8000-000000000001', from: null, to: 'CI flake hunt' },
+      }),
+    ]);
+    render(HistoryView);
+    await vi.waitFor(() => expect(screen.getByTestId('run-rename')).toBeTruthy());
+    const row = screen.getByTestId('run-row');
+    expect(screen.getByTestId('run-rename').textContent).toMatch(/Rename an unnamed chat\s*→\s*“CI flake hunt”/);
+    expect(row.textContent).toContain('abcdef12');
+    expect(row.textContent).not.toContain('placed');
+    expect(screen.getAllByTestId('undo-run')).toHaveLength(1);
   });
 
   it('shows an empty state that leads to the wizard', async () => {
