@@ -3,9 +3,12 @@
 A real interactive session (the picker lists only interactive ones) is renamed and cleared with
 `corral-cli rename`, and the picker is read from a real terminal after each step; then a session a
 running `claude` holds is renamed, and the name survives that process's exit (the client
-re-appends the title it finds at the end of its transcript).
+re-appends the title it finds at the end of its transcript). A rename's undo brings the
+picker's earlier title back; and a title a long continuation pushed out of the picker's view
+(the client reads the first and last 64 KiB) is still shown from the sidecar a rename writes.
 """
 
+import json
 import time
 import unittest
 
@@ -68,6 +71,37 @@ class NamesClaudeCodeShows(unittest.TestCase):
         self.assertEqual(s["customName"] or s["autoName"], "Renamed in Claude Code", s)
         self.term.type("open", "/exit")
         self.assertEqual(self.titles(), ["Renamed in Claude Code"])
+
+    def test_undoing_renames_brings_back_the_picker_s_earlier_titles(self):
+        self.home.corral("rename", self.sid, "First name")
+        self.home.corral("rename", self.sid, "Second name")
+        self.assertEqual(self.titles(), ["Second name"])
+        before = self.path.read_bytes()
+        newest, older = [r["runId"] for r in self.home.corral("runs")][:2]
+        report = self.home.corral("undo", newest)
+        self.assertEqual(report["notUndone"], [], report)
+        self.assertEqual(self.titles(), ["First name"])
+        self.assertTrue(self.path.read_bytes().startswith(before), "appended, never cut")
+        report = self.home.corral("undo", older)
+        self.assertEqual(report["notUndone"], [], report)
+        self.assertEqual(self.titles(), [PROMPT])
+
+    def test_a_title_pushed_out_of_the_picker_s_view_is_shown_from_the_sidecar(self):
+        self.home.corral("rename", self.sid, "Kept in view")
+        # A long continuation after the rename: records the client reads past, 100 KB of them.
+        filler = {"type": "system", "subtype": "informational", "content": "x" * 1000,
+                  "isMeta": True, "sessionId": self.sid}
+        with open(self.path, "a", encoding="utf-8") as f:
+            for _ in range(100):
+                f.write(json.dumps(filler) + "\n")
+        sidecar = self.path.parent / self.sid / "custom-title.json"
+        self.assertEqual(self.titles(), ["Kept in view"], "the sidecar keeps it")
+        sidecar.unlink()
+        # Without it the picker loses the title, though the line is in the first 64 KiB it reads.
+        self.assertEqual(self.titles(), [PROMPT])
+        # Renaming to the same name puts the title back where the picker reads it.
+        self.home.corral("rename", self.sid, "Kept in view")
+        self.assertEqual(self.titles(), ["Kept in view"])
 
 
 if __name__ == "__main__":
