@@ -18,6 +18,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::model::MessagePage::export_all(&cfg)?;
     corral_engine::model::SessionTranscript::export_all(&cfg)?;
     corral_engine::model::Attribution::export_all(&cfg)?;
+    corral_engine::renames::Renamed::export_all(&cfg)?;
     corral_engine::adopt::AdoptableSession::export_all(&cfg)?;
     corral_engine::adopt::AdoptResult::export_all(&cfg)?;
     corral_engine::import::ImportTarget::export_all(&cfg)?;

@@ -12,6 +12,7 @@ use corral_engine::import::{
 };
 use corral_engine::occupancy::{OccupancySnapshot, SystemProcesses};
 use corral_engine::placement::PlacementMode;
+use corral_engine::renames::Renamed;
 use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
 use corral_engine::catalog::PageAt;
@@ -254,16 +255,19 @@ pub async fn search_status(state: State<'_, AppState>) -> Reply<IndexStatus> {
     state.search_status()
 }
 
-/// `name` null or empty (after trimming) clears the custom name.
+/// `name` null or empty (after trimming) clears the custom name. The reply names the run that
+/// undoes the rename (`undo_run`).
 #[tauri::command]
 pub async fn rename_session(
     state: State<'_, AppState>,
     session_id: String,
     name: Option<String>,
-) -> Reply<SessionSummary> {
+) -> Reply<Renamed> {
     check_session_id(&session_id)?;
-    with_catalog(&state, move |c| corral_engine::renames::rename(c, &session_id, name.as_deref()))
-        .await
+    with_catalog(&state, move |c| {
+        corral_engine::renames::renamed_at(c, &session_id, name.as_deref(), Utc::now())
+    })
+    .await
 }
 
 /// Opens a folder of an import run in the file manager. Only paths inside `<data dir>/runs/`.

@@ -287,12 +287,12 @@ fn a_rename_is_a_run_and_its_undo_brings_the_earlier_name_back_everywhere() {
     let sidecar = w.alpha_folder().join(sid(1)).join("custom-title.json");
     let t1 = chrono::DateTime::parse_from_rfc3339("2026-12-06T09:30:00Z").unwrap().to_utc();
     let t2 = t1 + chrono::Duration::seconds(5);
-    let (_, first) = renames::renamed_at(&c, &sid(1), Some("First"), t1).unwrap();
+    let first = renames::renamed_at(&c, &sid(1), Some("First"), t1).unwrap();
     let first_sidecar = fs::read(&sidecar).unwrap();
-    let (_, second) = renames::renamed_at(&c, &sid(1), Some("Second"), t2).unwrap();
-    let (first, second) = (first.unwrap(), second.unwrap());
-    let (_, none) = renames::renamed_at(&c, &sid(1), Some("Second"), t2).unwrap();
-    assert_eq!(none, None, "a rename that changes nothing records no run");
+    let second = renames::renamed_at(&c, &sid(1), Some("Second"), t2).unwrap();
+    let (first, second) = (first.run_id.unwrap(), second.run_id.unwrap());
+    let none = renames::renamed_at(&c, &sid(1), Some("Second"), t2).unwrap();
+    assert_eq!(none.run_id, None, "a rename that changes nothing records no run");
 
     let listed = runs::runs(c.data_dir()).unwrap();
     let renamed: Vec<_> = listed
@@ -382,8 +382,18 @@ fn renaming_to_the_name_the_picker_lost_appends_it_again() {
     assert_eq!(picker(&w, 1), None, "out of the tail window: the picker shows the automatic title");
 
     let c = w.catalog();
-    let (_, run) = renames::renamed_at(&c, &sid(1), Some("Long ago"), chrono::Utc::now()).unwrap();
-    assert!(run.is_some());
+    let lost = c.session_details(&sid(1)).unwrap().name_out_of_sight;
+    assert_eq!(
+        lost,
+        Some(corral_engine::catalog::NameOutOfSight {
+            name: "Long ago".into(),
+            picker_title: None
+        }),
+        "the viewer says the picker does not show it"
+    );
+    let run = renames::renamed_at(&c, &sid(1), Some("Long ago"), chrono::Utc::now()).unwrap();
+    assert!(run.run_id.is_some());
+    assert_eq!(c.session_details(&sid(1)).unwrap().name_out_of_sight, None);
     assert_eq!(picker(&w, 1).as_deref(), Some("Long ago"));
     let appended = fs::read(&t).unwrap();
     assert!(appended.ends_with(title.as_bytes()));
@@ -395,8 +405,8 @@ fn renaming_to_the_name_the_picker_lost_appends_it_again() {
     drop(f);
     assert_eq!(picker(&w, 1).as_deref(), Some("Long ago"), "from the sidecar");
     let grown = fs::read(&t).unwrap();
-    let (_, run) =
+    let run =
         renames::renamed_at(&w.catalog(), &sid(1), Some("Long ago"), chrono::Utc::now()).unwrap();
-    assert_eq!(run, None);
+    assert_eq!(run.run_id, None);
     assert_eq!(fs::read(&t).unwrap(), grown);
 }

@@ -243,7 +243,7 @@ fn message_line(m: &TranscriptMessage) -> String {
 
 pub fn rename(catalog: &Catalog, a: &RenameArgs, json: bool) -> Result<(), Error> {
     let name = if a.clear { None } else { a.name.as_deref() };
-    let (s, run) =
+    let corral_engine::renames::Renamed { session: s, run_id: run } =
         corral_engine::renames::renamed_at(catalog, &a.session_id, name, chrono::Utc::now())?;
     if json {
         return print_json(&s);

@@ -84,6 +84,20 @@ pub struct SessionDetails {
     pub subagents: Vec<SubagentInfo>,
     /// `cd -- '<dir>' && claude --resume <id>`, quoted for POSIX shells.
     pub resume_command: String,
+    /// Set when `claude --resume`'s picker does not show the session's name (see
+    /// [`NameOutOfSight`]); renaming it to that name puts it back.
+    pub name_out_of_sight: Option<NameOutOfSight>,
+}
+
+/// The name Corral shows for a session (its custom name, else Claude Code's title) that Claude
+/// Code's resume picker does not show: a name set in herdctl only, or a title line a long
+/// continuation pushed out of the picker's view with no sidecar to fall back on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct NameOutOfSight {
+    pub name: String,
+    /// What the picker shows as the custom title instead (`None`: the automatic title).
+    pub picker_title: Option<String>,
 }
 
 /// The command that resumes a session in a terminal: `cd -- <dir> && claude --resume <id>`, with
@@ -1200,7 +1214,18 @@ impl Catalog {
         let home = (self.default_claude_home.as_deref() != Some(self.claude_home()))
             .then(|| self.claude_home());
         let resume_command = resume_command(&summary.working_directory, &summary.session_id, home);
+        let name = summary.custom_name.clone().or_else(|| t.facts.custom_title.clone());
+        let name_out_of_sight = match name {
+            Some(name) if !t.docker => crate::claude_titles::picker_title(&t.path, &t.session_id)
+                .ok()
+                .and_then(|picker_title| {
+                    (picker_title.as_deref() != Some(name.as_str()))
+                        .then_some(NameOutOfSight { name, picker_title })
+                }),
+            _ => None,
+        };
         Ok(SessionDetails {
+            name_out_of_sight,
             usage: t.facts.usage.clone(),
             subagents: subagents::list_subagents(&t.path, &t.session_id),
             resume_command,

@@ -19,6 +19,8 @@
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
+use serde::Serialize;
+use ts_rs::TS;
 
 use crate::catalog::Catalog;
 use crate::claude_titles;
@@ -45,16 +47,25 @@ pub fn rename_at(
     name: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<SessionSummary> {
-    renamed_at(catalog, session_id, name, now).map(|(s, _)| s)
+    renamed_at(catalog, session_id, name, now).map(|r| r.session)
 }
 
-/// [`rename_at`], with the id of the run it recorded (`None`: nothing needed changing).
+/// A rename's result: the session as it is now, and the run that can undo it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Renamed {
+    pub session: SessionSummary,
+    /// `None`: nothing needed changing, so no run was recorded.
+    pub run_id: Option<String>,
+}
+
+/// [`rename_at`], with the id of the run it recorded.
 pub fn renamed_at(
     catalog: &Catalog,
     session_id: &str,
     name: Option<&str>,
     now: DateTime<Utc>,
-) -> Result<(SessionSummary, Option<String>)> {
+) -> Result<Renamed> {
     let name = crate::names::validate_name(name)?;
     let target = catalog.name_target(session_id)?;
     catalog.claim_for_state_write()?;
@@ -66,7 +77,7 @@ pub fn renamed_at(
     let run = apply(&stores, &target, name.as_deref(), now);
     catalog.invalidate(&[]);
     let run = run?;
-    Ok((catalog.session(session_id)?, run))
+    Ok(Renamed { session: catalog.session(session_id)?, run_id: run })
 }
 
 struct Stores<'a> {

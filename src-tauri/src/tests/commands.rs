@@ -322,7 +322,14 @@ fn rename_session_persists_to_the_owning_agents_metadata_file() {
     let h = harness(true);
     let renamed =
         h.ok("rename_session", json!({"sessionId": ALPHA_JOB, "name": "  Deploy report  "}));
-    assert_eq!(renamed["customName"], json!("Deploy report"));
+    assert_eq!(renamed["session"]["customName"], json!("Deploy report"));
+    // The reply names the run that undoes it, and undo_run does.
+    let run = renamed["runId"].as_str().unwrap().to_owned();
+    let undone = h.ok("undo_run", json!({"runId": run}));
+    assert_eq!(undone["notUndone"], json!([]), "{undone}");
+    let renamed =
+        h.ok("rename_session", json!({"sessionId": ALPHA_JOB, "name": "  Deploy report  "}));
+    assert_ne!(renamed["runId"].as_str(), Some(run.as_str()));
     let file = h.fleet_dir().join(".herdctl/session-metadata/alpha.json");
     let meta: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(meta["sessions"][ALPHA_JOB]["customName"], json!("Deploy report"));
@@ -343,7 +350,7 @@ fn rename_session_persists_to_the_owning_agents_metadata_file() {
     assert!(names.contains(&&json!("Deploy report")), "{listing}");
     // null and "" clear.
     let cleared = h.ok("rename_session", json!({"sessionId": ALPHA_JOB, "name": null}));
-    assert_eq!(cleared["customName"], Value::Null);
+    assert_eq!(cleared["session"]["customName"], Value::Null);
     h.ok("rename_session", json!({"sessionId": CART, "name": "   "}));
     let meta: Value = serde_json::from_slice(&std::fs::read(&adhoc).unwrap()).unwrap();
     assert!(meta["sessions"][CART]["customName"].is_null(), "{meta}");

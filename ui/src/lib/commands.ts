@@ -30,6 +30,7 @@ import type {
   MessagePage,
   PageAt,
   PlacementMode,
+  Renamed,
   RunSummary,
   SearchResults,
   SessionDetails,
@@ -77,7 +78,7 @@ export interface Commands {
     args: { sessionId: string; agentId: string | null; query: string };
     result: TranscriptMatches;
   };
-  rename_session: { args: { sessionId: string; name: string | null }; result: SessionSummary };
+  rename_session: { args: { sessionId: string; name: string | null }; result: Renamed };
   reveal_path: { args: { path: string }; result: null };
   adoptable: { args: { agent: string; from: string | null; allFolders: boolean }; result: AdoptableSession[] };
   adopt: { args: { agent: string; sessionId: string }; result: AdoptResult };

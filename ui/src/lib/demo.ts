@@ -197,7 +197,8 @@ function buildDemo() {
   addSession(`${HOME}/src/corral`, 'native', null, 4 * 3_600_000, { preview: previews[4], autoName: null });
   for (let i = 0; i < 6; i++) addSession(`${HOME}/src/corral`, 'native', null, (i + 1) * 86_400_000 * 2);
   for (let i = 0; i < 4; i++) addSession(`${HOME}/notes`, 'native', null, (i + 2) * 86_400_000 * 3);
-  addSession(`${HOME}/src/website`, 'native', null, 30 * 86_400_000);
+  // Named in herdctl only: Claude Code's resume list does not show the name yet.
+  addSession(`${HOME}/src/website`, 'native', null, 30 * 86_400_000, { customName: 'Website relaunch' });
   addSession('/tmp/scratch-91', 'native', null, 7 * 3_600_000);
 }
 buildDemo();
@@ -753,6 +754,9 @@ const runs: RunSummary[] = [
   }),
 ];
 const runItems = new Map<string, PlannedPlacement[]>();
+/** Sessions whose name Claude Code's picker shows (renamed in this demo). */
+const claudeTitled = new Set<string>();
+const renameUndo = new Map<string, () => void>();
 let cancelRequested = false;
 
 const listeners = new Map<string, Set<(p: unknown) => void>>();
@@ -891,6 +895,7 @@ async function cliInvoke(cmd: Command, a: Record<string, unknown>): Promise<unkn
             usage: show.usage,
             subagents: show.subagents,
             resumeCommand: `cd -- '${s.workingDirectory}' && claude --resume ${s.sessionId}`,
+            nameOutOfSight: null,
           };
         const before = (a.before as number | null) ?? Infinity;
         const older = show.messages.filter((m) => m.offset < before);
@@ -958,6 +963,11 @@ const handlers: Handlers = {
         },
       ],
       resumeCommand: `cd -- '${s.workingDirectory}' && claude --resume ${s.sessionId}`,
+      // A name set in herdctl only: Claude Code's resume list does not show it yet.
+      nameOutOfSight:
+        s.customName && s.origin === 'native' && !claudeTitled.has(s.sessionId)
+          ? { name: s.customName, pickerTitle: null }
+          : null,
     };
   },
   session_messages: (a) => {
@@ -1023,8 +1033,15 @@ const handlers: Handlers = {
   rename_session: (a) => {
     const s = findSession(String(a.sessionId));
     const n = typeof a.name === 'string' && a.name.trim() !== '' ? a.name.trim() : null;
+    const from = s.customName;
     s.customName = n;
-    return { ...s };
+    claudeTitled.add(s.sessionId);
+    const id = `${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}Z-${1000 + Math.floor(rnd() * 8999)}`;
+    runs.unshift(run(id, 0, { target: null, rename: { sessionId: s.sessionId, from, to: n }, backupBytes: 96 }));
+    renameUndo.set(id, () => {
+      s.customName = from;
+    });
+    return { session: { ...s }, runId: id };
   },
   release: (a) => {
     const s = findSession(String(a.sessionId));
@@ -1228,6 +1245,14 @@ const handlers: Handlers = {
   undo_run: (a) => {
     const r = runs.find((x) => x.runId === a.runId);
     if (!r) throw { kind: 'not-found', message: `No run ${String(a.runId)}` };
+    const back = renameUndo.get(r.runId);
+    if (back) {
+      back();
+      renameUndo.delete(r.runId);
+      r.undoState = 'undone';
+      r.undoneAt = new Date().toISOString();
+      return { runId: r.runId, undone: [], notUndone: [] };
+    }
     const placed = runItems.get(r.runId);
     r.undoState = 'undone';
     r.undoneAt = new Date().toISOString();

@@ -390,15 +390,34 @@ class AppState {
     const before = this.names[s.sessionId];
     this.names[s.sessionId] = name;
     try {
-      const updated = await api.renameSession(s.sessionId, name);
+      const { session: updated, runId } = await api.renameSession(s.sessionId, name);
       this.names[s.sessionId] = updated.customName;
-      this.toast(name ? `Renamed to “${name}”` : 'Custom name cleared — showing the automatic name again');
+      const previous = had ? (before ?? null) : s.customName;
+      const undo = runId ? { label: 'Undo', run: () => void this.undoRename(updated, runId, previous) } : undefined;
+      this.toast(name ? `Renamed to “${name}”` : 'Custom name cleared — showing the automatic name again', {
+        action: undo,
+      });
       return true;
     } catch (e) {
       if (had) this.names[s.sessionId] = before ?? null;
       else delete this.names[s.sessionId];
       this.toastError('Could not rename the session', e);
       return false;
+    }
+  }
+
+  /** Undoes a rename run (as History does) and shows the name it brought back. */
+  async undoRename(s: SessionSummary, runId: string, before: string | null): Promise<void> {
+    try {
+      const report = await api.undoRun(runId);
+      if (report.notUndone.length) {
+        this.toast(`Not everything could be undone: ${report.notUndone[0].reason}`, { kind: 'error' });
+      } else {
+        this.names[s.sessionId] = before;
+        this.toast(before ? `Name is “${before}” again` : 'Custom name removed again');
+      }
+    } catch (e) {
+      this.toastError('Could not undo the rename', e);
     }
   }
 

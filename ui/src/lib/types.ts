@@ -72,6 +72,7 @@ export type { LostQuestion } from './bindings/LostQuestion';
 
 // ---- shell-only types (generated from the shell crate) ----
 export type { FilesDropped } from './bindings/FilesDropped';
+export type { NameOutOfSight } from './bindings/NameOutOfSight';
 export type { SessionDetails } from './bindings/SessionDetails';
 export type { SessionsChanged } from './bindings/SessionsChanged';
 export type { Settings } from './bindings/Settings';
@@ -90,6 +91,8 @@ export type { PlacedAs } from './bindings/PlacedAs';
 export type { PlacedItem } from './bindings/PlacedItem';
 export type { PlacementMode } from './bindings/PlacementMode';
 export type { PlannedPlacement } from './bindings/PlannedPlacement';
+export type { Renamed } from './bindings/Renamed';
+export type { RunRename } from './bindings/RunRename';
 export type { RunSummary } from './bindings/RunSummary';
 export type { SkipReason } from './bindings/SkipReason';
 export type { UndoAction } from './bindings/UndoAction';

@@ -22,7 +22,7 @@ describe('inline rename', () => {
 
   it('Enter saves the new name and shows it at once', async () => {
     const s = setup();
-    vi.mocked(api.renameSession).mockResolvedValue({ ...s, customName: 'Login bug' });
+    vi.mocked(api.renameSession).mockResolvedValue({ session: { ...s, customName: 'Login bug' }, runId: 'r1' });
     await fireEvent.click(screen.getByTestId('rename-button'));
     const input = screen.getByTestId('rename-input') as HTMLInputElement;
     await fireEvent.input(input, { target: { value: 'Login bug' } });
@@ -30,6 +30,23 @@ describe('inline rename', () => {
     expect(api.renameSession).toHaveBeenCalledWith(s.sessionId, 'Login bug');
     expect(screen.getByTestId('session-name').textContent).toBe('Login bug');
     expect(screen.queryByTestId('rename-input')).toBeNull();
+  });
+
+  it('the toast offers Undo, which undoes the rename run and shows the earlier name', async () => {
+    const s = setup({ customName: 'Before' });
+    vi.mocked(api.renameSession).mockResolvedValue({ session: { ...s, customName: 'After' }, runId: 'run-7' });
+    vi.mocked(api.undoRun).mockResolvedValue({ runId: 'run-7', undone: [], notUndone: [] });
+    app.toasts = [];
+    await fireEvent.click(screen.getByTestId('rename-button'));
+    const input = screen.getByTestId('rename-input');
+    await fireEvent.input(input, { target: { value: 'After' } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    await vi.waitFor(() => expect(screen.getByTestId('session-name').textContent).toBe('After'));
+    const toast = app.toasts.find((t) => t.text === 'Renamed to “After”');
+    expect(toast?.action?.label).toBe('Undo');
+    toast!.action!.run();
+    await vi.waitFor(() => expect(screen.getByTestId('session-name').textContent).toBe('Before'));
+    expect(api.undoRun).toHaveBeenCalledWith('run-7');
   });
 
   it('Esc cancels without saving', async () => {
@@ -44,7 +61,7 @@ describe('inline rename', () => {
 
   it('an empty name clears the custom name and shows the auto name again', async () => {
     const s = setup({ customName: 'Old custom' });
-    vi.mocked(api.renameSession).mockResolvedValue({ ...s, customName: null });
+    vi.mocked(api.renameSession).mockResolvedValue({ session: { ...s, customName: null }, runId: 'r2' });
     expect(screen.getByTestId('session-name').textContent).toBe('Old custom');
     await fireEvent.click(screen.getByTestId('rename-button'));
     const input = screen.getByTestId('rename-input') as HTMLInputElement;

@@ -79,6 +79,7 @@ describe('transcript viewer', () => {
         usage: { inputTokens: 50_000, outputTokens: 1000, turnCount: 4, model: 'claude-x' },
         subagents: [],
         resumeCommand: `cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`,
+        nameOutOfSight: null,
       });
   });
 
@@ -93,6 +94,19 @@ describe('transcript viewer', () => {
     );
     await fireEvent.click(screen.getByTestId('copy-resume'));
     expect(api.copyText).toHaveBeenCalledWith(`cd '/home/ada/it'\\''s here' && claude --resume ${s.sessionId}`);
+  });
+
+  it('says when Claude Code’s resume list does not show the name, and puts it there on request', async () => {
+    const info = await api.sessionInfo(s.sessionId);
+    vi.mocked(api.sessionInfo).mockResolvedValue({ ...info, nameOutOfSight: { name: 'Long one', pickerTitle: null } });
+    vi.mocked(api.renameSession).mockResolvedValue({ session: s, runId: 'r9' });
+    render(TranscriptView, { session: s });
+    const note = await screen.findByTestId('name-out-of-sight');
+    expect(note.textContent).toContain('shows this chat as its automatic title, not “Long one”');
+    vi.mocked(api.sessionInfo).mockResolvedValue({ ...info, nameOutOfSight: null });
+    await fireEvent.click(screen.getByTestId('show-name-in-claude'));
+    expect(api.renameSession).toHaveBeenCalledWith(s.sessionId, 'Long one');
+    await vi.waitFor(() => expect(screen.queryByTestId('name-out-of-sight')).toBeNull());
   });
 
   it('opens with a short newest page, then the header, and loads earlier pages on demand', async () => {
@@ -307,6 +321,7 @@ describe('transcript viewer', () => {
         },
       ],
       resumeCommand: 'claude --resume x',
+      nameOutOfSight: null,
     });
     vi.mocked(api.subagentMessages).mockResolvedValue(
       onePage([msg(0, { uuid: 'c-0', content: 'the compaction summary' })]),
@@ -368,6 +383,7 @@ describe('transcript viewer', () => {
       usage: { inputTokens: 1, outputTokens: 1, turnCount: 1, model: null },
       subagents: [],
       resumeCommand: 'claude --resume x',
+      nameOutOfSight: null,
     });
     render(TranscriptView, { session: me });
     const from = await vi.waitFor(() => screen.getByTestId('continued-from'));

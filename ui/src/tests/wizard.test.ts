@@ -443,6 +443,19 @@ describe('History', () => {
     expect(screen.getAllByTestId('undo-run')).toHaveLength(1);
   });
 
+  it('shows a rename to the same name as putting it in Claude Code’s resume list', async () => {
+    vi.mocked(api.listRuns).mockResolvedValue([
+      run({
+        runId: 'r4',
+        target: null,
+        rename: { sessionId: 'abcdef12-0000-4000-8000-000000000002', from: 'X', to: 'X' },
+      }),
+    ]);
+    render(HistoryView);
+    await vi.waitFor(() => expect(screen.getByTestId('run-rename')).toBeTruthy());
+    expect(screen.getByTestId('run-rename').textContent).toMatch(/Show “X” in Claude Code’s\s+resume list/);
+  });
+
   it('shows an empty state that leads to the wizard', async () => {
     vi.mocked(api.listRuns).mockResolvedValue([]);
     render(HistoryView);
