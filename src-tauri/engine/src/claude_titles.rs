@@ -366,6 +366,37 @@ mod tests {
         assert_eq!(std::fs::read(&real).unwrap(), b"{}\n");
     }
 
+    /// The picker's title: the last `custom-title` in the last 64 KiB (an empty one clears, even
+    /// with a sidecar), a line cut by the window's start not counted, invalid UTF-8 repaired;
+    /// else the sidecar's.
+    #[test]
+    fn the_picker_title_is_the_tail_s_last_else_the_sidecar_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("s1.jsonl");
+        let side = sidecar_path(&t, "s1").unwrap();
+        let filler = format!("{{\"type\":\"system\",\"content\":\"{}\"}}\n", "x".repeat(1000));
+        let mut bytes = custom_title_line("s1", "Old").into_bytes();
+        bytes.extend(filler.repeat(70).bytes());
+        std::fs::write(&t, &bytes).unwrap();
+        assert_eq!(picker_title(&t, "s1").unwrap(), None, "out of the window, no sidecar");
+        write_sidecar(&side, &sidecar_bytes("  From sidecar ", "2026-12-06T09:00:00.000Z"))
+            .unwrap();
+        assert_eq!(picker_title(&t, "s1").unwrap().as_deref(), Some("From sidecar"));
+        // A title line straddling the window's start is not read.
+        let long = custom_title_line("s1", &"L".repeat(70_000));
+        let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
+        f.write_all(long.as_bytes()).unwrap();
+        f.write_all(filler.as_bytes()).unwrap();
+        assert_eq!(picker_title(&t, "s1").unwrap().as_deref(), Some("From sidecar"));
+        f.write_all(
+            b"{\"type\":\"custom-title\",\"customTitle\":\"Caf\xe9\",\"sessionId\":\"s1\"}\n",
+        )
+        .unwrap();
+        assert_eq!(picker_title(&t, "s1").unwrap().as_deref(), Some("Caf\u{fffd}"));
+        f.write_all(custom_title_line("s1", "").as_bytes()).unwrap();
+        assert_eq!(picker_title(&t, "s1").unwrap(), None, "cleared, whatever the sidecar says");
+    }
+
     #[cfg(unix)]
     #[test]
     fn the_sidecar_is_written_with_claude_code_s_modes() {
