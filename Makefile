@@ -43,7 +43,7 @@ help:
 	@echo "make conformance  Corral against the real Claude Code (pinned; CLAUDE_CODE_VERSION=latest tries the newest)"
 	@echo "make test      everything CI runs: deps, fmt, clippy, docs, engine/shell/UI tests, e2e"
 	@echo "make bench     performance benchmarks (docs/performance.md); make bench-quick for a smoke run"
-	@echo "make bench-ui  the app at 10,000 sessions through WebDriver (README); bench-ui-smoke is in make test"
+	@echo "make bench-ui  the app at 10,000 sessions through WebDriver (docs/performance.md); bench-ui-smoke is in make test"
 	@echo "make bindings  regenerate the TypeScript bindings in ui/src/lib/bindings"
 	@echo "make icons     regenerate icons/ from scripts/icon.svg"
 	@echo "make bundle    release installers with the Tauri CLI (BUNDLES=deb by default; appimage also configured)"
@@ -191,7 +191,7 @@ bench-quick:
 	scripts/bench.sh --quick
 
 # The app on a generated home of 10,000 sessions / 3 GB (made once into target/bench-ui-home), through
-# WebDriver as the e2e suite drives it: the README's UI table (tests/e2e/bench_ui.py).
+# WebDriver as the e2e suite drives it: the UI table in docs/performance.md (tests/e2e/bench_ui.py).
 bench-ui: deps-e2e build
 	cargo build --release -p corral-cli
 	CORRAL_APP=$(APP) CORRAL_CLI=target/release/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/bench_ui.py

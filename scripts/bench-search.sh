@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Full-text search benchmark (the search rows of README.md's Performance table).
+# Full-text search benchmark (the search rows of docs/performance.md).
 #
 #   scripts/bench-search.sh     SESSIONS=2000 SIZE=800M by default (CORRAL_BENCH_SEARCH_SESSIONS,
 #                               CORRAL_BENCH_SEARCH_SIZE override; the target corpus is

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Corral listing benchmarks (the performance table in README.md). Reproduces the table in docs/performance.md.
+# Corral listing benchmarks: reproduces the table in docs/performance.md.
 #
 #   scripts/bench.sh            full run: 5,000-session / ~2 GB corpus, 1 GB transcript page,
 #                               10,000-session / ~5 GB corpus (about 12 GB of disk for corpora)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark 6 (README Performance table): idle CPU of the running app watching a large Claude home.
+# Benchmark 6 (docs/performance.md): idle CPU of the running app watching a large Claude home.
 #
 #   scripts/idle-cpu.sh [corpus dir] [app binary]
 #

@@ -1,5 +1,5 @@
 //! The reliability faults that only show through the `corral-cli` process (see the engine's
-//! `tests/engine/reliability.rs` for the rest and the README's Reliability table for all).
+//! `tests/engine/reliability.rs` for the rest and `docs/reliability.md` for all).
 
 use std::fs;
 use std::path::Path;

@@ -6,7 +6,7 @@ it, measured as a person meets it (`make bench-ui`; `make bench-ui-smoke` is par
 
 Full run: a home of 10,000 sessions / 3 GB with a fleet (`corral-cli generate --sessions 10000
 --size 3G --with-fleet`, made once into target/bench-ui-home), median of --runs (default 3) app
-starts, each with its own temp HOME and data dir. Prints each row of the README's UI table and
+starts, each with its own temp HOME and data dir. Prints each row of the UI table in docs/performance.md and
 writes target/bench-ui-results.json.
 
 Smoke run (--smoke): 1,000 sessions / 100 MB in a temp dir, one start, loose bounds; fails when the

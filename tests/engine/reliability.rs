@@ -1,4 +1,4 @@
-//! The faults hostile testing found, one test each (the README's Reliability table names them):
+//! The faults hostile testing found, one test each (`docs/reliability.md` names them):
 //! FIFOs and devices where files are expected, cross-process writers, tampered journals, undoing
 //! twice, relative paths, folders a run creates, over-long lines, file modes, terminal escapes,
 //! fleet amplification and odd working directories.

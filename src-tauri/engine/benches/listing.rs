@@ -1,4 +1,4 @@
-//! Listing benchmarks (the performance targets in README.md and docs/performance.md). Run with `scripts/bench.sh` or
+//! Listing benchmarks (the performance targets in docs/performance.md). Run with `scripts/bench.sh` or
 //! `cargo bench -p corral-engine --bench listing`.
 //!
 //! Generates deterministic synthetic corpora once into `target/bench-corpus/` (reused by later
