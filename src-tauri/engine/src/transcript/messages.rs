@@ -1,6 +1,9 @@
 //! Viewer messages: user / assistant / tool messages in order, streamed chunks merged, tool calls
 //! paired with results, served whole or by pages from the end.
 //!
+//! Here: the rules that turn lines into messages (the builder). `whole` reads a transcript at
+//! once or streamed in pieces; `pages` reads it by pages.
+//!
 //! CONTRACT (owned by the transcript developer).
 //!
 //! Rules (pinned by tests in `tests/engine/transcript.rs`):
@@ -52,6 +55,17 @@ pub const OUTPUT_CLIP_BYTES: usize = 256 * 1024;
 const TYPED_ORIGIN: &str = "human";
 
 pub(crate) const MESSAGE_TYPES: &[&str] = &["user", "assistant", "queue-operation"];
+
+mod pages;
+mod whole;
+pub use pages::{
+    read_lines, read_page, read_page_after, read_page_after_in, read_page_around,
+    read_page_around_in, read_page_in,
+};
+pub use whole::{
+    STREAM_PIECE_BYTES, StreamSummary, read_subagent, read_transcript, read_transcript_in,
+    stream_transcript,
+};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -110,12 +124,80 @@ struct Scope<'a> {
 }
 
 impl Scope<'_> {
+    /// What the line at `offset` contributes when paging backwards (nothing when the view
+    /// leaves it out).
     fn probe(&self, offset: u64, bytes: &[u8]) -> Probe {
         if self.lines.keeps(offset) {
             probe(bytes, self.sidechain)
         } else {
             Probe { candidate: false, boundary: false, assistant_id: None }
         }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ProbeLine<'a> {
+    #[serde(rename = "type", default, borrow)]
+    ty: Loose<'a>,
+    #[serde(default, borrow)]
+    is_sidechain: Loose<'a>,
+    #[serde(default, borrow)]
+    is_meta: Loose<'a>,
+    #[serde(default, borrow)]
+    message: MapOr<ContentProbe<'a>>,
+    #[serde(default, borrow)]
+    operation: Loose<'a>,
+}
+
+#[derive(Deserialize)]
+struct ContentProbe<'a> {
+    #[serde(default, borrow)]
+    id: Loose<'a>,
+    #[serde(default, borrow)]
+    content: ContentRef<'a>,
+}
+
+/// What one line contributes when paging backwards.
+struct Probe {
+    /// Likely produces (or extends) a message.
+    candidate: bool,
+    /// A user prompt: pages may start here without splitting a turn.
+    boundary: bool,
+    /// For assistant lines: `message.id` (chunks of one response share it).
+    assistant_id: Option<String>,
+}
+
+fn probe(bytes: &[u8], file_sidechain: bool) -> Probe {
+    let none = Probe { candidate: false, boundary: false, assistant_id: None };
+    if jsonl::quick_shape(bytes) != LineShape::ObjectLike
+        || !jsonl::has_type_in(bytes, MESSAGE_TYPES)
+    {
+        return none;
+    }
+    let mut scratch = Vec::new();
+    let Parsed::Value(p) = jsonl::parse_line_with::<ProbeLine<'_>>(bytes, &mut scratch) else {
+        return none;
+    };
+    match p.ty.as_str() {
+        Some("queue-operation") => Probe {
+            candidate: p.operation.as_str() == Some("enqueue"),
+            boundary: false,
+            assistant_id: None,
+        },
+        Some(t @ ("user" | "assistant")) => {
+            if p.is_sidechain.as_bool().unwrap_or(false) != file_sidechain || p.is_meta.is_true() {
+                return none;
+            }
+            let msg = p.message.0;
+            if t == "assistant" {
+                let id = msg.and_then(|m| m.id.as_str().map(str::to_owned));
+                return Probe { candidate: true, boundary: false, assistant_id: id };
+            }
+            let tool_result = msg.is_some_and(|m| crate::transcript::has_tool_result(&m.content));
+            Probe { candidate: true, boundary: !tool_result, assistant_id: None }
+        }
+        _ => none,
     }
 }
 
@@ -663,125 +745,6 @@ fn is_hook_feedback(text: &str) -> bool {
         && event.chars().all(|c| c.is_ascii_alphabetic())
 }
 
-/// Reads the whole transcript (CLI `show`).
-pub fn read_transcript(
-    path: &Path,
-    session_id: &str,
-    working_directory: &str,
-) -> std::io::Result<SessionTranscript> {
-    read_transcript_in(path, session_id, working_directory, &Lines::All)
-}
-
-/// [`read_transcript`] of the lines `lines` keeps.
-pub fn read_transcript_in(
-    path: &Path,
-    session_id: &str,
-    working_directory: &str,
-    lines: &Lines,
-) -> std::io::Result<SessionTranscript> {
-    let mut builder = Builder::showing(super::file_is_sidechain(path), lines.clone());
-    let mut reader = LineReader::new(super::open_at(path, 0)?, 0);
-    while let Some(line) = reader.next_line()? {
-        builder.line(line.offset, line.bytes);
-    }
-    let tail_offset = reader.complete_offset();
-    builder.tail(tail_offset, reader.pending());
-    let skipped = builder.skipped().saturating_add(reader.oversized_lines());
-    let usage = builder.usage();
-    Ok(SessionTranscript {
-        session_id: session_id.to_owned(),
-        working_directory: working_directory.to_owned(),
-        messages: builder.finish(&HashMap::new()),
-        usage,
-        subagents: super::subagents::list_subagents(path, session_id),
-        skipped_lines: skipped,
-    })
-}
-
-/// Reads the messages of subagent `agent_id` (`None` when there is no such subagent), a fork's
-/// copy of the main conversation left out (see [`super::forks`]). The returned transcript's
-/// `session_id` is the parent's; `subagents` is empty.
-pub fn read_subagent(
-    transcript: &Path,
-    session_id: &str,
-    agent_id: &str,
-    working_directory: &str,
-) -> std::io::Result<Option<SessionTranscript>> {
-    let Some(run) = super::subagents::subagent(transcript, session_id, agent_id) else {
-        return Ok(None);
-    };
-    let path = Path::new(&run.transcript_path);
-    let fork = run.agent_type.as_deref() == Some("fork");
-    let inherited = super::forks::inherited(path, transcript, fork)?;
-    let lines =
-        if inherited.lines.is_empty() { Lines::All } else { Lines::Except(inherited.lines) };
-    let mut t = read_transcript_in(path, session_id, working_directory, &lines)?;
-    t.subagents = Vec::new();
-    Ok(Some(t))
-}
-
-/// What [`stream_transcript`] learned besides the messages.
-#[derive(Debug, Clone, Default)]
-pub struct StreamSummary {
-    pub usage: Usage,
-    pub skipped_lines: u64,
-}
-
-/// Bytes of transcript built into messages at once by [`stream_transcript`].
-pub const STREAM_PIECE_BYTES: u64 = 16 * 1024 * 1024;
-
-/// The whole transcript, in file order, handed to `emit` in pieces of about `piece_bytes` of
-/// file, each cut only where a new prompt starts (so a turn, its streamed chunks and its tool
-/// results stay together): memory stays bounded by a piece, whatever the file's size. What
-/// [`read_transcript`] returns at once, for a file of any size (`show`).
-pub fn stream_transcript(
-    path: &Path,
-    piece_bytes: u64,
-    lines: &Lines,
-    emit: &mut dyn FnMut(Vec<TranscriptMessage>) -> std::io::Result<()>,
-) -> std::io::Result<StreamSummary> {
-    let scope = Scope { sidechain: super::file_is_sidechain(path), lines };
-    let size = crate::files::open_regular(path)?.metadata()?.len();
-    let mut cuts = LineReader::new(super::open_at(path, 0)?, 0);
-    let mut summary = StreamSummary::default();
-    let mut start = 0u64;
-    loop {
-        let cut = match cuts.next_line()? {
-            Some(line) if line.offset.saturating_sub(start) >= piece_bytes.max(1) => {
-                scope.probe(line.offset, line.bytes).boundary.then_some(line.offset)
-            }
-            Some(_) => None,
-            None => break,
-        };
-        if let Some(at) = cut {
-            let piece = build_piece(path, scope, start, at, false)?;
-            summary.add(&piece.1, piece.2);
-            emit(piece.0)?;
-            start = at;
-        }
-    }
-    let last = build_piece(path, scope, start, size.max(start), true)?;
-    summary.add(&last.1, last.2);
-    emit(last.0)?;
-    Ok(summary)
-}
-
-impl StreamSummary {
-    /// Adds one piece: output tokens and turns add up (a response never spans pieces); the
-    /// context size and the model are the newest piece's that has any.
-    fn add(&mut self, usage: &Usage, skipped: u64) {
-        self.usage.output_tokens = self.usage.output_tokens.saturating_add(usage.output_tokens);
-        self.usage.turn_count = self.usage.turn_count.saturating_add(usage.turn_count);
-        if usage.turn_count > 0 {
-            self.usage.input_tokens = usage.input_tokens;
-        }
-        if usage.model.is_some() {
-            self.usage.model.clone_from(&usage.model);
-        }
-        self.skipped_lines = self.skipped_lines.saturating_add(skipped);
-    }
-}
-
 /// Reads the messages of the transcript lines in `[start, end)`, plus an unterminated last line
 /// at `end` when `with_tail` and it is a complete record.
 fn build_range(
@@ -829,381 +792,6 @@ fn build_piece(
     Ok((builder.finish(&later), usage, skipped))
 }
 
-/// Reads lines backwards from a line boundary.
-struct BackLines {
-    file: File,
-    /// Bytes `[buf_start, buf_start + buf.len())`, ending at a line boundary, not yet emitted.
-    buf: Vec<u8>,
-    buf_start: u64,
-    max_line: usize,
-}
-
-const BACK_BLOCK: usize = 256 * 1024;
-
-impl BackLines {
-    fn new(file: File, end: u64) -> Self {
-        Self { file, buf: Vec::new(), buf_start: end, max_line: jsonl::MAX_LINE_BYTES }
-    }
-
-    /// The previous line: `(offset, bytes without '\n')`.
-    fn prev(&mut self) -> std::io::Result<Option<(u64, Vec<u8>)>> {
-        loop {
-            let body_len = self.buf.len().saturating_sub(1);
-            let search = self.buf.get(..body_len).unwrap_or_default();
-            if let Some(i) = memchr::memrchr(b'\n', search) {
-                let line = self.buf.split_off(i + 1);
-                let offset = self.buf_start + (i as u64) + 1;
-                return Ok(Some((offset, strip_nl(line))));
-            }
-            if self.buf_start == 0 {
-                if self.buf.is_empty() {
-                    return Ok(None);
-                }
-                let line = std::mem::take(&mut self.buf);
-                return Ok(Some((0, strip_nl(line))));
-            }
-            if self.buf.len() > self.max_line {
-                return self.skip_long_line().map(Some);
-            }
-            let want = BACK_BLOCK.max(self.buf.len());
-            let n = usize::try_from(self.buf_start).unwrap_or(usize::MAX).min(want);
-            let from = self.buf_start - n as u64;
-            let mut block = vec![0u8; n];
-            self.file.seek(SeekFrom::Start(from))?;
-            self.file.read_exact(&mut block)?;
-            block.extend_from_slice(&self.buf);
-            self.buf = block;
-            self.buf_start = from;
-        }
-    }
-}
-
-impl BackLines {
-    /// Drops the over-long line being assembled and finds its start without holding it;
-    /// returns it as an empty line (the forward reader skips and counts it).
-    fn skip_long_line(&mut self) -> std::io::Result<(u64, Vec<u8>)> {
-        self.buf = Vec::new();
-        let mut block = vec![0u8; BACK_BLOCK];
-        while self.buf_start > 0 {
-            let n = usize::try_from(self.buf_start).unwrap_or(usize::MAX).min(BACK_BLOCK);
-            let from = self.buf_start - n as u64;
-            let chunk = block.get_mut(..n).unwrap_or_default();
-            self.file.seek(SeekFrom::Start(from))?;
-            self.file.read_exact(chunk)?;
-            self.buf_start = from;
-            if let Some(i) = memchr::memrchr(b'\n', chunk) {
-                self.buf = chunk.get(..=i).unwrap_or_default().to_vec();
-                return Ok((from + i as u64 + 1, Vec::new()));
-            }
-        }
-        Ok((0, Vec::new()))
-    }
-}
-
-fn strip_nl(mut line: Vec<u8>) -> Vec<u8> {
-    if line.last() == Some(&b'\n') {
-        line.pop();
-    }
-    line
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ProbeLine<'a> {
-    #[serde(rename = "type", default, borrow)]
-    ty: Loose<'a>,
-    #[serde(default, borrow)]
-    is_sidechain: Loose<'a>,
-    #[serde(default, borrow)]
-    is_meta: Loose<'a>,
-    #[serde(default, borrow)]
-    message: MapOr<ContentProbe<'a>>,
-    #[serde(default, borrow)]
-    operation: Loose<'a>,
-}
-
-#[derive(Deserialize)]
-struct ContentProbe<'a> {
-    #[serde(default, borrow)]
-    id: Loose<'a>,
-    #[serde(default, borrow)]
-    content: ContentRef<'a>,
-}
-
-/// What one line contributes when paging backwards.
-struct Probe {
-    /// Likely produces (or extends) a message.
-    candidate: bool,
-    /// A user prompt: pages may start here without splitting a turn.
-    boundary: bool,
-    /// For assistant lines: `message.id` (chunks of one response share it).
-    assistant_id: Option<String>,
-}
-
-fn probe(bytes: &[u8], file_sidechain: bool) -> Probe {
-    let none = Probe { candidate: false, boundary: false, assistant_id: None };
-    if jsonl::quick_shape(bytes) != LineShape::ObjectLike
-        || !jsonl::has_type_in(bytes, MESSAGE_TYPES)
-    {
-        return none;
-    }
-    let mut scratch = Vec::new();
-    let Parsed::Value(p) = jsonl::parse_line_with::<ProbeLine<'_>>(bytes, &mut scratch) else {
-        return none;
-    };
-    match p.ty.as_str() {
-        Some("queue-operation") => Probe {
-            candidate: p.operation.as_str() == Some("enqueue"),
-            boundary: false,
-            assistant_id: None,
-        },
-        Some(t @ ("user" | "assistant")) => {
-            if p.is_sidechain.as_bool().unwrap_or(false) != file_sidechain || p.is_meta.is_true() {
-                return none;
-            }
-            let msg = p.message.0;
-            if t == "assistant" {
-                let id = msg.and_then(|m| m.id.as_str().map(str::to_owned));
-                return Probe { candidate: true, boundary: false, assistant_id: id };
-            }
-            let tool_result = msg.is_some_and(|m| super::has_tool_result(&m.content));
-            Probe { candidate: true, boundary: !tool_result, assistant_id: None }
-        }
-        _ => none,
-    }
-}
-
-/// Bytes scanned backwards beyond which a page may start mid-turn (at the first line of an
-/// assistant response) instead of at a prompt.
-const MID_TURN_BYTES: u64 = 8 * 1024 * 1024;
-
-/// Reads about `limit` messages ending just before byte offset `before` (or at the end of the
-/// file), reading backwards so the newest page of a huge file is cheap.
-pub fn read_page(path: &Path, before: Option<u64>, limit: usize) -> std::io::Result<MessagePage> {
-    read_page_in(path, before, limit, &Lines::All)
-}
-
-/// [`read_page`] of the lines `lines` keeps.
-pub fn read_page_in(
-    path: &Path,
-    before: Option<u64>,
-    limit: usize,
-    lines: &Lines,
-) -> std::io::Result<MessagePage> {
-    let mut file = crate::files::open_regular(path)?;
-    let size = file.metadata()?.len();
-    let scope = Scope { sidechain: super::file_is_sidechain(path), lines };
-    let with_tail = before.is_none_or(|b| b >= size);
-    let end = line_start_at_or_before(&mut file, before.unwrap_or(size).min(size), with_tail)?;
-    let limit = limit.max(1);
-    let mut back = BackLines::new(file, end);
-    let mut start = end;
-    let mut wanted = limit;
-    let mut candidates = 0usize;
-    let mut messages = Vec::new();
-    for _round in 0..16 {
-        // The newest assistant line seen so far (file order: the next one after `offset`).
-        let mut newer_assistant: Option<(u64, String)> = None;
-        while let Some((offset, bytes)) = back.prev()? {
-            let p = scope.probe(offset, &bytes);
-            if p.candidate {
-                candidates += 1;
-            }
-            let enough = candidates >= wanted;
-            // A turn too long to page at prompts: cut where one response ends and the next
-            // begins, so chunks of one message.id stay together.
-            let long_turn = enough
-                && (end - offset > MID_TURN_BYTES || candidates >= wanted.saturating_mul(4) + 16);
-            if let Some(id) = p.assistant_id {
-                if long_turn
-                    && let Some((newer_offset, newer_id)) = &newer_assistant
-                    && *newer_id != id
-                {
-                    start = *newer_offset;
-                    break;
-                }
-                newer_assistant = Some((offset, id));
-            }
-            start = offset;
-            if enough && p.boundary {
-                break;
-            }
-        }
-        messages = build_range(path, scope, start, end, with_tail)?;
-        if messages.len() >= limit || start == 0 {
-            break;
-        }
-        wanted = candidates + (limit - messages.len());
-    }
-    Ok(MessagePage {
-        messages,
-        earlier_cursor: (start > 0).then_some(start),
-        later_cursor: (!with_tail).then_some(end),
-        size_bytes: size,
-        rewinds: Vec::new(),
-        open_branch: None,
-        inherited: 0,
-    })
-}
-
-/// How far back from a hit a page looks for the prompt that starts its turn.
-const TURN_START_BYTES: u64 = 8 * 1024 * 1024;
-
-/// About `limit` messages from the turn that holds the line at byte offset `at` on: the page
-/// starts at that turn's prompt (looked for at most `TURN_START_BYTES` back) and ends before
-/// a later prompt. Deep in a huge file this reads only the page, not everything after it.
-pub fn read_page_around(path: &Path, at: u64, limit: usize) -> std::io::Result<MessagePage> {
-    read_page_around_in(path, at, limit, &Lines::All)
-}
-
-/// [`read_page_around`] of the lines `lines` keeps.
-pub fn read_page_around_in(
-    path: &Path,
-    at: u64,
-    limit: usize,
-    lines: &Lines,
-) -> std::io::Result<MessagePage> {
-    let mut file = crate::files::open_regular(path)?;
-    let size = file.metadata()?.len();
-    let scope = Scope { sidechain: super::file_is_sidechain(path), lines };
-    let line = line_start_at_or_before(&mut file, at.min(size), false)?;
-    let mut back = BackLines::new(file, line_end_after(path, line, size)?);
-    let mut start = line;
-    while let Some((offset, bytes)) = back.prev()? {
-        if line - offset > TURN_START_BYTES {
-            break;
-        }
-        start = offset;
-        if scope.probe(offset, &bytes).boundary {
-            break;
-        }
-    }
-    page_from(path, scope, start, size, limit)
-}
-
-/// About `limit` messages starting at byte offset `after` (a `later_cursor`), ending before a
-/// prompt so that a turn is never split.
-pub fn read_page_after(path: &Path, after: u64, limit: usize) -> std::io::Result<MessagePage> {
-    read_page_after_in(path, after, limit, &Lines::All)
-}
-
-/// [`read_page_after`] of the lines `lines` keeps.
-pub fn read_page_after_in(
-    path: &Path,
-    after: u64,
-    limit: usize,
-    lines: &Lines,
-) -> std::io::Result<MessagePage> {
-    let mut file = crate::files::open_regular(path)?;
-    let size = file.metadata()?.len();
-    let start = line_start_at_or_before(&mut file, after.min(size), false)?;
-    let scope = Scope { sidechain: super::file_is_sidechain(path), lines };
-    page_from(path, scope, start, size, limit)
-}
-
-/// Reads forward from the line boundary `start`: at least `limit` messages' worth of lines, then
-/// up to the next prompt.
-fn page_from(
-    path: &Path,
-    scope: Scope<'_>,
-    start: u64,
-    size: u64,
-    limit: usize,
-) -> std::io::Result<MessagePage> {
-    let mut file = crate::files::open_regular(path)?;
-    file.seek(SeekFrom::Start(start))?;
-    let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, file), start);
-    let mut candidates = 0usize;
-    let mut end = None;
-    while let Some(line) = reader.next_line()? {
-        let p = scope.probe(line.offset, line.bytes);
-        if p.boundary && candidates >= limit.max(1) && line.offset > start {
-            end = Some(line.offset);
-            break;
-        }
-        if p.candidate {
-            candidates += 1;
-        }
-    }
-    let with_tail = end.is_none();
-    let end = end.unwrap_or(size);
-    let messages = build_range(path, scope, start, end, with_tail)?;
-    Ok(MessagePage {
-        messages,
-        earlier_cursor: (start > 0).then_some(start),
-        later_cursor: (!with_tail).then_some(end),
-        size_bytes: size,
-        rewinds: Vec::new(),
-        open_branch: None,
-        inherited: 0,
-    })
-}
-
-/// The messages of the lines at `offsets` (ascending; one rewound branch), at most `limit`.
-pub fn read_lines(path: &Path, offsets: &[u64], limit: usize) -> std::io::Result<MessagePage> {
-    let size = crate::files::open_regular(path)?.metadata()?.len();
-    let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else {
-        return Ok(MessagePage {
-            messages: Vec::new(),
-            earlier_cursor: None,
-            later_cursor: None,
-            size_bytes: size,
-            rewinds: Vec::new(),
-            open_branch: None,
-            inherited: 0,
-        });
-    };
-    let lines = Lines::Only(offsets.into());
-    let scope = Scope { sidechain: super::file_is_sidechain(path), lines: &lines };
-    let end = line_end_after(path, last, size)?;
-    let mut messages = build_range(path, scope, first, end, end >= size)?;
-    messages.truncate(limit.max(1));
-    Ok(MessagePage {
-        messages,
-        earlier_cursor: None,
-        later_cursor: None,
-        size_bytes: size,
-        rewinds: Vec::new(),
-        open_branch: None,
-        inherited: 0,
-    })
-}
-
-/// The offset just past the line that starts at `line` (its `\n` included), or `size`.
-fn line_end_after(path: &Path, line: u64, size: u64) -> std::io::Result<u64> {
-    let mut file = crate::files::open_regular(path)?;
-    file.seek(SeekFrom::Start(line))?;
-    let mut reader = LineReader::new(BufReader::new(file), line);
-    Ok(match reader.next_line()? {
-        Some(_) => reader.complete_offset(),
-        None => size,
-    })
-}
-
-/// The offset of the line boundary at or before `pos`: `pos` itself when it follows a `\n` (or is
-/// 0); with `allow_tail` the end of file is accepted as-is (the unterminated tail is included).
-fn line_start_at_or_before(file: &mut File, pos: u64, allow_tail: bool) -> std::io::Result<u64> {
-    if pos == 0 || allow_tail {
-        return Ok(pos);
-    }
-    let mut cur = pos;
-    let mut block = vec![0u8; 64 * 1024];
-    loop {
-        let n = usize::try_from(cur).unwrap_or(usize::MAX).min(block.len());
-        let from = cur - n as u64;
-        file.seek(SeekFrom::Start(from))?;
-        let chunk = block.get_mut(..n).unwrap_or_default();
-        file.read_exact(chunk)?;
-        if let Some(i) = memchr::memrchr(b'\n', chunk) {
-            return Ok(from + i as u64 + 1);
-        }
-        if from == 0 {
-            return Ok(0);
-        }
-        cur = from;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
@@ -1229,38 +817,5 @@ mod tests {
         ] {
             assert!(!is_hook_feedback(no), "{no}");
         }
-    }
-
-    #[test]
-    fn back_lines_skip_over_long_lines_without_holding_them() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.jsonl");
-        let long = "x".repeat(3 * BACK_BLOCK + 17);
-        std::fs::write(&path, format!("a\n{long}\nbb\n\nc\n")).unwrap();
-        let size = std::fs::metadata(&path).unwrap().len();
-        let mut back = BackLines::new(File::open(&path).unwrap(), size);
-        back.max_line = BACK_BLOCK;
-        let mut got = Vec::new();
-        while let Some((o, l)) = back.prev().unwrap() {
-            got.push((o, String::from_utf8(l).unwrap()));
-        }
-        let long_at = 2u64;
-        let bb_at = long_at + long.len() as u64 + 1;
-        assert_eq!(
-            got,
-            vec![
-                (bb_at + 4, "c".to_owned()),
-                (bb_at + 3, String::new()),
-                (bb_at, "bb".to_owned()),
-                (long_at, String::new()),
-                (0, "a".to_owned()),
-            ]
-        );
-        let mut back = BackLines::new(File::open(&path).unwrap(), size);
-        let mut n = 0;
-        while let Some((_, l)) = back.prev().unwrap() {
-            n += usize::from(l.len() == long.len());
-        }
-        assert_eq!(n, 1, "under the default cap the long line is returned whole");
     }
 }
