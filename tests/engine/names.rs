@@ -410,3 +410,38 @@ fn renaming_to_the_name_the_picker_lost_appends_it_again() {
     assert_eq!(run.run_id, None);
     assert_eq!(fs::read(&t).unwrap(), grown);
 }
+
+/// A rename's undo restores Claude Code's sidecar only from a backup that still has the bytes the
+/// rename saved, and never through a link put in its place: otherwise the sidecar is reported
+/// and left as it is (the title line and herdctl's name still come back).
+#[test]
+fn a_rename_s_undo_never_restores_a_changed_or_linked_sidecar_backup() {
+    use corral_engine::runs::{self, UndoTarget};
+    let w = world();
+    let c = w.catalog();
+    let sidecar = w.alpha_folder().join(sid(1)).join("custom-title.json");
+    let t1 = chrono::DateTime::parse_from_rfc3339("2026-12-06T09:30:00Z").unwrap().to_utc();
+    renames::renamed_at(&c, &sid(1), Some("First"), t1).unwrap();
+    for tamper in ["changed", "linked"] {
+        let run = renames::renamed_at(&c, &sid(1), Some(tamper), t1).unwrap().run_id.unwrap();
+        let backup = c.data_dir().join("runs").join(&run).join("backup").join("custom-title.json");
+        if tamper == "changed" {
+            let mut bytes = fs::read(&backup).unwrap();
+            bytes[2] ^= 1;
+            fs::write(&backup, bytes).unwrap();
+        } else {
+            let elsewhere = w.home.join("elsewhere.json");
+            fs::copy(&backup, &elsewhere).unwrap();
+            fs::remove_file(&backup).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(&elsewhere, &backup).unwrap();
+        }
+        let before = fs::read(&sidecar).unwrap();
+        let report = runs::undo(&UndoTarget::of(&c), &run, t1).unwrap();
+        let refused: Vec<_> = report.not_undone.iter().map(|n| n.path.as_str()).collect();
+        assert_eq!(refused, [sidecar.to_str().unwrap()], "{tamper}: {report:?}");
+        assert_eq!(fs::read(&sidecar).unwrap(), before, "{tamper}: the sidecar is left as it is");
+        assert_eq!(picker(&w, 1).as_deref(), Some("First"), "{tamper}: the title came back");
+        renames::renamed_at(&w.catalog(), &sid(1), Some("First"), t1).unwrap();
+    }
+}

@@ -15,10 +15,10 @@
 //! file does not end in a newline another process is mid-line, so the append waits briefly for it
 //! and is refused if the line stays incomplete. Never a rewrite, a truncation or a reordering. A
 //! link, a FIFO or anything but a regular file is refused. Should the one `write` be cut short
-//! (a full disk), a newline is appended at once, so the cut line is a damaged line every reader
-//! skips rather than the start of the next writer's line; and should that newline fail too, the
-//! cut bytes are taken off again — but only while the file still ends exactly in them (nobody has
-//! appended since), so no other writer's line is ever cut.
+//! (a full disk), the cut bytes are taken off again — but only while the file still ends exactly
+//! in them (nobody has appended since), so no other writer's line is ever cut; otherwise a newline
+//! ends the cut line, so it is a damaged line every reader skips rather than the start of the
+//! next writer's.
 //!
 //! **What the picker shows** ([`picker_title`]), read from the client's code (2.1.332) and held
 //! to it by `make conformance`: the picker reads the last 64 KiB of a transcript, and its custom
@@ -44,8 +44,8 @@ pub const MID_LINE_WAIT: Duration = Duration::from_secs(2);
 /// How much of a transcript's end the resume picker reads for its title.
 pub const PICKER_WINDOW: u64 = 64 * 1024;
 
-/// Largest sidecar read.
-const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
+/// Largest sidecar read (and backed up).
+pub const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
 
 /// One line Corral appended to a transcript.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -223,33 +223,30 @@ fn last_title_in(file: &std::fs::File, from: u64, to: u64) -> std::io::Result<Op
     Ok(found)
 }
 
-/// The sidecar's `customTitle`, trimmed, when it is readable and not empty.
-pub fn sidecar_title(transcript: &Path, session_id: &str) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Sidecar {
-        custom_title: Option<String>,
-    }
+/// The sidecar's fields, when it is there and readable.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Sidecar {
+    custom_title: Option<String>,
+    at: Option<String>,
+}
+
+fn read_sidecar(transcript: &Path, session_id: &str) -> Option<Sidecar> {
     let path = sidecar_path(transcript, session_id)?;
     let bytes = crate::files::read_bounded_no_follow(&path, MAX_SIDECAR_BYTES).ok()?;
-    let s = serde_json::from_slice::<Sidecar>(&bytes).ok()?;
-    s.custom_title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// The sidecar's `customTitle`, trimmed, when it is readable and not empty.
+pub fn sidecar_title(transcript: &Path, session_id: &str) -> Option<String> {
+    let title = read_sidecar(transcript, session_id)?.custom_title?;
+    Some(title.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
 /// Whether the sidecar of the session says `title` was set after `time` (false when it is
 /// absent, unreadable, names another title or records no time).
 pub fn title_set_after(transcript: &Path, session_id: &str, title: &str, time: SystemTime) -> bool {
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Sidecar {
-        custom_title: Option<String>,
-        at: Option<String>,
-    }
-    let Some(path) = sidecar_path(transcript, session_id) else { return false };
-    let Ok(bytes) = crate::files::read_bounded_no_follow(&path, MAX_SIDECAR_BYTES) else {
-        return false;
-    };
-    let Ok(s) = serde_json::from_slice::<Sidecar>(&bytes) else { return false };
+    let Some(s) = read_sidecar(transcript, session_id) else { return false };
     let at = s.at.as_deref().and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok());
     s.custom_title.as_deref() == Some(title)
         && at.is_some_and(|at| SystemTime::from(at.to_utc()) > time)

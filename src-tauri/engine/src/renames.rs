@@ -177,8 +177,9 @@ fn apply(
         let i = w.push(e)?;
         if sidecar_exists {
             let copy = w.backup_dir().join(SIDECAR_BACKUP);
-            let old = crate::files::read_bounded_no_follow(&sidecar, 64 * 1024)
-                .map_err(|reason| Error::unreadable(&sidecar, reason))?;
+            let old =
+                crate::files::read_bounded_no_follow(&sidecar, claude_titles::MAX_SIDECAR_BYTES)
+                    .map_err(|reason| Error::unreadable(&sidecar, reason))?;
             crate::atomic_write::create_exclusive(&copy, &old)?;
             w.record_backup(i, &copy)?;
         }

@@ -13,7 +13,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use super::journal::{EntryKind, JournalEntry};
+use super::journal::{EntryKind, JournalEntry, verified_backup};
 use crate::claude_titles;
 use crate::metadata::MetadataStore;
 
@@ -254,23 +254,16 @@ impl RenameUndo<'_> {
         Ok(())
     }
 
-    /// The backed-up sidecar bytes, checked against the journal's size and checksum (`Ok(None)`:
-    /// the entry names no backup).
+    /// The backed-up sidecar bytes, trusted by the rules every undo applies to a backup
+    /// ([`super::journal::verified_backup`]) and checked again as read (`Ok(None)`: the entry
+    /// names no backup, or it is not there).
     fn verified_backup(&self, entry: &JournalEntry) -> Result<Option<Vec<u8>>, String> {
-        let Some(name) = entry.backup.as_deref() else { return Ok(None) };
-        if Path::new(name).components().count() != 1
-            || !matches!(Path::new(name).components().next(), Some(Component::Normal(_)))
-        {
-            return Err("the journal names a backup outside the run's backup folder".into());
-        }
-        let path = self.backup.join(name);
-        let bytes = match crate::files::read_bounded_no_follow(&path, 64 * 1024) {
-            Ok(b) => b,
-            Err(e) => return Err(format!("cannot read the backup {}: {e}", path.display())),
+        let Some(path) = verified_backup(self.backup, entry).map_err(|e| e.to_string())? else {
+            return Ok(None);
         };
-        if entry.backup_size != Some(bytes.len() as u64)
-            || entry.backup_sha256.as_deref() != Some(crate::files::sha256_hex(&bytes).as_str())
-        {
+        let bytes = crate::files::read_bounded_no_follow(&path, claude_titles::MAX_SIDECAR_BYTES)
+            .map_err(|e| format!("cannot read the backup {}: {e}", path.display()))?;
+        if entry.backup_sha256.as_deref() != Some(crate::files::sha256_hex(&bytes).as_str()) {
             return Err(format!(
                 "the backup {} no longer has the bytes the rename saved",
                 path.display()

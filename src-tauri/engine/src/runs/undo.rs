@@ -18,13 +18,12 @@ use crate::time::iso;
 
 use super::journal::{
     BACKUP_DIR, EntryKind, EntryState, JOURNAL_FILE, JournalEntry, RunJournal, STARTED_FILE,
-    STORE_BACKED_UP, STORE_BACKUP_DIR, change_time, read_journal,
+    STORE_BACKED_UP, STORE_BACKUP_DIR, UntrustedBackup, change_time, read_journal, verified_backup,
 };
 use super::rename::{RenameStep, RenameUndo};
 use super::run_dir;
 use super::sidebar::{SidebarStep, SidebarUndo};
 use crate::files::same_content;
-use crate::paths::MAX_COMPANION_DEPTH;
 use crate::paths::companion_session_file;
 
 /// What undo did (or would do) to one path.
@@ -358,35 +357,6 @@ struct Ctx<'a> {
     entries: &'a [JournalEntry],
 }
 
-/// Why undo does not trust a backup the journal names (the file it would restore or check is then
-/// left as it is).
-#[derive(Debug, thiserror::Error)]
-enum UntrustedBackup {
-    #[error("the journal names a backup outside the run's backup folder")]
-    Outside,
-    #[error("cannot inspect the backup {}: {}", .0.display(), .1)]
-    Uninspectable(PathBuf, io::Error),
-    #[error(
-        "the backup path {} is a symbolic link; a backup is never followed out of the run's folder",
-        .0.display()
-    )]
-    Link(PathBuf),
-    #[error("the backup path {} is not a folder", .0.display())]
-    NotAFolder(PathBuf),
-    #[error(
-        "the journal records no checksum for the backup {}, so its bytes cannot be trusted",
-        .0.display()
-    )]
-    NoChecksum(PathBuf),
-    #[error(
-        "the backup {} no longer has the bytes the run saved (size or checksum differs)",
-        .0.display()
-    )]
-    Changed(PathBuf),
-    #[error("cannot read the backup {}: {}", .0.display(), .1)]
-    Unreadable(PathBuf, String),
-}
-
 /// Why undo will not put a moved source back where the journal says it came from.
 #[derive(Debug, thiserror::Error)]
 enum NoRestorePlace {
@@ -495,45 +465,12 @@ impl Ctx<'_> {
         Ok(path)
     }
 
-    /// The backup of `entry`, resolved without following any link and verified against the size
-    /// and checksum the journal recorded when the backup was made. `Ok(None)`: the entry names no
-    /// backup, or the backup is not there (nothing was backed up yet).
+    /// [`verified_backup`] in this run's backup folder.
     fn verified_backup(
         &self,
         entry: &JournalEntry,
     ) -> std::result::Result<Option<PathBuf>, UntrustedBackup> {
-        let Some(bk) = self.backup_file(entry) else {
-            return if entry.backup.is_some() { Err(UntrustedBackup::Outside) } else { Ok(None) };
-        };
-        // Every folder between backup/ and the file must be a real folder, not a link.
-        let mut at = self.backup.to_path_buf();
-        let rel = bk.strip_prefix(self.backup).map_err(|_| UntrustedBackup::Outside)?;
-        let parts: Vec<_> = rel.components().collect();
-        for (i, part) in parts.iter().enumerate() {
-            at.push(part);
-            match fs::symlink_metadata(&at) {
-                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-                Err(e) => return Err(UntrustedBackup::Uninspectable(at, e)),
-                Ok(m) if m.file_type().is_symlink() => {
-                    return Err(UntrustedBackup::Link(at));
-                }
-                Ok(m) if i + 1 < parts.len() && !m.is_dir() => {
-                    return Err(UntrustedBackup::NotAFolder(at));
-                }
-                Ok(_) => {}
-            }
-        }
-        let (Some(size), Some(sha)) = (entry.backup_size, entry.backup_sha256.as_deref()) else {
-            return Err(UntrustedBackup::NoChecksum(bk));
-        };
-        match crate::files::sha256_no_follow(&bk) {
-            Ok((n, h)) if n == size && h == sha => Ok(Some(bk)),
-            Ok(_) => Err(UntrustedBackup::Changed(bk)),
-            Err(e) => {
-                let why = crate::files::describe_io(&e);
-                Err(UntrustedBackup::Unreadable(bk, why))
-            }
-        }
+        verified_backup(self.backup, entry)
     }
 
     /// Where a moved source may be put back: the path the journal names, only if it has the
@@ -579,16 +516,6 @@ impl Ctx<'_> {
             _ => folder.to_path_buf(),
         };
         Ok((from, limit))
-    }
-
-    fn backup_file(&self, entry: &JournalEntry) -> Option<PathBuf> {
-        let name = entry.backup.as_deref()?;
-        // `<n>/<file>` (or a bare file name) inside backup/, nothing else; a companion's
-        // `<n>/<sid>/<rel>` may be deeper.
-        let p = Path::new(name);
-        let plain = p.components().all(|c| matches!(c, std::path::Component::Normal(_)));
-        let deepest = if entry.kind == EntryKind::Companion { MAX_COMPANION_DEPTH + 2 } else { 2 };
-        (plain && (1..=deepest).contains(&p.components().count())).then(|| self.backup.join(name))
     }
 
     fn created_by_run(&self, meta: &fs::Metadata) -> bool {
