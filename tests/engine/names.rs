@@ -445,3 +445,32 @@ fn a_rename_s_undo_never_restores_a_changed_or_linked_sidecar_backup() {
         renames::renamed_at(&w.catalog(), &sid(1), Some("First"), t1).unwrap();
     }
 }
+
+/// A link or a FIFO where Claude Code keeps a session's title file is never written through or
+/// read from: the rename is refused before anything is written, and the transcript and
+/// herdctl's records stay as they were.
+#[cfg(unix)]
+#[test]
+fn a_rename_refuses_a_link_or_fifo_as_the_title_file() {
+    let w = world();
+    let t = w.alpha_folder().join(format!("{}.jsonl", sid(1)));
+    let sidecar = w.alpha_folder().join(sid(1)).join("custom-title.json");
+    fs::create_dir_all(sidecar.parent().unwrap()).unwrap();
+    let target = w.home.join("not-a-title.json");
+    fs::write(&target, "{}").unwrap();
+    for what in ["link", "fifo"] {
+        let _ = fs::remove_file(&sidecar);
+        if what == "link" {
+            std::os::unix::fs::symlink(&target, &sidecar).unwrap();
+        } else {
+            let made = std::process::Command::new("mkfifo").arg(&sidecar).status().unwrap();
+            assert!(made.success());
+        }
+        let before = fs::read(&t).unwrap();
+        let e = renames::rename(&w.catalog(), &sid(1), Some("Through it")).unwrap_err();
+        assert_eq!(e.kind(), corral_engine::ErrorKind::Refused, "{what}: {e}");
+        assert_eq!(fs::read(&t).unwrap(), before, "{what}: the transcript is as it was");
+        assert!(!metadata(&w, "alpha").exists(), "{what}: herdctl's records untouched");
+        assert_eq!(fs::read_to_string(&target).unwrap(), "{}", "{what}");
+    }
+}
