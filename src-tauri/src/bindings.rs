@@ -1,5 +1,5 @@
 //! TypeScript bindings for every type that crosses IPC (engine and shell), written by ts-rs into
-//! `ui/src/lib/bindings/`. A test regenerates them into a temp dir and fails on any difference.
+//! `ui/src/lib/bindings/`, and the commands that carry them (`Commands.ts`, from [`crate::ipc`]). A test regenerates them into a temp dir and fails on any difference.
 
 use std::path::Path;
 
@@ -50,5 +50,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     crate::settings::SettingsPatch::export_all(&cfg)?;
     crate::events::SessionsChanged::export_all(&cfg)?;
     crate::events::FilesDropped::export_all(&cfg)?;
+    // The commands themselves (crate::ipc).
+    std::fs::write(dir.join("Commands.ts"), crate::ipc::commands_ts())?;
     Ok(())
 }

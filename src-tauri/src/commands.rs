@@ -1,6 +1,6 @@
-//! The IPC commands (their list and argument shapes: `ui/src/lib/api.ts`, the one module of the UI
-//! that calls them). Each one checks its arguments, then hands the work to the engine on a
-//! blocking thread. Errors cross IPC as `{kind, message}` only.
+//! The IPC commands, each under the name, arguments and result declared in [`crate::ipc`] (which
+//! documents what each one does and registers it). Each one checks its arguments, then hands the
+//! work to the engine on a blocking thread. Errors cross IPC as `{kind, message}` only.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -23,13 +23,14 @@ use corral_engine::model::{AgentSummary, AttachmentData, MessagePage, ModelUsage
 use corral_engine::search::{IndexStatus, SearchOptions, SearchResults, TranscriptMatches};
 use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, SessionDetails};
 use tauri::State;
-use tauri::ipc::{Channel, InvokeBody, Request};
 
+use crate::ipc::Progress;
 use crate::reveal;
 use crate::settings::{Settings, SettingsPatch};
 use crate::state::{AppState, invalid};
 
-type Reply<T> = Result<T, ErrorPayload>;
+/// What every command returns: its result, or an error as `{kind, message}`.
+pub type Reply<T> = Result<T, ErrorPayload>;
 
 /// Most messages one page may ask for.
 pub const MAX_PAGE: u32 = 2000;
@@ -62,31 +63,21 @@ async fn blocking<T: Send + 'static, E: Into<ErrorPayload> + Send + 'static>(
     done.map_err(Into::into)
 }
 
-#[tauri::command]
 pub async fn get_settings(state: State<'_, AppState>) -> Reply<Settings> {
     state.settings()
 }
 
-/// Arguments `{claudeHome?: string | null, fleetFile?: string | null}`: absent = unchanged,
-/// `claudeHome: null` = back to the default, `fleetFile: null` = close the fleet.
-#[tauri::command]
-pub async fn set_settings(state: State<'_, AppState>, request: Request<'_>) -> Reply<Settings> {
-    let args = match request.body() {
-        InvokeBody::Json(v) => v.clone(),
-        InvokeBody::Raw(_) => return Err(invalid("set_settings expects JSON arguments")),
-    };
-    let patch = SettingsPatch::from_args(&args)?;
+pub async fn set_settings(state: State<'_, AppState>, patch: SettingsPatch) -> Reply<Settings> {
+    patch.check()?;
     let state = state.inner().clone();
     blocking(move || state.update(&patch)).await
 }
 
-#[tauri::command]
 pub async fn list_agents(state: State<'_, AppState>) -> Reply<Vec<AgentSummary>> {
     let catalog = state.fleet_catalog()?;
     blocking(move || catalog.agents()).await
 }
 
-#[tauri::command]
 pub async fn list_sessions(state: State<'_, AppState>, include_temp: bool) -> Reply<Listing> {
     let listing =
         with_catalog(&state, move |c| c.all_sessions(ListOptions { limit: None, include_temp }))
@@ -95,7 +86,6 @@ pub async fn list_sessions(state: State<'_, AppState>, include_temp: bool) -> Re
     listing
 }
 
-#[tauri::command]
 pub async fn agent_sessions(
     state: State<'_, AppState>,
     agent: String,
@@ -105,13 +95,11 @@ pub async fn agent_sessions(
     blocking(move || catalog.agent_sessions(&agent, ListOptions::default())).await
 }
 
-#[tauri::command]
 pub async fn session_info(state: State<'_, AppState>, session_id: String) -> Reply<SessionDetails> {
     check_session_id(&session_id)?;
     with_catalog(&state, move |c| c.session_details(&session_id)).await
 }
 
-#[tauri::command]
 pub async fn session_messages(
     state: State<'_, AppState>,
     session_id: String,
@@ -123,7 +111,6 @@ pub async fn session_messages(
     with_catalog(&state, move |c| c.messages_page(&session_id, before, limit)).await
 }
 
-#[tauri::command]
 pub async fn subagent_messages(
     state: State<'_, AppState>,
     session_id: String,
@@ -139,7 +126,6 @@ pub async fn subagent_messages(
 
 /// A page of a session's transcript, or of one of its subagents', where `at` says (`around` a
 /// search hit's offset, `after` a page's `laterCursor`, `before` an `earlierCursor`).
-#[tauri::command]
 pub async fn transcript_page(
     state: State<'_, AppState>,
     session_id: String,
@@ -156,7 +142,6 @@ pub async fn transcript_page(
 }
 
 /// The messages of one rewound branch of a session (a page's `rewinds[].branch`).
-#[tauri::command]
 pub async fn rewound_branch(
     state: State<'_, AppState>,
     session_id: String,
@@ -170,7 +155,6 @@ pub async fn rewound_branch(
 
 /// The bytes of an image attached to a prompt (`attachments[].offset` and `.index` of a page's
 /// message), checked to be the image type it claims, for a thumbnail.
-#[tauri::command]
 pub async fn transcript_attachment(
     state: State<'_, AppState>,
     session_id: String,
@@ -188,7 +172,6 @@ pub async fn transcript_attachment(
 
 /// Token usage by model over the branch `claude --resume` continues (read when asked: it reads
 /// the whole transcript).
-#[tauri::command]
 pub async fn session_usage(
     state: State<'_, AppState>,
     session_id: String,
@@ -199,7 +182,6 @@ pub async fn session_usage(
 
 /// Exports a session's transcript to `path` (chosen in a save dialog, which asked before
 /// replacing a file: `replace`). Written beside it and renamed into place when complete.
-#[tauri::command]
 pub async fn export_session(
     state: State<'_, AppState>,
     session_id: String,
@@ -217,7 +199,6 @@ pub async fn export_session(
 
 /// Searches every conversation the index covers (the last commit; the background indexer keeps
 /// it up to date). `limit` counts sessions.
-#[tauri::command]
 pub async fn search(state: State<'_, AppState>, query: String, limit: u32) -> Reply<SearchResults> {
     check_query(&query)?;
     if limit == 0 || limit > MAX_SEARCH_SESSIONS {
@@ -230,7 +211,6 @@ pub async fn search(state: State<'_, AppState>, query: String, limit: u32) -> Re
 
 /// Every match of `query` in one transcript (a session's, or one of its subagents' runs), in file
 /// order: find in the viewer.
-#[tauri::command]
 pub async fn find_in_transcript(
     state: State<'_, AppState>,
     session_id: String,
@@ -250,14 +230,12 @@ pub async fn find_in_transcript(
     .await
 }
 
-#[tauri::command]
 pub async fn search_status(state: State<'_, AppState>) -> Reply<IndexStatus> {
     state.search_status()
 }
 
 /// `name` null or empty (after trimming) clears the custom name. The reply names the run that
 /// undoes the rename (`undo_run`).
-#[tauri::command]
 pub async fn rename_session(
     state: State<'_, AppState>,
     session_id: String,
@@ -271,7 +249,6 @@ pub async fn rename_session(
 }
 
 /// Opens a folder of an import run in the file manager. Only paths inside `<data dir>/runs/`.
-#[tauri::command]
 pub async fn reveal_path(state: State<'_, AppState>, path: String) -> Reply<()> {
     let data_dir = state.settings()?.data_dir;
     let opener = state.opener();
@@ -334,7 +311,6 @@ fn check_limit(limit: u32) -> Reply<usize> {
 /// Most sources one import may name (files or folders; folders are expanded by the engine).
 const MAX_SOURCES: usize = 10_000;
 
-#[tauri::command]
 pub async fn adoptable(
     state: State<'_, AppState>,
     agent: String,
@@ -347,7 +323,6 @@ pub async fn adoptable(
     blocking(move || adopt::adoptable(&catalog, &agent, from.as_deref(), all_folders)).await
 }
 
-#[tauri::command]
 pub async fn adopt(
     state: State<'_, AppState>,
     agent: String,
@@ -359,7 +334,6 @@ pub async fn adopt(
     blocking(move || adopt::adopt(&catalog, &agent, &session_id, Utc::now())).await
 }
 
-#[tauri::command]
 pub async fn release(state: State<'_, AppState>, agent: String, session_id: String) -> Reply<bool> {
     check_agent(&agent)?;
     check_session_id(&session_id)?;
@@ -367,7 +341,6 @@ pub async fn release(state: State<'_, AppState>, agent: String, session_id: Stri
     blocking(move || adopt::release(&catalog, &agent, &session_id)).await
 }
 
-#[tauri::command]
 pub async fn plan_import(
     state: State<'_, AppState>,
     target: ImportTarget,
@@ -387,11 +360,10 @@ pub async fn plan_import(
 
 /// Applies a plan (re-validated by the engine: a plan may come from anywhere), sending an
 /// `ImportProgress` before each file. `cancel_import` stops it between files.
-#[tauri::command]
 pub async fn apply_import(
     state: State<'_, AppState>,
     plan: ImportPlan,
-    on_progress: Channel<ImportProgress>,
+    on_progress: Progress<ImportProgress>,
 ) -> Reply<ImportReport> {
     let cancel = state.import_cancel();
     cancel.store(false, Ordering::SeqCst);
@@ -399,14 +371,13 @@ pub async fn apply_import(
         let occupancy = OccupancySnapshot::capture(&SystemProcesses);
         let opts = ApplyOptions { occupancy: Some(&occupancy), ..ApplyOptions::default() };
         import::apply_with(c, &plan, Utc::now(), &opts, &mut |progress| {
-            let _ = on_progress.send(progress);
+            let _ = on_progress.0.send(progress);
             !cancel.load(Ordering::SeqCst)
         })
     })
     .await
 }
 
-#[tauri::command]
 pub async fn cancel_import(state: State<'_, AppState>) -> Reply<()> {
     state.import_cancel().store(true, Ordering::SeqCst);
     Ok(())
@@ -414,7 +385,6 @@ pub async fn cancel_import(state: State<'_, AppState>) -> Reply<()> {
 
 /// The desktop app's sidebars and what the current one is missing: against `account` and
 /// `org` when given, else the sidebar the rules name.
-#[tauri::command]
 pub async fn desktop_report(
     state: State<'_, AppState>,
     account: Option<String>,
@@ -436,7 +406,6 @@ fn desktop_store(state: &AppState) -> Reply<PathBuf> {
 
 /// Plans restoring `request` into the sidebar `account`/`org` (writes nothing), with whether
 /// the desktop app runs now.
-#[tauri::command]
 pub async fn desktop_plan_restore(
     state: State<'_, AppState>,
     account: String,
@@ -457,11 +426,10 @@ pub async fn desktop_plan_restore(
 /// Carries out a restore plan as an undoable run (the engine plans it again and refuses what
 /// changed), sending a `RestoreProgress` before each entry; `cancel_import` stops it between
 /// entries.
-#[tauri::command]
 pub async fn desktop_restore(
     state: State<'_, AppState>,
     plan: desktop::RestorePlan,
-    on_progress: Channel<desktop::RestoreProgress>,
+    on_progress: Progress<desktop::RestoreProgress>,
 ) -> Reply<desktop::RestoreReport> {
     let store = desktop_store(&state)?;
     let cancel = state.import_cancel();
@@ -474,7 +442,7 @@ pub async fn desktop_restore(
             clock: Utc::now,
         };
         desktop::restore(&store, &plan, &run, &mut |progress| {
-            let _ = on_progress.send(progress);
+            let _ = on_progress.0.send(progress);
             !cancel.load(Ordering::SeqCst)
         })
     })
@@ -483,7 +451,6 @@ pub async fn desktop_restore(
 
 /// Questions the desktop app rejected when it quit, from the search index (as far as it is
 /// built), newest first.
-#[tauri::command]
 pub async fn lost_questions(state: State<'_, AppState>) -> Reply<Vec<LostQuestion>> {
     let index = state.search_index()?;
     with_catalog(&state, move |c| corral_engine::lost_questions::lost_questions(&index, c)).await
@@ -491,7 +458,6 @@ pub async fn lost_questions(state: State<'_, AppState>) -> Reply<Vec<LostQuestio
 
 /// Which sessions a `claude` process is on now and what each is doing (one look at the process
 /// table; the UI asks every few seconds while its window is visible, never while hidden).
-#[tauri::command]
 pub async fn live_states(state: State<'_, AppState>) -> Reply<corral_engine::live::LiveNow> {
     with_catalog(&state, |c| corral_engine::live::live_now_in(c, &SystemProcesses, Utc::now()))
         .await
@@ -500,7 +466,6 @@ pub async fn live_states(state: State<'_, AppState>) -> Reply<corral_engine::liv
 /// Opens a terminal resuming the session (the platform's terminals, `$TERMINAL` first) and waits
 /// up to 5 s for `claude` to be on it; `from_home` resumes from the home folder when the
 /// session's own folder is gone.
-#[tauri::command]
 pub async fn resume_session(
     state: State<'_, AppState>,
     session_id: String,
@@ -517,19 +482,16 @@ pub async fn resume_session(
     .await
 }
 
-#[tauri::command]
 pub async fn list_runs(state: State<'_, AppState>) -> Reply<Vec<RunSummary>> {
     with_catalog(&state, |c| runs::runs(c.data_dir())).await
 }
 
-#[tauri::command]
 pub async fn plan_undo(state: State<'_, AppState>, run_id: String) -> Reply<UndoPlan> {
     check_run_id(&run_id)?;
     let store = state.desktop_store()?;
     with_catalog(&state, move |c| runs::plan_undo_in(c, store, &run_id)).await
 }
 
-#[tauri::command]
 pub async fn undo_run(state: State<'_, AppState>, run_id: String) -> Reply<UndoReport> {
     check_run_id(&run_id)?;
     let store = state.desktop_store()?;

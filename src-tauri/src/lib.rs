@@ -7,6 +7,7 @@
 pub mod bindings;
 pub mod commands;
 pub mod events;
+pub mod ipc;
 pub mod render;
 pub mod reveal;
 pub mod settings;
@@ -28,51 +29,12 @@ use crate::events::{
 use crate::settings::LaunchEnv;
 use crate::state::AppState;
 
-/// The command table, shared by the app and the command tests.
-pub fn handlers<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
-    tauri::generate_handler![
-        commands::get_settings,
-        commands::set_settings,
-        commands::list_agents,
-        commands::list_sessions,
-        commands::agent_sessions,
-        commands::session_info,
-        commands::session_messages,
-        commands::subagent_messages,
-        commands::transcript_page,
-        commands::transcript_attachment,
-        commands::rewound_branch,
-        commands::export_session,
-        commands::session_usage,
-        commands::search,
-        commands::search_status,
-        commands::find_in_transcript,
-        commands::rename_session,
-        commands::reveal_path,
-        commands::adoptable,
-        commands::adopt,
-        commands::release,
-        commands::plan_import,
-        commands::apply_import,
-        commands::cancel_import,
-        commands::desktop_report,
-        commands::live_states,
-        commands::resume_session,
-        commands::desktop_plan_restore,
-        commands::desktop_restore,
-        commands::lost_questions,
-        commands::list_runs,
-        commands::plan_undo,
-        commands::undo_run,
-    ]
-}
-
 /// Wires a builder (real or mock) with the state, the commands, live updates and drag-and-drop.
 pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
     let for_setup = state.clone();
     builder
         .manage(state)
-        .invoke_handler(handlers())
+        .invoke_handler(ipc::handlers())
         .setup(move |app| {
             render::apply(app);
             start_live_updates(&for_setup, app.handle().clone(), std::time::Duration::ZERO);

@@ -195,11 +195,9 @@ fn present<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(
 }
 
 impl SettingsPatch {
-    /// Reads the IPC arguments object into the typed patch and checks its paths (non-empty,
-    /// absolute, no NUL bytes).
-    pub fn from_args(args: &serde_json::Value) -> Result<Self> {
-        let patch: Self = serde_json::from_value(args.clone())
-            .map_err(|e| Error::InvalidInput(format!("set_settings: {e}")))?;
+    /// Checks the patch's paths (non-empty, absolute, no NUL bytes) and its terminal.
+    pub fn check(&self) -> Result<()> {
+        let patch = self;
         for (key, value) in [
             ("claudeHome", &patch.claude_home),
             ("fleetFile", &patch.fleet_file),
@@ -212,7 +210,7 @@ impl SettingsPatch {
         if let Some(Some(terminal)) = &patch.terminal {
             corral_engine::resume::Terminal::parse(terminal)?;
         }
-        Ok(patch)
+        Ok(())
     }
 
     /// Whether the patch changes where Corral reads (a new catalog), not only preferences.

@@ -62,27 +62,28 @@ fn export_bindings() {
     }
 }
 
-/// The IPC surface is declared once on the UI side (`ui/src/lib/commands.ts`, which api.ts, the
-/// demo backend and the compiler hold to): its command names must be exactly the ones the shell
-/// registers in `generate_handler!`.
+/// The IPC surface is declared once (`crate::ipc`): every declared command is registered, and an
+/// argument of the wrong shape is refused as `invalid-input` naming the argument, never a bare
+/// string.
 #[test]
-fn commands_ts_lists_every_registered_command() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
-    let list = lib.split("generate_handler![").nth(1).and_then(|s| s.split(']').next()).unwrap();
-    let registered: std::collections::BTreeSet<String> = list
-        .split(',')
-        .filter_map(|s| s.trim().strip_prefix("commands::").map(str::to_owned))
-        .collect();
-    assert!(registered.len() > 10, "{registered:?}");
-    let ts = std::fs::read_to_string(committed_dir().join("../commands.ts")).unwrap();
-    let body = ts.split("export interface Commands {").nth(1).and_then(|s| s.split("\n}").next());
-    let declared: std::collections::BTreeSet<String> = body
-        .unwrap()
-        .lines()
-        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
-        .filter_map(|l| l.trim().split_once(':').map(|(name, _)| name.to_owned()))
-        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
-        .collect();
-    assert_eq!(declared, registered, "ui/src/lib/commands.ts and the shell's commands differ");
+fn every_declared_command_is_registered_and_checks_its_arguments() {
+    let h = super::support::harness(true);
+    let cfg = ts_rs::Config::new();
+    let declared = crate::ipc::declared(&cfg, &mut std::collections::BTreeSet::new());
+    assert!(declared.len() > 30, "{declared:?}");
+    let required = |c: &&crate::ipc::Declared| c.args.iter().any(|(_, ts)| !ts.ends_with("| null"));
+    for command in declared.iter().filter(required) {
+        let err = h.invoke(command.name, serde_json::json!({})).expect_err(command.name);
+        assert_eq!(err["kind"], "invalid-input", "{}: {err}", command.name);
+    }
+    let err = h
+        .invoke(
+            "session_messages",
+            serde_json::json!({"sessionId": "x", "before": null, "limit": "ten"}),
+        )
+        .unwrap_err();
+    assert_eq!(err["kind"], "invalid-input", "{err}");
+    assert!(err["message"].as_str().unwrap().contains("`limit`"), "{err}");
+    let unknown = h.invoke("no_such_command", serde_json::json!({})).unwrap_err();
+    assert!(unknown.is_string(), "an unregistered name is Tauri's own refusal: {unknown}");
 }

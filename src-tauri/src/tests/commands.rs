@@ -32,17 +32,17 @@ fn set_settings_closes_and_reopens_the_fleet_and_saves_atomically() {
     let h = harness(true);
     let fleet = h.fleet_dir().join("herdctl.yaml").display().to_string();
     // Absent fields are unchanged.
-    let s = h.ok("set_settings", json!({}));
+    let s = h.ok("set_settings", json!({"patch": {}}));
     assert_eq!(s["fleetFile"], json!(fleet));
     // null closes the fleet.
-    let s = h.ok("set_settings", json!({"fleetFile": null}));
+    let s = h.ok("set_settings", json!({"patch": {"fleetFile": null}}));
     assert_eq!(s["fleetFile"], Value::Null);
     assert_eq!(s["claudeHome"], json!(h.home().display().to_string()));
     assert_eq!(h.ok("list_agents", json!({})), json!([]));
     let saved: Value = serde_json::from_slice(&std::fs::read(h.settings_file()).unwrap()).unwrap();
     assert_eq!(saved["fleetFile"], Value::Null);
     // Reopen it.
-    let s = h.ok("set_settings", json!({"fleetFile": fleet}));
+    let s = h.ok("set_settings", json!({"patch": {"fleetFile": fleet}}));
     assert_eq!(s["fleetFile"], json!(fleet));
     let saved: Value = serde_json::from_slice(&std::fs::read(h.settings_file()).unwrap()).unwrap();
     assert_eq!(saved["fleetFile"], json!(fleet));
@@ -58,12 +58,12 @@ fn set_settings_closes_and_reopens_the_fleet_and_saves_atomically() {
 fn set_settings_claude_home_changes_and_reports_a_missing_home() {
     let h = harness(false);
     let elsewhere = h.tmp.path().join("no-such-home");
-    let s = h.ok("set_settings", json!({"claudeHome": elsewhere.display().to_string()}));
+    let s = h.ok("set_settings", json!({"patch": {"claudeHome": elsewhere.display().to_string()}}));
     assert_eq!(s["claudeHome"], json!(elsewhere.display().to_string()));
     assert_eq!(s["claudeHomeExists"], json!(false));
     assert!(h.state.is_watching(), "the watcher restarts even when the home is missing");
     // null goes back to the default: $CLAUDE_CONFIG_DIR of the launch environment.
-    let s = h.ok("set_settings", json!({"claudeHome": null}));
+    let s = h.ok("set_settings", json!({"patch": {"claudeHome": null}}));
     assert_eq!(s["claudeHome"], json!(h.home().display().to_string()));
 }
 
@@ -71,12 +71,15 @@ fn set_settings_claude_home_changes_and_reports_a_missing_home() {
 fn set_settings_rejects_bad_input_and_changes_nothing() {
     let h = harness(true);
     let before = h.ok("get_settings", json!({}));
-    assert_eq!(h.err_kind("set_settings", json!({"claudeHome": "relative/path"})), "invalid-input");
-    assert_eq!(h.err_kind("set_settings", json!({"claudeHome": ""})), "invalid-input");
-    assert_eq!(h.err_kind("set_settings", json!({"claudeHome": 42})), "invalid-input");
-    assert_eq!(h.err_kind("set_settings", json!({"fleetFile": ["x"]})), "invalid-input");
+    assert_eq!(
+        h.err_kind("set_settings", json!({"patch": {"claudeHome": "relative/path"}})),
+        "invalid-input"
+    );
+    assert_eq!(h.err_kind("set_settings", json!({"patch": {"claudeHome": ""}})), "invalid-input");
+    assert_eq!(h.err_kind("set_settings", json!({"patch": {"claudeHome": 42}})), "invalid-input");
+    assert_eq!(h.err_kind("set_settings", json!({"patch": {"fleetFile": ["x"]}})), "invalid-input");
     let missing = h.tmp.path().join("missing/herdctl.yaml").display().to_string();
-    assert_eq!(h.err_kind("set_settings", json!({"fleetFile": missing})), "config");
+    assert_eq!(h.err_kind("set_settings", json!({"patch": {"fleetFile": missing}})), "config");
     assert_eq!(h.ok("get_settings", json!({})), before);
     assert!(!h.settings_file().exists());
 }
@@ -92,7 +95,7 @@ fn terminal_and_notification_preferences_are_checked_saved_and_keep_the_catalog(
     let listing = h.ok("list_sessions", json!({"includeTemp": false}));
     let s = h.ok(
         "set_settings",
-        json!({"terminal": " foot -D {cwd} {command} ", "notifyWaiting": true}),
+        json!({"patch": {"terminal": " foot -D {cwd} {command} ", "notifyWaiting": true}}),
     );
     assert_eq!(s["terminal"], json!("foot -D {cwd} {command}"));
     assert_eq!(s["notifyWaiting"], json!(true));
@@ -103,10 +106,14 @@ fn terminal_and_notification_preferences_are_checked_saved_and_keep_the_catalog(
     assert_eq!(h.ok("list_sessions", json!({"includeTemp": false})), listing);
     // A terminal that cannot work is refused when chosen, and changes nothing.
     for bad in [json!("alacritty -e"), json!("{command}"), json!(""), json!(7)] {
-        assert_eq!(h.err_kind("set_settings", json!({"terminal": bad})), "invalid-input", "{bad}");
+        assert_eq!(
+            h.err_kind("set_settings", json!({"patch": {"terminal": bad}})),
+            "invalid-input",
+            "{bad}"
+        );
     }
     assert_eq!(h.ok("get_settings", json!({}))["terminal"], json!("foot -D {cwd} {command}"));
-    let s = h.ok("set_settings", json!({"terminal": null}));
+    let s = h.ok("set_settings", json!({"patch": {"terminal": null}}));
     assert_eq!(s["terminal"], Value::Null);
     assert_eq!(s["notifyWaiting"], json!(true), "absent is unchanged");
 }
@@ -487,7 +494,7 @@ fn desktop_report_reads_the_store_in_settings_and_checks_its_arguments() {
         r#"{"cliSessionId":"c1","title":"Talk","lastActivityAt":1780000000000}"#,
     )
     .unwrap();
-    let s = h.ok("set_settings", json!({"desktopStore": store.display().to_string()}));
+    let s = h.ok("set_settings", json!({"patch": {"desktopStore": store.display().to_string()}}));
     assert_eq!(s["desktopStore"], store.display().to_string());
     let r = h.ok("desktop_report", json!({"account": a, "org": a2}));
     assert_eq!(r["current"]["rule"], "given");

@@ -4,17 +4,24 @@ use serde_json::json;
 
 use crate::settings::{Effective, LaunchEnv, SavedSettings, SettingsPatch};
 
+/// A patch as `set_settings` takes it: deserialized, then checked.
+fn patch_from(args: &serde_json::Value) -> Result<SettingsPatch, String> {
+    let patch: SettingsPatch = serde_json::from_value(args.clone()).map_err(|e| e.to_string())?;
+    patch.check().map_err(|e| e.to_string())?;
+    Ok(patch)
+}
+
 #[test]
 fn settings_patch_tells_absent_from_null() {
-    let p = SettingsPatch::from_args(&json!({})).unwrap();
+    let p = patch_from(&json!({})).unwrap();
     assert_eq!(p, SettingsPatch::default());
-    let p = SettingsPatch::from_args(&json!({"fleetFile": null})).unwrap();
+    let p = patch_from(&json!({"fleetFile": null})).unwrap();
     assert_eq!(p.fleet_file, Some(None));
     assert_eq!(p.claude_home, None);
-    let p = SettingsPatch::from_args(&json!({"claudeHome": "/h/.claude"})).unwrap();
+    let p = patch_from(&json!({"claudeHome": "/h/.claude"})).unwrap();
     assert_eq!(p.claude_home, Some(Some(PathBuf::from("/h/.claude"))));
-    assert!(SettingsPatch::from_args(&json!("x")).is_err());
-    assert!(SettingsPatch::from_args(&json!({"claudeHome": "a\u{0}b"})).is_err());
+    assert!(patch_from(&json!("x")).is_err());
+    assert!(patch_from(&json!({"claudeHome": "a\u{0}b"})).is_err());
 }
 
 #[test]
@@ -60,12 +67,12 @@ fn the_launch_environment_overrides_saved_settings() {
         store.starts_with("/home/u") && store.ends_with("Claude/claude-code-sessions"),
         "{store:?}"
     );
-    let p = SettingsPatch::from_args(&json!({"desktopStore": "/picked/store"})).unwrap();
+    let p = patch_from(&json!({"desktopStore": "/picked/store"})).unwrap();
     let next = p.apply(&bare, &e).unwrap();
     assert_eq!(next.desktop_store, Some(PathBuf::from("/picked/store")));
-    let back = SettingsPatch::from_args(&json!({"desktopStore": null})).unwrap();
+    let back = patch_from(&json!({"desktopStore": null})).unwrap();
     assert_eq!(back.apply(&bare, &next).unwrap().desktop_store, e.desktop_store);
-    assert!(SettingsPatch::from_args(&json!({"desktopStore": "relative"})).is_err());
+    assert!(patch_from(&json!({"desktopStore": "relative"})).is_err());
 }
 
 #[test]

@@ -157,7 +157,7 @@ fn the_watcher_follows_a_new_claude_home() {
     let h = harness(false);
     let other = h.tmp.path().join("other-home");
     copy_tree(&fixture_root().join("claude"), &other);
-    h.ok("set_settings", json!({"claudeHome": other.display().to_string()}));
+    h.ok("set_settings", json!({"patch": {"claudeHome": other.display().to_string()}}));
     let rx = listen(&h);
     // The old home is no longer watched.
     append_line(

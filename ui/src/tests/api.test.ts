@@ -9,7 +9,7 @@ vi.mock('@tauri-apps/api/core', () => ({ invoke: (...a: unknown[]) => invoke(...
 vi.mock('@tauri-apps/api/event', () => ({
   listen: (...a: unknown[]) => (listen as (...x: unknown[]) => unknown)(...a),
 }));
-vi.mock('../lib/demo', () => {
+vi.mock('../demo', () => {
   throw new Error('the demo backend must never load inside Tauri');
 });
 
@@ -43,7 +43,7 @@ describe('api.ts inside Tauri', () => {
       mode: 'copy',
     });
     await api.setSettings({ fleetFile: null });
-    expect(invoke).toHaveBeenLastCalledWith('set_settings', { fleetFile: null });
+    expect(invoke).toHaveBeenLastCalledWith('set_settings', { patch: { fleetFile: null } });
     await api.planUndo('r1');
     expect(invoke).toHaveBeenLastCalledWith('plan_undo', { runId: 'r1' });
   });

@@ -118,7 +118,6 @@ export function message(i: number, o: Partial<TranscriptMessage> = {}): Transcri
 export function apiMock(): ApiFunctions {
   const fn = <K extends keyof ApiFunctions>(impl?: ApiFunctions[K]) => vi.fn<ApiFunctions[K]>(impl);
   return {
-    inTauri: () => false,
     toAppError: (e: unknown) =>
       e && typeof e === 'object' && 'message' in e
         ? { kind: (e as { kind?: AppError['kind'] }).kind ?? 'ui', message: String((e as { message: string }).message) }

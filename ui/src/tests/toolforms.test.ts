@@ -118,7 +118,7 @@ describe('icons', () => {
     const allowed = new Set(['→', '←', '↑', '↓', '↳', '©', '®', '™', '↔', '↕']);
     // Every source file of the app (not the tests, the generated bindings or the demo data).
     const files = import.meta.glob<string>(
-      ['../**/*.{ts,svelte}', '!../tests/**', '!../lib/bindings/**', '!../lib/demo.ts'],
+      ['../**/*.{ts,svelte}', '!../tests/**', '!../lib/bindings/**', '!../demo/demo.ts'],
       {
         query: '?raw',
         import: 'default',

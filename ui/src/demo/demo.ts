@@ -1,5 +1,6 @@
-// In-memory demo backend, used ONLY when the UI runs in a plain browser (not inside Tauri):
-// for development and screenshots. api.ts loads it lazily and never inside the app.
+// In-memory demo data and command handlers, used ONLY when the UI runs in a plain browser (not
+// inside Tauri): for development and screenshots. ./index.ts makes it a backend, which
+// lib/backend loads lazily and never inside the app.
 // URL switches: ?demo=scale (10,000 sessions in 1,000 folders), ?demo=empty (no Claude home),
 // ?demo=nofleet (no fleet open).
 import type {
@@ -29,10 +30,10 @@ import type {
   ToolCall,
   TranscriptMessage,
   UndoItem,
-} from './types';
-import { NO_TOKENS, addTokens } from './format';
-import type { PickKind } from './api';
-import type { Args, Command, Handlers, Result } from './commands';
+} from '../lib/types';
+import { NO_TOKENS, addTokens } from '../lib/format';
+import type { PickKind } from '../lib/backend/backend';
+import type { Args, Command, Handlers, Result } from '../lib/commands';
 
 const HOME = '/home/ada';
 const mode = typeof location !== 'undefined' ? (new URLSearchParams(location.search).get('demo') ?? '') : '';
@@ -920,12 +921,12 @@ const handlers: Handlers = {
   get_settings: (a) => {
     return { ...settings };
   },
-  set_settings: (a) => {
-    if ('claudeHome' in a && typeof a.claudeHome === 'string') settings.claudeHome = a.claudeHome;
-    if ('fleetFile' in a) settings.fleetFile = (a.fleetFile as string | null) ?? null;
-    if ('desktopStore' in a) settings.desktopStore = (a.desktopStore as string | null) ?? undefined;
-    if ('terminal' in a) {
-      const t = (a.terminal as string | null)?.trim() ?? null;
+  set_settings: ({ patch: a }) => {
+    if (typeof a.claudeHome === 'string') settings.claudeHome = a.claudeHome;
+    if (a.fleetFile !== undefined) settings.fleetFile = a.fleetFile;
+    if (a.desktopStore !== undefined) settings.desktopStore = a.desktopStore ?? undefined;
+    if (a.terminal !== undefined) {
+      const t = a.terminal?.trim() ?? null;
       if (t !== null && t.split(/\s+/).length > 1 && !t.split(/\s+/).includes('{command}'))
         throw {
           kind: 'invalid-input',
@@ -933,7 +934,7 @@ const handlers: Handlers = {
         };
       settings.terminal = t;
     }
-    if ('notifyWaiting' in a) settings.notifyWaiting = Boolean(a.notifyWaiting);
+    if (a.notifyWaiting !== undefined) settings.notifyWaiting = a.notifyWaiting;
     return { ...settings };
   },
   list_agents: (a) => {
