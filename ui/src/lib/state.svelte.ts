@@ -1,5 +1,6 @@
 // Application state shared by every view (Svelte 5 runes). Data comes only through api.ts.
 import * as api from './api';
+import { emit } from './events.svelte';
 import { displayName, exportFileName, setHomeDir } from './format';
 import { newlyWaiting, waitingNotification } from './notify';
 import { newestFirst } from './search';
@@ -105,16 +106,7 @@ class AppState {
   focusAgent = $state<string | null>(null);
   /** A search for All Chats to show (deep links); taken by the view. */
   pendingQuery = $state<string | null>(null);
-  /** Bumped by `/` and Ctrl/Cmd+F: the visible view focuses its search box. */
-  searchTick = $state(0);
-  /** Bumped by Ctrl/Cmd+F inside the viewer: the open transcript shows its find bar. */
-  findTick = $state(0);
-  /** Bumped by F2: the visible view renames its current row. */
-  renameTick = $state(0);
   toasts = $state<Toast[]>([]);
-  /** Bumped whenever the engine says sessions changed, so open views can refetch. */
-  changeTick = $state(0);
-  changedFolders = $state.raw<string[]>([]);
   private toastSeq = 0;
 
   /** Each agent's name as a person sees it, by qualified name (the engine's choice: `gamma`, or
@@ -479,11 +471,11 @@ class AppState {
   private refreshing = false;
   private refreshAgain = false;
 
-  /** The open transcript reacts at once (changeTick); the lists refresh at most about once a
-   *  second while Claude keeps writing, so a busy session never floods the window with reloads. */
+  /** The open transcript reacts at once (the `sessions-changed` event); the lists refresh at most
+   *  about once a second while Claude keeps writing, so a busy session never floods the window
+   *  with reloads. */
   onSessionsChanged(folders: string[]): void {
-    this.changedFolders = folders;
-    this.changeTick++;
+    emit('sessions-changed', { folders });
     void this.throttledRefresh();
     const now = Date.now();
     const visible = typeof document === 'undefined' || document.visibilityState === 'visible';

@@ -2,6 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { group, session } from './fixtures';
 import type { DirectoryGroup } from '../lib/types';
+import { emit } from '../lib/events.svelte';
 
 import * as fx from './fixtures';
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
@@ -299,13 +300,13 @@ describe('All Chats', () => {
     await fireEvent.keyDown(wrap, { key: 'ArrowDown' });
     await fireEvent.keyDown(wrap, { key: 'Enter' });
     expect(app.openId).toBe(groups[0].sessions[1].sessionId);
-    app.renameTick++;
+    emit('rename-current', null);
     await vi.waitFor(() => expect(screen.getByTestId('rename-input')).toBeTruthy());
     const row = screen.getByTestId('rename-input').closest('[data-testid="session-row"]') as HTMLElement;
     expect(row.dataset.sessionId).toBe(groups[0].sessions[1].sessionId);
     await fireEvent.keyDown(screen.getByTestId('rename-input'), { key: 'Escape' });
     expect(screen.queryByTestId('rename-input')).toBeNull();
-    app.renameTick++;
+    emit('rename-current', null);
     await vi.waitFor(() => expect(screen.getByTestId('rename-input')).toBeTruthy());
     app.open(null);
   });
@@ -314,7 +315,7 @@ describe('All Chats', () => {
     app.groups = small();
     app.view = 'chats';
     render(AllChats);
-    app.searchTick++;
+    emit('focus-search', null);
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('search')));
   });
 
