@@ -3,7 +3,9 @@
 import * as api from './api';
 import { displayName } from './format';
 import { RunState } from './runstate.svelte';
-import { app, type WizardStart } from './state.svelte';
+import { listing } from './listing.svelte';
+import { nav, type WizardStart } from './navigation.svelte';
+import { toasts } from './toasts.svelte';
 import type {
   AdoptableSession,
   AppError,
@@ -46,9 +48,9 @@ export class ImportFlow extends RunState<ImportProgress, ImportReport> {
     this.sessionIds = [...(start.sessionIds ?? [])];
   }
 
-  readonly agents = $derived(app.agents ?? []);
+  readonly agents = $derived(listing.agents ?? []);
   /** Every listed session by id (the listing is in display order). */
-  readonly listed = $derived(new Map((app.groups ?? []).flatMap((g) => g.sessions).map((x) => [x.sessionId, x])));
+  readonly listed = $derived(new Map((listing.groups ?? []).flatMap((g) => g.sessions).map((x) => [x.sessionId, x])));
   readonly selectedSessions = $derived.by(() => {
     const want = new Set(this.sessionIds);
     return [...this.listed.values()].filter((s) => want.has(s.sessionId));
@@ -89,7 +91,7 @@ export class ImportFlow extends RunState<ImportProgress, ImportReport> {
     return (
       this.placementById.get(sid)?.name ??
       this.adoptableById.get(sid)?.autoName ??
-      (known ? displayName(app.withName(known)) : null)
+      (known ? displayName(listing.withName(known)) : null)
     );
   }
 
@@ -157,7 +159,7 @@ export class ImportFlow extends RunState<ImportProgress, ImportReport> {
     const first = { done: 0, total: plan.placements.length, sessionId: '' };
     if (await this.runWith(first, (onProgress) => api.applyImport(plan, onProgress))) {
       this.step = 6;
-      void app.refresh();
+      void listing.refresh();
     }
   }
   async cancelRun() {
@@ -166,8 +168,8 @@ export class ImportFlow extends RunState<ImportProgress, ImportReport> {
 
   close() {
     if (this.running) return;
-    if (this.step === 6 && this.report?.placed.length) app.selected = [];
-    app.wizard = null;
+    if (this.step === 6 && this.report?.placed.length) listing.selected = [];
+    nav.wizard = null;
   }
 
   addPaths(more: readonly string[]) {
@@ -177,14 +179,14 @@ export class ImportFlow extends RunState<ImportProgress, ImportReport> {
     try {
       this.addPaths(await api.pickPaths(kind));
     } catch (e) {
-      app.toastError('Could not open the file dialog', e);
+      toasts.error('Could not open the file dialog', e);
     }
   }
 
   openInFleet() {
-    if (this.target?.kind === 'agent') app.focusAgent = this.target.name;
-    app.view = this.target?.kind === 'agent' ? 'fleet' : 'chats';
-    app.selected = [];
-    app.wizard = null;
+    if (this.target?.kind === 'agent') nav.focusAgent = this.target.name;
+    nav.view = this.target?.kind === 'agent' ? 'fleet' : 'chats';
+    listing.selected = [];
+    nav.wizard = null;
   }
 }

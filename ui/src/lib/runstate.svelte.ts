@@ -1,7 +1,7 @@
 // What a stepped dialog that carries out a run keeps (the import wizard, the desktop restore):
 // whether it runs, its progress, its report or error, and the state of its undo.
 import * as api from './api';
-import { app } from './state.svelte';
+import { toasts } from './toasts.svelte';
 import type { AppError } from './types';
 
 export class RunState<Progress, Report> {
@@ -43,7 +43,7 @@ export class RunState<Progress, Report> {
       await api.cancelImport();
     } catch (e) {
       this.cancelling = false;
-      app.toastError(`Could not cancel ${what}`, e);
+      toasts.error(`Could not cancel ${what}`, e);
     }
   }
 }

@@ -7,7 +7,13 @@ import { emit } from '../lib/events.svelte';
 import * as fx from './fixtures';
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
+const { actions } = await import('../lib/actions.svelte');
+const { config } = await import('../lib/config.svelte');
+const { listing } = await import('../lib/listing.svelte');
+const { live } = await import('../lib/live.svelte');
+const { nav } = await import('../lib/navigation.svelte');
 const { app } = await import('../lib/state.svelte');
+const { toasts } = await import('../lib/toasts.svelte');
 const { default: AllChats } = await import('../lib/components/AllChats.svelte');
 const { buildIndex, filterIndex, highlightParts } = await import('../lib/search');
 
@@ -54,10 +60,10 @@ function big(): DirectoryGroup[] {
 describe('All Chats', () => {
   beforeEach(() => {
     vi.clearAllMocks();
-    app.names = {};
-    app.selected = [];
-    app.view = 'chats';
-    app.agents = [
+    listing.names = {};
+    listing.selected = [];
+    nav.view = 'chats';
+    listing.agents = [
       {
         name: 'team.alpha',
         displayName: 'alpha',
@@ -69,7 +75,7 @@ describe('All Chats', () => {
         tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       },
     ];
-    app.settings = {
+    config.settings = {
       claudeHome: '/home/ada/.claude',
       claudeHomeExists: true,
       fleetFile: '/f.yaml',
@@ -82,7 +88,7 @@ describe('All Chats', () => {
   });
 
   it('groups by working directory with path, agent link or "no agent", and count', () => {
-    app.groups = small();
+    listing.groups = small();
     render(AllChats);
     const headers = screen.getAllByTestId('group-header');
     expect(headers).toHaveLength(2);
@@ -101,12 +107,18 @@ describe('All Chats', () => {
   });
 
   it("says what each number counts, so a folder agrees with the Fleet's agents", () => {
-    app.agents = [
-      ...app.agents!,
-      { ...app.agents![0], name: 'team.gamma', displayName: 'gamma', workingDirectory: '/w/gamma', sessionCount: 0 },
+    listing.agents = [
+      ...listing.agents!,
+      {
+        ...listing.agents![0],
+        name: 'team.gamma',
+        displayName: 'gamma',
+        workingDirectory: '/w/gamma',
+        sessionCount: 0,
+      },
     ];
     const typed = (dir: string) => session({ workingDirectory: dir, autoName: 'Typed here' });
-    app.groups = [
+    listing.groups = [
       // gamma's folder, where nobody ran gamma: its sessions are not gamma's.
       group('/w/gamma', [typed('/w/gamma'), typed('/w/gamma')], { agentName: 'team.gamma' }),
       // A worktree of alpha's: no agent works there, but one session is alpha's.
@@ -126,7 +138,7 @@ describe('All Chats', () => {
   });
 
   it('search narrows instantly across names, previews and folders, highlighting matches', async () => {
-    app.groups = small();
+    listing.groups = small();
     render(AllChats);
     await fireEvent.input(screen.getByTestId('search'), { target: { value: 'deploy' } });
     const rows = screen.getAllByTestId('session-row');
@@ -148,7 +160,7 @@ describe('All Chats', () => {
   });
 
   it('filters by origin and by agent', async () => {
-    app.groups = small();
+    listing.groups = small();
     render(AllChats);
     await fireEvent.change(screen.getByTestId('origin-filter'), { target: { value: 'schedule' } });
     expect(screen.getAllByTestId('session-row')).toHaveLength(1);
@@ -188,7 +200,7 @@ describe('All Chats', () => {
     expect(names('oldest')).toEqual(['Alpha,beta', 'gamma']);
     expect(names('name')).toEqual(['Alpha,beta', 'gamma']);
 
-    app.groups = [a, b];
+    listing.groups = [a, b];
     render(AllChats);
     await fireEvent.change(screen.getByTestId('sort'), { target: { value: 'size' } });
     const rows = screen.getAllByTestId('session-row').map((r) => r.textContent ?? '');
@@ -213,9 +225,9 @@ describe('All Chats', () => {
   });
 
   it('selects sessions with checkboxes and shift-click ranges; adopts the unowned, resumes the idle', async () => {
-    app.groups = small();
-    const ids = app.groups.flatMap((g) => g.sessions.map((s) => s.sessionId));
-    app.live = new Map([[ids[2], { sessionId: ids[2], state: 'running', why: 'resumes it', pid: 5, job: null }]]);
+    listing.groups = small();
+    const ids = listing.groups.flatMap((g) => g.sessions.map((s) => s.sessionId));
+    live.sessions = new Map([[ids[2], { sessionId: ids[2], state: 'running', why: 'resumes it', pid: 5, job: null }]]);
     vi.mocked(api.resumeSession).mockImplementation(async (sessionId) => ({
       command: { sessionId, program: 'claude', args: [], cwd: '/', env: [], fromFallback: false, display: '' },
       terminal: 'xterm',
@@ -228,30 +240,30 @@ describe('All Chats', () => {
     expect(checks).toHaveLength(5);
     await fireEvent.click(checks[0]);
     await fireEvent.click(checks[4], { shiftKey: true });
-    expect(app.selected).toHaveLength(5);
+    expect(listing.selected).toHaveLength(5);
     expect(screen.getByTestId('selection-bar').textContent).toContain('5 selected');
     // Two belong to an agent: adoption takes the other three.
     expect(screen.getByTestId('adopt-selected').textContent).toContain('Adopt 3 into agent');
     await fireEvent.click(screen.getByTestId('adopt-selected'));
-    expect(app.wizard?.sessionIds).toHaveLength(3);
-    app.wizard = null;
+    expect(nav.wizard?.sessionIds).toHaveLength(3);
+    nav.wizard = null;
     // One already runs: the other four open, one terminal each.
     expect(screen.getByTestId('resume-selected').textContent).toContain('Resume 4 in terminals');
     await fireEvent.click(screen.getByTestId('resume-selected'));
     await vi.waitFor(() => expect(api.resumeSession).toHaveBeenCalledTimes(4));
     expect(vi.mocked(api.resumeSession).mock.calls.map((c) => c[0])).not.toContain(ids[2]);
-    app.selected = [];
+    listing.selected = [];
   });
 
   it('never opens more than eight terminals at once', async () => {
     const many = Array.from({ length: 9 }, () => session({ workingDirectory: '/w' }));
-    await app.resumeMany(many);
+    await actions.resumeMany(many);
     expect(api.resumeSession).not.toHaveBeenCalled();
-    expect(app.toasts.at(-1)?.text).toContain('at most 8');
+    expect(toasts.list.at(-1)?.text).toContain('at most 8');
   });
 
   it('virtualises: 10,000 sessions in 1,000 folders render only a screenful of rows', () => {
-    app.groups = big();
+    listing.groups = big();
     render(AllChats);
     const rows = screen.getAllByTestId('session-row').length;
     expect(rows).toBeGreaterThan(5);
@@ -270,7 +282,7 @@ describe('All Chats', () => {
   });
 
   it('teaches what to do when there are no sessions', async () => {
-    app.groups = [];
+    listing.groups = [];
     render(AllChats);
     const empty = screen.getByTestId('empty-state');
     expect(empty.textContent).toContain('No Claude Code sessions found in /home/ada/.claude');
@@ -279,27 +291,27 @@ describe('All Chats', () => {
     // ... and how sessions get there.
     expect(screen.getByTestId('empty-how').textContent).toMatch(/run claude\s+in a terminal/);
     await fireEvent.click(screen.getByText('Import transcripts…'));
-    expect(app.view).toBe('import');
+    expect(nav.view).toBe('import');
   });
 
   it('a rename shows in the list at once (shared name state)', async () => {
     const groups = small();
-    app.groups = groups;
+    listing.groups = groups;
     render(AllChats);
-    app.names[groups[1].sessions[2].sessionId] = 'Renamed elsewhere';
+    listing.names[groups[1].sessions[2].sessionId] = 'Renamed elsewhere';
     await vi.waitFor(() => expect(screen.getByText('Renamed elsewhere')).toBeTruthy());
   });
 
   it('keyboard: arrows move, Enter opens, F2 renames the current row, Esc cancels', async () => {
     const groups = small();
-    app.groups = groups;
-    app.openId = null;
+    listing.groups = groups;
+    nav.openId = null;
     render(AllChats);
     const wrap = document.querySelector('.list-wrap') as HTMLElement;
     await fireEvent.keyDown(wrap, { key: 'ArrowDown' });
     await fireEvent.keyDown(wrap, { key: 'ArrowDown' });
     await fireEvent.keyDown(wrap, { key: 'Enter' });
-    expect(app.openId).toBe(groups[0].sessions[1].sessionId);
+    expect(nav.openId).toBe(groups[0].sessions[1].sessionId);
     emit('rename-current', null);
     await vi.waitFor(() => expect(screen.getByTestId('rename-input')).toBeTruthy());
     const row = screen.getByTestId('rename-input').closest('[data-testid="session-row"]') as HTMLElement;
@@ -308,12 +320,12 @@ describe('All Chats', () => {
     expect(screen.queryByTestId('rename-input')).toBeNull();
     emit('rename-current', null);
     await vi.waitFor(() => expect(screen.getByTestId('rename-input')).toBeTruthy());
-    app.open(null);
+    nav.open(null);
   });
 
   it('"/" focuses the search box', async () => {
-    app.groups = small();
-    app.view = 'chats';
+    listing.groups = small();
+    nav.view = 'chats';
     render(AllChats);
     emit('focus-search', null);
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('search')));
@@ -329,14 +341,14 @@ describe('All Chats', () => {
       origin: 'adopted' as const,
       agentName: 'team.alpha',
     };
-    app.groups = [group('/a', [a]), group('/b', [copy])];
+    listing.groups = [group('/a', [a]), group('/b', [copy])];
     render(AllChats);
     expect(screen.getAllByTestId('session-row')).toHaveLength(2);
   });
 
   it('renders even if the engine sends the same transcript twice', () => {
     const a = session({ workingDirectory: '/a' });
-    app.groups = [group('/a', [a, { ...a }])];
+    listing.groups = [group('/a', [a, { ...a }])];
     render(AllChats);
     expect(screen.getAllByTestId('session-row')).toHaveLength(2);
   });
@@ -344,17 +356,17 @@ describe('All Chats', () => {
 
 describe('live sessions in All Chats', () => {
   beforeEach(() => {
-    app.names = {};
-    app.nowOnly = false;
-    app.liveUnknown = null;
+    listing.names = {};
+    live.nowOnly = false;
+    live.unknown = null;
   });
 
   it('badges the sessions a claude process is on, counts them per folder, and "Now" shows only them', async () => {
     const groups = small();
-    app.groups = groups;
+    listing.groups = groups;
     const [deploy, nightly] = groups[0].sessions;
     const ui = groups[1].sessions[0];
-    app.live = new Map([
+    live.sessions = new Map([
       [
         deploy.sessionId,
         { sessionId: deploy.sessionId, state: 'waiting', why: 'a question waits for your answer', pid: 7, job: null },
@@ -381,7 +393,7 @@ describe('live sessions in All Chats', () => {
     await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(3));
     expect(screen.getByTestId('now-filter').getAttribute('aria-pressed')).toBe('true');
     // Nobody on any: the filter says so, and clearing it brings everything back.
-    app.live = new Map();
+    live.sessions = new Map();
     await vi.waitFor(() => expect(screen.queryAllByTestId('session-row')).toHaveLength(0));
     expect(screen.getByText(/among the sessions a claude process is on now/)).toBeTruthy();
     await fireEvent.click(screen.getByText('Clear search and filters'));
@@ -389,9 +401,9 @@ describe('live sessions in All Chats', () => {
   });
 
   it('says when whether sessions run cannot be told', async () => {
-    app.groups = small();
-    app.live = new Map();
-    app.liveUnknown = 'the process table cannot be read: no /proc';
+    listing.groups = small();
+    live.sessions = new Map();
+    live.unknown = 'the process table cannot be read: no /proc';
     render(AllChats);
     expect((await screen.findByTestId('live-unknown')).textContent).toContain('no /proc');
   });
@@ -404,16 +416,16 @@ describe('sampling what runs', () => {
       sessions: [{ sessionId: 'b', state: 'running', why: 'claude process 3 resumes it', pid: 3, job: null }],
       unknown: null,
     });
-    await app.loadLive();
-    expect([...app.live.keys()]).toEqual(['b']);
-    expect(app.liveUnknown).toBeNull();
+    await live.load();
+    expect([...live.sessions.keys()]).toEqual(['b']);
+    expect(live.unknown).toBeNull();
     vi.mocked(api.liveStates).mockResolvedValueOnce({
       sessions: [],
       unknown: 'the process table cannot be read: denied',
     });
-    await app.loadLive();
-    expect(app.live.size).toBe(0);
-    expect(app.liveUnknown).toContain('denied');
+    await live.load();
+    expect(live.sessions.size).toBe(0);
+    expect(live.unknown).toContain('denied');
   });
 });
 
@@ -421,7 +433,7 @@ describe('resuming in a terminal', () => {
   it('says where it opened, why it did not start, and offers the home folder when the folder is gone', async () => {
     const api = await import('../lib/api');
     const s = small()[1].sessions[0];
-    app.toasts = [];
+    toasts.list = [];
     const outcome = (started: boolean) => ({
       command: {
         sessionId: s.sessionId,
@@ -438,18 +450,18 @@ describe('resuming in a terminal', () => {
       reason: started ? null : 'did not start: no claude process resumed it within 5 s',
     });
     vi.mocked(api.resumeSession).mockResolvedValueOnce(outcome(true));
-    await app.resume(s);
-    expect(app.toasts.at(-1)?.text).toBe('Resumed in konsole');
+    await actions.resume(s);
+    expect(toasts.list.at(-1)?.text).toBe('Resumed in konsole');
     vi.mocked(api.resumeSession).mockResolvedValueOnce(outcome(false));
-    await app.resume(s);
-    expect(app.toasts.at(-1)).toMatchObject({ kind: 'error' });
-    expect(app.toasts.at(-1)?.text).toContain('no claude process resumed it');
+    await actions.resume(s);
+    expect(toasts.list.at(-1)).toMatchObject({ kind: 'error' });
+    expect(toasts.list.at(-1)?.text).toContain('no claude process resumed it');
     vi.mocked(api.resumeSession).mockRejectedValueOnce({
       kind: 'invalid-input',
       message: 'its working directory is not there any more; resume it from your home folder instead',
     });
-    await app.resume(s);
-    const gone = app.toasts.at(-1)!;
+    await actions.resume(s);
+    const gone = toasts.list.at(-1)!;
     expect(gone.action?.label).toBe('Resume from home');
     vi.mocked(api.resumeSession).mockResolvedValueOnce(outcome(true));
     gone.action!.run();
@@ -459,10 +471,10 @@ describe('resuming in a terminal', () => {
 
 describe('All Chats without a fleet', () => {
   it('offers no adoption, no agent filter, and only the origins present', async () => {
-    app.settings = fx.settings();
-    app.agents = [];
-    app.live = new Map();
-    app.groups = [
+    config.settings = fx.settings();
+    listing.agents = [];
+    live.sessions = new Map();
+    listing.groups = [
       group('/home/ada/src/corral', [session({ workingDirectory: '/home/ada/src/corral', origin: 'native' })]),
     ];
     render(AllChats);
@@ -471,7 +483,7 @@ describe('All Chats without a fleet', () => {
     await fireEvent.click(screen.getByTestId('session-check'));
     expect(screen.getByTestId('resume-selected')).toBeTruthy();
     expect(screen.queryByTestId('adopt-selected')).toBeNull();
-    app.selected = [];
+    listing.selected = [];
     expect(screen.queryByTestId('agent-filter')).toBeNull();
     const origins = [...(screen.getByTestId('origin-filter') as HTMLSelectElement).options].map((o) => o.value);
     expect(origins).toEqual(['', 'native']);
@@ -483,21 +495,21 @@ describe('where the app opens', () => {
     const api = await import('../lib/api');
     const settings = (fleetFile: string | null) => fx.settings({ fleetFile });
     vi.mocked(api.getSettings).mockResolvedValueOnce(settings(null));
-    app.view = 'fleet';
+    nav.view = 'fleet';
     await app.init();
-    expect(app.view).toBe('chats');
+    expect(nav.view).toBe('chats');
     vi.mocked(api.getSettings).mockResolvedValueOnce(settings('/f/herdctl.yaml'));
-    app.view = 'fleet';
+    nav.view = 'fleet';
     await app.init();
-    expect(app.view).toBe('fleet');
+    expect(nav.view).toBe('fleet');
   });
 });
 
 describe('keyboard focus in All Chats', () => {
   it('returns to the list after Esc in the search box and after a rename ends', async () => {
-    app.settings = null;
-    app.groups = small();
-    app.live = new Map();
+    config.settings = null;
+    listing.groups = small();
+    live.sessions = new Map();
     render(AllChats);
     const search = await screen.findByTestId('search');
     search.focus();

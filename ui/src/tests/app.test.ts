@@ -6,7 +6,8 @@ import type { FilesDropped, SessionsChanged, Settings } from '../lib/types';
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
-const { app } = await import('../lib/state.svelte');
+const { listing } = await import('../lib/listing.svelte');
+const { nav } = await import('../lib/navigation.svelte');
 const { default: App } = await import('../App.svelte');
 
 const settings = (o: Partial<Settings> = {}) => fx.settings({ claudeHome: '/home/ada/.claude', ...o });
@@ -18,11 +19,11 @@ describe('the app shell', () => {
     vi.clearAllMocks();
     dropped = null;
     changed = null;
-    app.wizard = null;
-    app.view = 'fleet';
-    app.open(null);
-    app.groups = null; // the state is a singleton: start each test from a fresh load
-    app.agents = null;
+    nav.wizard = null;
+    nav.view = 'fleet';
+    nav.open(null);
+    listing.groups = null; // the state is a singleton: start each test from a fresh load
+    listing.agents = null;
     vi.mocked(api.getSettings).mockResolvedValue(settings());
     vi.mocked(api.listSessions).mockResolvedValue({
       groups: [group('/home/ada/src/a', [session({ workingDirectory: '/home/ada/src/a' })])],
@@ -120,7 +121,7 @@ describe('the app shell', () => {
       inherited: 0,
     });
     await fireEvent.click(screen.getByTestId('session-row'));
-    expect(app.openId).not.toBeNull();
+    expect(nav.openId).not.toBeNull();
     await vi.waitFor(() => expect(screen.getByTestId('transcript')).toBeTruthy());
     await fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(screen.queryByTestId('transcript')).toBeNull();

@@ -5,7 +5,8 @@ import type { MessagePage, PageAt, SearchResults } from '../lib/types';
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
-const { app } = await import('../lib/state.svelte');
+const { listing } = await import('../lib/listing.svelte');
+const { nav } = await import('../lib/navigation.svelte');
 const { default: ContentResults } = await import('../lib/components/ContentResults.svelte');
 const { default: MessageList } = await import('../lib/components/MessageList.svelte');
 const { default: FindBar } = await import('../lib/components/FindBar.svelte');
@@ -59,9 +60,9 @@ const msg = (i: number) => message(i, i === 40 ? { content: 'please fix the Zepp
 describe('content search', () => {
   beforeEach(() => {
     vi.clearAllMocks();
-    app.groups = [group('/home/ada/src/app', [target])];
-    app.indexStatus = null;
-    app.open(null);
+    listing.groups = [group('/home/ada/src/app', [target])];
+    listing.indexStatus = null;
+    nav.open(null);
   });
 
   it('searches after a pause, counts matches and opens the transcript at the hit', async () => {
@@ -73,8 +74,8 @@ describe('content search', () => {
     const hit = screen.getByTestId('content-hit');
     expect(hit.querySelector('mark')?.textContent).toBe('zeppelin');
     await fireEvent.click(hit);
-    expect(app.openId).toBe(target.sessionId);
-    expect(app.openAnchor).toMatchObject({ offset: 4000, uuid: 'u40', terms: ['zeppelin'], query: 'zeppelin' });
+    expect(nav.openId).toBe(target.sessionId);
+    expect(nav.openAnchor).toMatchObject({ offset: 4000, uuid: 'u40', terms: ['zeppelin'], query: 'zeppelin' });
   });
 
   it('marks a hit on a rewound branch, and only that one', async () => {
@@ -97,7 +98,7 @@ describe('content search', () => {
 
   it('says what is wrong with a malformed query, and what the index covers so far', async () => {
     vi.mocked(api.search).mockRejectedValue({ kind: 'invalid-input', message: 'a quote is not closed' });
-    app.indexStatus = { building: true, done: 1234, total: 5000, indexed: 1200, busy: false, error: null };
+    listing.indexStatus = { building: true, done: 1234, total: 5000, indexed: 1200, busy: false, error: null };
     render(ContentResults, { query: '"zeppelin' });
     await vi.waitFor(() => expect(screen.getByTestId('query-error').textContent).toContain('not closed'));
     expect(screen.getByTestId('content-count').textContent).toContain('indexing 1,234 of 5,000 sessions');

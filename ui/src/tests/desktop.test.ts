@@ -6,7 +6,7 @@ vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
 const { default: DesktopView } = await import('../lib/components/DesktopView.svelte');
 const { default: SessionRow } = await import('../lib/components/SessionRow.svelte');
-const { app } = await import('../lib/state.svelte');
+const { listing } = await import('../lib/listing.svelte');
 const { session } = await import('./fixtures');
 
 const A = 'a0000000-0000-4000-8000-00000000000a';
@@ -138,7 +138,7 @@ describe('the desktop app view', () => {
 describe('the listing', () => {
   it('badges a session the desktop app lists, the current sidebar first, archived said', async () => {
     const s = session({ sessionId: 'c1' });
-    app.setDesktop(
+    listing.setDesktop(
       report({
         placements: [
           { cliSessionId: 'c1', account: A, org: A1, archived: false, current: false },
@@ -152,7 +152,7 @@ describe('the listing', () => {
     expect(badge.querySelector('[data-icon=monitor]')).not.toBeNull();
     expect(badge.getAttribute('title')).toContain(`${A}/${A1}`);
     unmount();
-    app.setDesktop(report({ placements: [] }));
+    listing.setDesktop(report({ placements: [] }));
     render(SessionRow, { session: s, onopen: () => {} });
     expect(screen.queryByTestId('desktop-badge')).toBeNull();
   });

@@ -121,7 +121,7 @@ describe('folder counts', () => {
 
 describe('home detection', () => {
   it('only a <home>/.claude Claude home tells where home is', async () => {
-    const { homeFromClaudeHome } = await import('../lib/state.svelte');
+    const { homeFromClaudeHome } = await import('../lib/config.svelte');
     expect(homeFromClaudeHome('/home/ada/.claude')).toBe('/home/ada');
     expect(homeFromClaudeHome('/home/ada/.claude/')).toBe('/home/ada');
     expect(homeFromClaudeHome('C:\\Users\\ada\\.claude')).toBe('C:\\Users\\ada');

@@ -4,7 +4,9 @@ import { newlyWaiting, plainNotificationText, waitingNotification } from '../lib
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
-const { app } = await import('../lib/state.svelte');
+const { config } = await import('../lib/config.svelte');
+const { listing } = await import('../lib/listing.svelte');
+const { live } = await import('../lib/live.svelte');
 const fx = await import('./fixtures');
 const { group, session } = fx;
 
@@ -41,23 +43,23 @@ describe('waiting notifications', () => {
     const deploy = session({ sessionId: 'd1', customName: 'Deploy the API' });
     beforeEach(() => {
       vi.clearAllMocks();
-      app.groups = [group('/w/api', [deploy])];
-      app.live = new Map();
+      listing.groups = [group('/w/api', [deploy])];
+      live.sessions = new Map();
     });
 
     it('notifies only when turned on, and never for what already waited at the first look', async () => {
       for (const notifyWaiting of [false, true]) {
         vi.clearAllMocks();
-        app.settings = fx.settings({ notifyWaiting });
-        (app as unknown as { liveLooked: boolean }).liveLooked = false;
-        app.live = new Map();
+        config.settings = fx.settings({ notifyWaiting });
+        (live as unknown as { looked: boolean }).looked = false;
+        live.sessions = new Map();
         vi.mocked(api.liveStates).mockResolvedValueOnce({ sessions: [st('d1', 'waiting')], unknown: null });
-        await app.loadLive();
+        await live.load();
         expect(api.notify).not.toHaveBeenCalled();
         vi.mocked(api.liveStates).mockResolvedValueOnce({ sessions: [st('d1', 'running')], unknown: null });
-        await app.loadLive();
+        await live.load();
         vi.mocked(api.liveStates).mockResolvedValueOnce({ sessions: [st('d1', 'waiting')], unknown: null });
-        await app.loadLive();
+        await live.load();
         if (notifyWaiting) {
           expect(api.notify).toHaveBeenCalledTimes(1);
           expect(api.notify).toHaveBeenCalledWith('Waiting on you: Deploy the API', 'a question waits for your answer');

@@ -4,7 +4,10 @@ import { session } from './fixtures';
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
-const { app } = await import('../lib/state.svelte');
+const { config } = await import('../lib/config.svelte');
+const { listing } = await import('../lib/listing.svelte');
+const { live } = await import('../lib/live.svelte');
+const { toasts } = await import('../lib/toasts.svelte');
 const { default: FleetView } = await import('../lib/components/FleetView.svelte');
 
 const adopted = session({
@@ -24,7 +27,7 @@ describe('Fleet view: grouping and release', () => {
   beforeEach(() => {
     localStorage.clear();
     localStorage.setItem('corral:fleet:expanded', JSON.stringify({ 'agent:team.alpha': true }));
-    app.settings = {
+    config.settings = {
       claudeHome: '/home/ada/.claude',
       claudeHomeExists: true,
       fleetFile: '/home/ada/fleet/herdctl.yaml',
@@ -34,7 +37,7 @@ describe('Fleet view: grouping and release', () => {
       terminals: [],
       notifyWaiting: false,
     };
-    app.agents = [
+    listing.agents = [
       {
         name: 'team.alpha',
         displayName: 'alpha',
@@ -66,7 +69,7 @@ describe('Fleet view: grouping and release', () => {
         tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       },
     ];
-    app.agentSessions = { 'team.alpha': [adopted, native] };
+    listing.agentSessions = { 'team.alpha': [adopted, native] };
     vi.mocked(api.release).mockReset();
   });
 
@@ -94,7 +97,7 @@ describe('Fleet view: grouping and release', () => {
   });
 
   it('counts the live sessions of each agent beside its sessions', () => {
-    app.groups = [
+    listing.groups = [
       {
         workingDirectory: '/home/ada/work/alpha',
         encodedPath: '-home-ada-work-alpha',
@@ -106,7 +109,7 @@ describe('Fleet view: grouping and release', () => {
         sessions: [adopted, native],
       },
     ];
-    app.live = new Map([
+    live.sessions = new Map([
       [
         adopted.sessionId,
         { sessionId: adopted.sessionId, state: 'waiting', why: 'a question waits', pid: 1, job: null },
@@ -114,18 +117,18 @@ describe('Fleet view: grouping and release', () => {
       [native.sessionId, { sessionId: native.sessionId, state: 'running', why: 'working', pid: 2, job: null }],
     ]);
     render(FleetView);
-    const live = screen.getAllByTestId('agent-live');
-    expect(live.map((l) => l.textContent?.trim())).toEqual(['1 running · 1 waiting']);
-    expect(live[0].closest('[data-agent]')?.getAttribute('data-agent')).toBe('team.alpha');
-    app.live = new Map();
-    app.groups = null;
+    const badges = screen.getAllByTestId('agent-live');
+    expect(badges.map((l) => l.textContent?.trim())).toEqual(['1 running · 1 waiting']);
+    expect(badges[0].closest('[data-agent]')?.getAttribute('data-agent')).toBe('team.alpha');
+    live.sessions = new Map();
+    listing.groups = null;
   });
 
   it('shows the files the listing could not read, as All Chats does', () => {
-    app.warnings = [{ path: '/s/jobs/job-1.yaml', message: 'not read: invalid YAML' }];
+    listing.warnings = [{ path: '/s/jobs/job-1.yaml', message: 'not read: invalid YAML' }];
     render(FleetView);
     expect(screen.getByTestId('listing-warnings').textContent).toContain('job-1.yaml');
-    app.warnings = [];
+    listing.warnings = [];
   });
 
   it('says so when the filter matches no agent, and clears it', async () => {
@@ -146,7 +149,7 @@ describe('Fleet view: grouping and release', () => {
   });
 
   it("sorts each agent's sessions, and remembers the order", async () => {
-    app.agentSessions = {
+    listing.agentSessions = {
       'team.alpha': [
         { ...adopted, messageCount: 2 },
         { ...native, messageCount: 99 },
@@ -169,7 +172,7 @@ describe('Fleet view: grouping and release', () => {
 
   it('asks before releasing and says the transcript stays on disk', async () => {
     vi.mocked(api.release).mockResolvedValue(true);
-    vi.mocked(api.listAgents).mockResolvedValue(app.agents!);
+    vi.mocked(api.listAgents).mockResolvedValue(listing.agents!);
     vi.mocked(api.agentSessions).mockResolvedValue([native]);
     render(FleetView);
     await fireEvent.click(screen.getByTestId('release-button'));
@@ -181,7 +184,7 @@ describe('Fleet view: grouping and release', () => {
     expect(api.release).toHaveBeenCalledWith('team.alpha', adopted.sessionId);
     await vi.waitFor(() => expect(screen.queryAllByTestId('session-row')).toHaveLength(1));
     expect(screen.getByTestId('session-row').textContent).toContain('Web chat');
-    expect(app.toasts.at(-1)?.text).toContain('still on disk');
+    expect(toasts.list.at(-1)?.text).toContain('still on disk');
   });
 
   it('cancelling the confirmation releases nothing', async () => {
@@ -193,14 +196,14 @@ describe('Fleet view: grouping and release', () => {
   });
 
   it('explains how to open a fleet when none is open', () => {
-    app.settings = { ...app.settings!, fleetFile: null };
-    app.agents = [];
+    config.settings = { ...config.settings!, fleetFile: null };
+    listing.agents = [];
     render(FleetView);
     expect(screen.getByTestId('no-fleet').textContent).toContain('herdctl.yaml');
   });
 
   it('an agent named like an Object property ("constructor") works like any other', async () => {
-    app.agents = [
+    listing.agents = [
       {
         name: 'constructor',
         displayName: 'constructor',
@@ -212,7 +215,7 @@ describe('Fleet view: grouping and release', () => {
         tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       },
     ];
-    app.agentSessions = {};
+    listing.agentSessions = {};
     localStorage.setItem('corral:fleet:expanded', JSON.stringify({ 'agent:constructor': true }));
     vi.mocked(api.agentSessions).mockResolvedValue([native]);
     render(FleetView);
@@ -224,7 +227,7 @@ describe('Fleet view: grouping and release', () => {
     const many = Array.from({ length: 5000 }, (_, i) =>
       session({ agentName: 'team.alpha', autoName: `Run ${i}`, workingDirectory: '/home/ada/work/alpha' }),
     );
-    app.agentSessions = { 'team.alpha': many };
+    listing.agentSessions = { 'team.alpha': many };
     render(FleetView);
     const rows = screen.getAllByTestId('session-row').length;
     expect(rows).toBeGreaterThan(5);

@@ -5,7 +5,9 @@ import { session } from './fixtures';
 import * as fx from './fixtures';
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
-const { app } = await import('../lib/state.svelte');
+const { config } = await import('../lib/config.svelte');
+const { listing } = await import('../lib/listing.svelte');
+const { toasts } = await import('../lib/toasts.svelte');
 const { default: SessionRow } = await import('../lib/components/SessionRow.svelte');
 
 function setup(o = {}) {
@@ -16,7 +18,7 @@ function setup(o = {}) {
 
 describe('inline rename', () => {
   beforeEach(() => {
-    app.names = {};
+    listing.names = {};
     vi.mocked(api.renameSession).mockReset();
   });
 
@@ -36,13 +38,13 @@ describe('inline rename', () => {
     const s = setup({ customName: 'Before' });
     vi.mocked(api.renameSession).mockResolvedValue({ session: { ...s, customName: 'After' }, runId: 'run-7' });
     vi.mocked(api.undoRun).mockResolvedValue({ runId: 'run-7', undone: [], notUndone: [] });
-    app.toasts = [];
+    toasts.list = [];
     await fireEvent.click(screen.getByTestId('rename-button'));
     const input = screen.getByTestId('rename-input');
     await fireEvent.input(input, { target: { value: 'After' } });
     await fireEvent.keyDown(input, { key: 'Enter' });
     await vi.waitFor(() => expect(screen.getByTestId('session-name').textContent).toBe('After'));
-    const toast = app.toasts.find((t) => t.text === 'Renamed to “After”');
+    const toast = toasts.list.find((t) => t.text === 'Renamed to “After”');
     expect(toast?.action?.label).toBe('Undo');
     toast!.action!.run();
     await vi.waitFor(() => expect(screen.getByTestId('session-name').textContent).toBe('Before'));
@@ -80,10 +82,10 @@ describe('inline rename', () => {
     await fireEvent.input(input, { target: { value: 'Nope' } });
     await fireEvent.keyDown(input, { key: 'Enter' });
     await vi.waitFor(() =>
-      expect(app.toasts.some((t) => t.kind === 'error' && t.detail?.includes('disk full'))).toBe(true),
+      expect(toasts.list.some((t) => t.kind === 'error' && t.detail?.includes('disk full'))).toBe(true),
     );
     expect(screen.getByTestId('session-name').textContent).toBe('Fix the login test');
-    expect(s.sessionId in app.names).toBe(false);
+    expect(s.sessionId in listing.names).toBe(false);
   });
 
   it('names fall back custom › auto › preview › "Untitled session"', () => {
@@ -92,7 +94,7 @@ describe('inline rename', () => {
   });
 
   const withFleet = (fleetFile: string | null) => {
-    app.settings = fx.settings({ fleetFile });
+    config.settings = fx.settings({ fleetFile });
   };
 
   it('without a fleet the row menu offers no adoption', async () => {

@@ -5,7 +5,7 @@ import type { Settings } from '../lib/types';
 import * as fx from './fixtures';
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
-const { app } = await import('../lib/state.svelte');
+const { config } = await import('../lib/config.svelte');
 const { default: SettingsView } = await import('../lib/components/SettingsView.svelte');
 
 const settings = (o: Partial<Settings> = {}) =>
@@ -14,7 +14,7 @@ const settings = (o: Partial<Settings> = {}) =>
 describe('settings', () => {
   beforeEach(() => {
     vi.clearAllMocks();
-    app.settings = settings();
+    config.settings = settings();
   });
 
   it('offers the terminals found, saves a choice at once, and shows the paths in force', async () => {
@@ -26,7 +26,7 @@ describe('settings', () => {
     expect(options).toEqual(['', 'gnome-terminal', 'xterm', 'custom']);
     await fireEvent.change(select, { target: { value: 'xterm' } });
     await vi.waitFor(() => expect(api.setSettings).toHaveBeenCalledWith({ terminal: 'xterm' }));
-    await vi.waitFor(() => expect(app.settings?.terminal).toBe('xterm'));
+    await vi.waitFor(() => expect(config.settings?.terminal).toBe('xterm'));
   });
 
   it('a custom command the backend refuses says why, in place, and changes nothing', async () => {
@@ -39,11 +39,11 @@ describe('settings', () => {
     const err = await screen.findByTestId('settings-terminal-error');
     expect(err.textContent).toContain('put {command} where it goes');
     expect(api.setSettings).toHaveBeenCalledWith({ terminal: 'alacritty -e' });
-    expect(app.settings?.terminal).toBeNull();
+    expect(config.settings?.terminal).toBeNull();
   });
 
   it('a saved template shows as the custom command; notifications are off until asked for', async () => {
-    app.settings = settings({ terminal: 'foot -D {cwd} {command}' });
+    config.settings = settings({ terminal: 'foot -D {cwd} {command}' });
     vi.mocked(api.setSettings).mockResolvedValue(settings({ notifyWaiting: true }));
     render(SettingsView);
     expect((screen.getByTestId('settings-terminal') as HTMLSelectElement).value).toBe('custom');

@@ -5,7 +5,10 @@ import type { MessagePage, TranscriptMessage } from '../lib/types';
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
+const { listing } = await import('../lib/listing.svelte');
+const { nav } = await import('../lib/navigation.svelte');
 const { app } = await import('../lib/state.svelte');
+const { toasts } = await import('../lib/toasts.svelte');
 const { default: TranscriptView } = await import('../lib/components/TranscriptView.svelte');
 const { default: MessageList } = await import('../lib/components/MessageList.svelte');
 
@@ -67,7 +70,7 @@ describe('a fork subagent run', () => {
 describe('transcript viewer', () => {
   let messages: TranscriptMessage[];
   beforeEach(() => {
-    app.names = {};
+    listing.names = {};
     messages = Array.from({ length: 250 }, (_, i) => msg(i));
     vi.mocked(api.sessionMessages)
       .mockReset()
@@ -278,7 +281,7 @@ describe('transcript viewer', () => {
       bytes: 1000,
       path: '/home/ada/Documents/Long one.html',
     });
-    app.toasts = [];
+    toasts.list = [];
     render(TranscriptView, { session: s });
     await fireEvent.click(screen.getByTestId('export-open'));
     await fireEvent.click(screen.getByRole('menuitem', { name: /HTML page/ }));
@@ -290,7 +293,7 @@ describe('transcript viewer', () => {
       '/home/ada/Documents/Long one.html',
       true,
     );
-    await vi.waitFor(() => expect(app.toasts.some((t) => t.text.includes('Exported 250 messages'))).toBe(true));
+    await vi.waitFor(() => expect(toasts.list.some((t) => t.text.includes('Exported 250 messages'))).toBe(true));
     vi.mocked(api.pickSavePath).mockResolvedValueOnce(null);
     await fireEvent.click(screen.getByTestId('export-open'));
     await fireEvent.click(screen.getByRole('menuitem', { name: /^Markdown/ }));
@@ -377,7 +380,7 @@ describe('transcript viewer', () => {
   it('links a conversation continued across files, both ways', async () => {
     const older = session({ customName: 'Plan the tag index', workingDirectory: s.workingDirectory });
     const me = { ...s, continuedFrom: older.sessionId, continuedIn: 'ffffffff-0000-4000-8000-00000000ffff' };
-    app.groups = [group(s.workingDirectory, [me, older])];
+    listing.groups = [group(s.workingDirectory, [me, older])];
     vi.mocked(api.sessionInfo).mockResolvedValue({
       summary: me,
       usage: { inputTokens: 1, outputTokens: 1, turnCount: 1, model: null },
@@ -390,8 +393,8 @@ describe('transcript viewer', () => {
     expect(from.textContent).toContain('Continued from “Plan the tag index”');
     expect(screen.getByTestId('continued-in').textContent).toContain('“ffffffff”');
     await fireEvent.click(from);
-    expect(app.openId).toBe(older.sessionId);
-    app.groups = [];
+    expect(nav.openId).toBe(older.sessionId);
+    listing.groups = [];
   });
 });
 

@@ -4,7 +4,9 @@ import type { ImportPlan, ImportProgress, ImportReport, RunSummary, SkipReason }
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
-const { app } = await import('../lib/state.svelte');
+const { config } = await import('../lib/config.svelte');
+const { listing } = await import('../lib/listing.svelte');
+const { nav } = await import('../lib/navigation.svelte');
 const { default: ImportWizard } = await import('../lib/components/ImportWizard.svelte');
 const { default: HistoryView } = await import('../lib/components/HistoryView.svelte');
 const { companionText, skipReasonText } = await import('../lib/importtext');
@@ -66,7 +68,7 @@ const step = () => Number(screen.getByTestId('wizard').dataset.step);
 describe('import wizard', () => {
   beforeEach(() => {
     vi.clearAllMocks();
-    app.settings = {
+    config.settings = {
       claudeHome: '/h/.claude',
       claudeHomeExists: true,
       fleetFile: '/f.yaml',
@@ -76,7 +78,7 @@ describe('import wizard', () => {
       terminals: [],
       notifyWaiting: false,
     };
-    app.agents = [
+    listing.agents = [
       {
         name: 'team.alpha',
         displayName: 'alpha',
@@ -88,7 +90,7 @@ describe('import wizard', () => {
         tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       },
     ];
-    app.groups = [];
+    listing.groups = [];
     vi.mocked(api.adoptable).mockResolvedValue([
       {
         sessionId: 'cccc3333-0000-4000-a000-000000000003',
@@ -103,7 +105,7 @@ describe('import wizard', () => {
   });
 
   it('step 1: Next stays disabled until a target is chosen', async () => {
-    app.wizard = { step: 1 };
+    nav.wizard = { step: 1 };
     render(ImportWizard);
     expect(step()).toBe(1);
     expect(next().disabled).toBe(true);
@@ -117,7 +119,7 @@ describe('import wizard', () => {
   });
 
   it('step 2: needs at least one source; the adoptable list and dropped paths both count', async () => {
-    app.wizard = { step: 2, agent: 'team.alpha' };
+    nav.wizard = { step: 2, agent: 'team.alpha' };
     render(ImportWizard);
     expect(next().disabled).toBe(true);
     await vi.waitFor(() => expect(screen.getByTestId('adoptable-list')).toBeTruthy());
@@ -143,7 +145,7 @@ describe('import wizard', () => {
       chat(2, 'Fix the flaky login redirect test…', 'Fix the flaky login redirect test and explain why'),
       chat(3, 'Login tests', 'hello there'),
     ]);
-    app.wizard = { step: 2, agent: 'team.alpha' };
+    nav.wizard = { step: 2, agent: 'team.alpha' };
     render(ImportWizard);
     const list = await vi.waitFor(() => screen.getByTestId('adoptable-list'));
     const rows = [...list.querySelectorAll('label')];
@@ -159,10 +161,10 @@ describe('import wizard', () => {
 
   it('step 3 previews the dry run: nothing written, every skip reason in plain words', async () => {
     vi.mocked(api.planImport).mockResolvedValue(plan());
-    app.groups = [
+    listing.groups = [
       group('/w/gamma', [session({ sessionId: 'skip-1', autoName: 'Known elsewhere', workingDirectory: '/w/gamma' })]),
     ];
-    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
+    nav.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
     render(ImportWizard);
     expect(screen.getByTestId('source-list').textContent).toContain('/backup');
     await fireEvent.click(next());
@@ -225,7 +227,7 @@ describe('import wizard', () => {
 
   it('a plan with nothing to place cannot go on', async () => {
     vi.mocked(api.planImport).mockResolvedValue(plan('copy', { placements: [] }));
-    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
+    nav.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
     render(ImportWizard);
     await fireEvent.click(next());
     await vi.waitFor(() => expect(screen.getByTestId('plan-table')).toBeTruthy());
@@ -235,7 +237,7 @@ describe('import wizard', () => {
 
   it('step 4 explains each mode in one sentence; choosing Move re-plans before running', async () => {
     vi.mocked(api.planImport).mockImplementation(async (_t, _s, m) => plan(m));
-    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
+    nav.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
     render(ImportWizard);
     await fireEvent.click(next());
     await vi.waitFor(() => expect(next().disabled).toBe(false));
@@ -280,7 +282,7 @@ describe('import wizard', () => {
         { path: '/h/.claude/projects/-w-alpha/b.jsonl', reason: 'it changed after the import', sessionId: 'b' },
       ],
     });
-    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
+    nav.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'] };
     render(ImportWizard);
     await fireEvent.click(next());
     await vi.waitFor(() => expect(next().disabled).toBe(false));
@@ -341,14 +343,14 @@ describe('import wizard', () => {
       cancelled: false,
       dryRun: false,
     });
-    app.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'], advanceTo: 6 };
-    app.view = 'chats';
+    nav.wizard = { step: 2, agent: 'team.alpha', paths: ['/backup'], advanceTo: 6 };
+    nav.view = 'chats';
     render(ImportWizard);
     await vi.waitFor(() => expect(step()).toBe(6), { timeout: 4000 });
     await fireEvent.click(screen.getByTestId('open-in-fleet'));
-    expect(app.view).toBe('fleet');
-    expect(app.focusAgent).toBe('team.alpha');
-    expect(app.wizard).toBeNull();
+    expect(nav.view).toBe('fleet');
+    expect(nav.focusAgent).toBe('team.alpha');
+    expect(nav.wizard).toBeNull();
   });
 
   it('dropped paths open at step 2 and list non-transcripts as skipped in the preview', async () => {
@@ -365,7 +367,7 @@ describe('import wizard', () => {
         ],
       }),
     );
-    app.wizard = { step: 2, paths: ['/d/export', '/d/notes.txt'], agent: null };
+    nav.wizard = { step: 2, paths: ['/d/export', '/d/notes.txt'], agent: null };
     render(ImportWizard);
     expect(step()).toBe(2);
     expect(next().disabled).toBe(true); // no target yet
