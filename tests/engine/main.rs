@@ -1,11 +1,13 @@
 //! Engine integration tests: one binary, one module per area.
-// Test code may unwrap, index, panic and print: a failure should stop the test right there.
+// Test code may unwrap, index, panic and print: a failure should stop the test right there. A
+// scenario test may run long: it reads top to bottom as the story it checks.
 #![allow(
     clippy::cast_precision_loss,
     clippy::cloned_ref_to_slice_refs,
     clippy::expect_used,
     clippy::indexing_slicing,
     clippy::panic,
+    clippy::too_many_lines,
     clippy::print_stdout,
     clippy::type_complexity,
     clippy::unused_self,

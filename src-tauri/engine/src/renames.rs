@@ -137,58 +137,14 @@ fn apply(
         now,
         RunFor::Rename { claude_home: stores.claude_home, state_dir: stores.state_dir, rename },
     )?;
-    let entry = |kind, path: &Path| {
-        JournalEntry::new(
-            kind,
-            sid.to_owned(),
-            path.display().to_string(),
-            None,
-            None,
-            EntryState::Intended,
-        )
-    };
     if title_changes {
-        let mut e = entry(EntryKind::Title, &t.transcript);
-        e.name = name.map(str::to_owned);
-        e.previous_name = shown_title.clone();
-        let i = w.push(e)?;
-        let line = claude_titles::custom_title_line(sid, name.unwrap_or(""));
-        let appended =
-            claude_titles::append_line(&t.transcript, &line, claude_titles::MID_LINE_WAIT);
-        let appended = finish_entry(&mut w, i, appended)?;
-        if let Some(e) = w.journal.entries.get_mut(i) {
-            e.written = Some(Written {
-                offset: Some(appended.offset),
-                size: appended.bytes,
-                sha256: appended.sha256,
-            });
-        }
-        w.save()?;
+        append_title(&mut w, t, name, shown_title)?;
     }
     if sidecar_changes {
-        let mut e = entry(EntryKind::TitleSidecar, &sidecar);
-        e.backup = sidecar_exists.then(|| SIDECAR_BACKUP.to_owned());
-        let bytes = claude_titles::sidecar_bytes(name.unwrap_or(""), &iso(now));
-        e.written = Some(Written {
-            offset: None,
-            size: bytes.len() as u64,
-            sha256: crate::files::sha256_hex(&bytes),
-        });
-        let i = w.push(e)?;
-        if sidecar_exists {
-            let copy = w.backup_dir().join(SIDECAR_BACKUP);
-            let old =
-                crate::files::read_bounded_no_follow(&sidecar, claude_titles::MAX_SIDECAR_BYTES)
-                    .map_err(|reason| Error::unreadable(&sidecar, reason))?;
-            crate::atomic_write::create_exclusive(&copy, &old)?;
-            w.record_backup(i, &copy)?;
-        }
-        let written = claude_titles::write_sidecar(&sidecar, &bytes);
-        finish_entry(&mut w, i, written)?;
-        crate::fault::fault_point("title.sidecar");
+        write_sidecar(&mut w, t, &sidecar, sidecar_exists, name, now)?;
     }
     for (key, had, want) in names {
-        let mut e = entry(EntryKind::Name, &store.file_path(&key)?);
+        let mut e = intended(EntryKind::Name, sid, &store.file_path(&key)?);
         e.agent_name = Some(key.clone());
         e.name = want.clone();
         e.previous_name = had;
@@ -199,6 +155,74 @@ fn apply(
     w.journal.finished_at = Some(iso(Utc::now().max(now)));
     w.save()?;
     Ok(Some(w.journal.run_id.clone()))
+}
+
+/// A journal entry for a record about to be written.
+fn intended(kind: EntryKind, sid: &str, path: &Path) -> JournalEntry {
+    JournalEntry::new(
+        kind,
+        sid.to_owned(),
+        path.display().to_string(),
+        None,
+        None,
+        EntryState::Intended,
+    )
+}
+
+/// Appends the `custom-title` line the picker shows, journaled first with where it goes.
+fn append_title(
+    w: &mut RunWriter,
+    t: &NameTarget,
+    name: Option<&str>,
+    shown_title: Option<String>,
+) -> Result<()> {
+    let sid = t.session_id.as_str();
+    let mut e = intended(EntryKind::Title, sid, &t.transcript);
+    e.name = name.map(str::to_owned);
+    e.previous_name = shown_title;
+    let i = w.push(e)?;
+    let line = claude_titles::custom_title_line(sid, name.unwrap_or(""));
+    let appended = claude_titles::append_line(&t.transcript, &line, claude_titles::MID_LINE_WAIT);
+    let appended = finish_entry(w, i, appended)?;
+    if let Some(e) = w.journal.entries.get_mut(i) {
+        e.written = Some(Written {
+            offset: Some(appended.offset),
+            size: appended.bytes,
+            sha256: appended.sha256,
+        });
+    }
+    w.save()
+}
+
+/// Writes the title sidecar, the one it replaces copied into the run's backup first.
+fn write_sidecar(
+    w: &mut RunWriter,
+    t: &NameTarget,
+    sidecar: &Path,
+    sidecar_exists: bool,
+    name: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let mut e = intended(EntryKind::TitleSidecar, &t.session_id, sidecar);
+    e.backup = sidecar_exists.then(|| SIDECAR_BACKUP.to_owned());
+    let bytes = claude_titles::sidecar_bytes(name.unwrap_or(""), &iso(now));
+    e.written = Some(Written {
+        offset: None,
+        size: bytes.len() as u64,
+        sha256: crate::files::sha256_hex(&bytes),
+    });
+    let i = w.push(e)?;
+    if sidecar_exists {
+        let copy = w.backup_dir().join(SIDECAR_BACKUP);
+        let old = crate::files::read_bounded_no_follow(sidecar, claude_titles::MAX_SIDECAR_BYTES)
+            .map_err(|reason| Error::unreadable(sidecar, reason))?;
+        crate::atomic_write::create_exclusive(&copy, &old)?;
+        w.record_backup(i, &copy)?;
+    }
+    let written = claude_titles::write_sidecar(sidecar, &bytes);
+    finish_entry(w, i, written)?;
+    crate::fault::fault_point("title.sidecar");
+    Ok(())
 }
 
 /// Marks entry `i` done, or failed with the error (saving the journal), and passes the result on.

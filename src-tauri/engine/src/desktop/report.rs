@@ -197,20 +197,7 @@ pub fn report(store: &Store, given: Option<(&str, &str)>, signals: Signals<'_>) 
         sidebars,
         missing: Vec::new(),
         left_out: LeftOut::default(),
-        placements: store
-            .sidebars
-            .iter()
-            .flat_map(|s| s.entries.iter().map(move |e| (s, e)))
-            .filter_map(|(s, e)| {
-                Some(Placement {
-                    cli_session_id: e.cli_session_id.clone()?,
-                    account: s.account.name.clone(),
-                    org: s.org.name.clone(),
-                    archived: e.is_archived,
-                    current: is_current(s),
-                })
-            })
-            .collect(),
+        placements: placements(store, &is_current),
         finding: None,
         warnings: store.warnings.clone(),
     };
@@ -232,6 +219,31 @@ pub fn report(store: &Store, given: Option<(&str, &str)>, signals: Signals<'_>) 
         );
         return out;
     }
+    add_missing(&mut out, store, &is_current);
+    out
+}
+
+/// Every entry that names its Claude Code session, with its sidebar (the listing's badges).
+fn placements(store: &Store, is_current: &dyn Fn(&Sidebar) -> bool) -> Vec<Placement> {
+    store
+        .sidebars
+        .iter()
+        .flat_map(|s| s.entries.iter().map(move |e| (s, e)))
+        .filter_map(|(s, e)| {
+            Some(Placement {
+                cli_session_id: e.cli_session_id.clone()?,
+                account: s.account.name.clone(),
+                org: s.org.name.clone(),
+                archived: e.is_archived,
+                current: is_current(s),
+            })
+        })
+        .collect()
+}
+
+/// The conversations other sidebars hold and the current one lacks, newest first, and what was
+/// left out and why.
+fn add_missing(out: &mut Report, store: &Store, is_current: &dyn Fn(&Sidebar) -> bool) {
     let here: Vec<&Sidebar> = store.sidebars.iter().filter(|s| is_current(s)).collect();
     let here_live: BTreeSet<&str> =
         here.iter().flat_map(|s| s.live()).filter_map(|e| e.cli_session_id.as_deref()).collect();
@@ -263,7 +275,6 @@ pub fn report(store: &Store, given: Option<(&str, &str)>, signals: Signals<'_>) 
     out.missing.sort_by(|a, b| {
         b.last_activity.cmp(&a.last_activity).then_with(|| a.cli_session_id.cmp(&b.cli_session_id))
     });
-    out
 }
 
 fn row(s: &Sidebar, current: bool) -> SidebarRow {
@@ -303,23 +314,41 @@ fn missing(
         let names: Vec<String> = archived.iter().map(|(s, e)| describe(&at(s, e))).collect();
         notes.push(format!("archived, not taken: {}", names.join(", ")));
     }
-    // Copies under one file name with the same bytes are one copy: taking either writes the
-    // same file.
-    let mut unique: Vec<(&Sidebar, &Entry)> = Vec::new();
-    for (s, e) in live {
-        match unique.iter().find(|(_, u)| u.file == e.file && u.sha256 == e.sha256) {
-            Some((us, _)) => notes.push(format!(
-                "identical bytes, counted as one copy: {} and {}",
-                describe(&SidebarRef { file: e.file.clone(), ..at(us, e) }),
-                describe(&at(s, e))
-            )),
-            None => unique.push((s, e)),
-        }
-    }
-    unique.sort_by_key(|c| std::cmp::Reverse(c.1.last_activity_at));
+    let unique = distinct_copies(live, &mut notes);
     let (src_sidebar, src) = *unique.first()?;
     let tied: Vec<&(&Sidebar, &Entry)> =
         unique.iter().filter(|(_, e)| e.last_activity_at == src.last_activity_at).collect();
+    let (status, name_here) = status_of(id, src, &tied, here_files, here_cwds, &mut notes);
+    let source = at(src_sidebar, src);
+    let mut also_in: Vec<SidebarRef> =
+        all.iter().map(|(s, e)| at(s, e)).filter(|r| *r != source).collect();
+    also_in.sort();
+    also_in.dedup();
+    Some(Missing {
+        cli_session_id: id.to_owned(),
+        title: src.title.clone(),
+        cwd: src.cwd.clone(),
+        status,
+        source,
+        last_activity: src.last_activity_at.and_then(iso),
+        also_in,
+        note: notes.join("; "),
+        name_here,
+        source_path: src.path.clone(),
+    })
+}
+
+/// How conversation `id` could be restored from `src` (the newest copy; `tied`: the copies as
+/// new as it) into the current sidebar, and what that sidebar holds under its file name. Why
+/// goes first in `notes`.
+fn status_of(
+    id: &str,
+    src: &Entry,
+    tied: &[&(&Sidebar, &Entry)],
+    here_files: &BTreeMap<&str, &Entry>,
+    here_cwds: &BTreeSet<&str>,
+    notes: &mut Vec<String>,
+) -> (MissingStatus, Option<NameHere>) {
     let mut name_here = None;
     let status = if tied.len() > 1 {
         let differ = differing_fields(&tied.iter().map(|(_, e)| *e).collect::<Vec<_>>());
@@ -361,23 +390,28 @@ fn missing(
     } else {
         MissingStatus::Restorable
     };
-    let source = at(src_sidebar, src);
-    let mut also_in: Vec<SidebarRef> =
-        all.iter().map(|(s, e)| at(s, e)).filter(|r| *r != source).collect();
-    also_in.sort();
-    also_in.dedup();
-    Some(Missing {
-        cli_session_id: id.to_owned(),
-        title: src.title.clone(),
-        cwd: src.cwd.clone(),
-        status,
-        source,
-        last_activity: src.last_activity_at.and_then(iso),
-        also_in,
-        note: notes.join("; "),
-        name_here,
-        source_path: src.path.clone(),
-    })
+    (status, name_here)
+}
+
+/// The live copies, newest first, with copies under one file name with the same bytes counted
+/// once (taking either writes the same file); each merge is noted.
+fn distinct_copies<'a>(
+    live: Vec<(&'a Sidebar, &'a Entry)>,
+    notes: &mut Vec<String>,
+) -> Vec<(&'a Sidebar, &'a Entry)> {
+    let mut unique: Vec<(&Sidebar, &Entry)> = Vec::new();
+    for (s, e) in live {
+        match unique.iter().find(|(_, u)| u.file == e.file && u.sha256 == e.sha256) {
+            Some((us, _)) => notes.push(format!(
+                "identical bytes, counted as one copy: {} and {}",
+                describe(&SidebarRef { file: e.file.clone(), ..at(us, e) }),
+                describe(&at(s, e))
+            )),
+            None => unique.push((s, e)),
+        }
+    }
+    unique.sort_by_key(|c| std::cmp::Reverse(c.1.last_activity_at));
+    unique
 }
 
 fn describe(r: &SidebarRef) -> String {

@@ -60,6 +60,12 @@ struct Main<'a> {
     stamp: Option<FileStamp>,
 }
 
+/// What the parallel readers add up: messages indexed and bytes read.
+struct Counters<'a> {
+    added: &'a AtomicU64,
+    bytes: &'a AtomicU64,
+}
+
 /// How a file is brought up to date.
 enum Work {
     /// From the start (new, rewritten or truncated): its old documents go first.
@@ -143,64 +149,15 @@ impl SearchIndex {
                 Payload::default()
             }
         };
-        let live: BTreeSet<&str> = wanted.iter().map(|w| &*w.key).collect();
-        let gone: Vec<String> =
-            payload.files.keys().filter(|k| !live.contains(k.as_str())).cloned().collect();
-        let live = live.len() as u64;
-        for key in gone {
-            writer.delete_term(Term::from_field_text(self.fields.key, &key));
-            payload.files.remove(&key);
-            report.files_removed += 1;
-        }
+        report.files_removed = self.forget_gone(&writer, &mut payload, &wanted);
+        let live = wanted.len() as u64;
         let todo: Vec<(Wanted<'_>, Work)> =
             wanted.into_iter().filter_map(|w| decide(&payload, &w).map(|work| (w, work))).collect();
         report.files_unchanged = live - todo.len() as u64;
-        let total = todo.iter().map(|(w, _)| w.session_id).collect::<BTreeSet<_>>().len();
-        let mut done_sessions = BTreeSet::new();
-        progress(IndexProgress { done: 0, total: total as u64 });
-        let mut last_commit = Instant::now();
         let added = AtomicU64::new(0);
         let bytes = AtomicU64::new(0);
-        let mut todo = todo.into_iter().peekable();
-        while todo.peek().is_some() {
-            let chunk: Vec<(Wanted<'_>, Work)> = todo.by_ref().take(CHUNK_FILES).collect();
-            let results: Vec<(Wanted<'_>, std::io::Result<(FileState, bool)>)> = chunk
-                .into_par_iter()
-                .map(|(w, work)| {
-                    let r = self.index_file(&writer, &w, work, &added, &bytes);
-                    (w, r)
-                })
-                .collect();
-            for (w, r) in results {
-                let key = w.key.clone().into_owned();
-                match r {
-                    Ok((state, full)) => {
-                        if full {
-                            report.files_indexed += 1;
-                        } else {
-                            report.files_appended += 1;
-                        }
-                        payload.files.insert(key, state);
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                        payload.files.remove(&key);
-                    }
-                    Err(e) => {
-                        // Its documents may be partial: forget the file so the next update reads
-                        // it again from the start.
-                        writer.delete_term(Term::from_field_text(self.fields.key, &key));
-                        payload.files.remove(&key);
-                        report.warnings.push(Warning::new(&w.path, format!("not indexed: {e}")));
-                    }
-                }
-                done_sessions.insert(w.session_id);
-            }
-            if last_commit.elapsed() >= opts.commit_every.unwrap_or(COMMIT_EVERY) {
-                self.commit(&mut writer, &payload, true)?;
-                last_commit = Instant::now();
-            }
-            progress(IndexProgress { done: done_sessions.len() as u64, total: total as u64 });
-        }
+        let counters = Counters { added: &added, bytes: &bytes };
+        self.index_all(&mut writer, &mut payload, todo, &opts, &counters, &mut report, progress)?;
         report.sessions_renamed = self.names_documents(&writer, &sessions, &mut payload);
         let committed = self.commit(&mut writer, &payload, false)?;
         self.state.put(&committed, payload);
@@ -217,6 +174,95 @@ impl SearchIndex {
         report.bytes_read = bytes.into_inner();
         report.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         Ok(report)
+    }
+
+    /// Deletes the documents of files no longer listed; gives how many there were.
+    fn forget_gone(
+        &self,
+        writer: &IndexWriter,
+        payload: &mut Payload,
+        wanted: &[Wanted<'_>],
+    ) -> u64 {
+        let live: BTreeSet<&str> = wanted.iter().map(|w| &*w.key).collect();
+        let gone: Vec<String> =
+            payload.files.keys().filter(|k| !live.contains(k.as_str())).cloned().collect();
+        for key in &gone {
+            writer.delete_term(Term::from_field_text(self.fields.key, key));
+            payload.files.remove(key);
+        }
+        gone.len() as u64
+    }
+
+    /// Indexes `todo` in chunks read in parallel, committing every so often (`commit_every`) and
+    /// reporting progress by sessions.
+    #[allow(clippy::too_many_arguments, reason = "the update's state, passed down once")]
+    fn index_all(
+        &self,
+        writer: &mut IndexWriter,
+        payload: &mut Payload,
+        todo: Vec<(Wanted<'_>, Work)>,
+        opts: &UpdateOptions,
+        counters: &Counters<'_>,
+        report: &mut IndexReport,
+        progress: &mut dyn FnMut(IndexProgress),
+    ) -> Result<()> {
+        let total = todo.iter().map(|(w, _)| w.session_id).collect::<BTreeSet<_>>().len() as u64;
+        let mut done_sessions = BTreeSet::new();
+        progress(IndexProgress { done: 0, total });
+        let mut last_commit = Instant::now();
+        let mut todo = todo.into_iter().peekable();
+        while todo.peek().is_some() {
+            let chunk: Vec<(Wanted<'_>, Work)> = todo.by_ref().take(CHUNK_FILES).collect();
+            let results: Vec<(Wanted<'_>, std::io::Result<(FileState, bool)>)> = chunk
+                .into_par_iter()
+                .map(|(w, work)| {
+                    let r = self.index_file(writer, &w, work, counters.added, counters.bytes);
+                    (w, r)
+                })
+                .collect();
+            for (w, r) in results {
+                self.record(writer, payload, report, &w, r);
+                done_sessions.insert(w.session_id);
+            }
+            if last_commit.elapsed() >= opts.commit_every.unwrap_or(COMMIT_EVERY) {
+                self.commit(writer, payload, true)?;
+                last_commit = Instant::now();
+            }
+            progress(IndexProgress { done: done_sessions.len() as u64, total });
+        }
+        Ok(())
+    }
+
+    /// Notes how indexing one file went, in the state and the report.
+    fn record(
+        &self,
+        writer: &IndexWriter,
+        payload: &mut Payload,
+        report: &mut IndexReport,
+        w: &Wanted<'_>,
+        result: std::io::Result<(FileState, bool)>,
+    ) {
+        let key = w.key.clone().into_owned();
+        match result {
+            Ok((state, full)) => {
+                if full {
+                    report.files_indexed += 1;
+                } else {
+                    report.files_appended += 1;
+                }
+                payload.files.insert(key, state);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                payload.files.remove(&key);
+            }
+            Err(e) => {
+                // Its documents may be partial: forget the file so the next update reads it
+                // again from the start.
+                writer.delete_term(Term::from_field_text(self.fields.key, &key));
+                payload.files.remove(&key);
+                report.warnings.push(Warning::new(&w.path, format!("not indexed: {e}")));
+            }
+        }
     }
 
     /// Commits the documents with their state (`partial` while the update goes on): the state

@@ -28,7 +28,7 @@ use super::build::role_text;
 use super::query::{ParsedQuery, TextPart, parse};
 use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, NAMES_BIT, group_key};
 use super::{SearchHit, SearchIndex, SearchResults, SessionHits, SnippetPart, index_error};
-use crate::catalog::{Catalog, FoundTranscript};
+use crate::catalog::{Catalog, FoundTranscript, Scan};
 use crate::error::Result;
 use crate::model::{Role, SessionSummary};
 use crate::transcript::text::{Piece, TextExtractor};
@@ -116,17 +116,32 @@ impl SearchIndex {
         // Documents are read and snippets made for the sessions shown, on every core.
         let shown: Vec<(Score, Candidate<'_>, Group)> =
             ranked.into_iter().take(opts.limit).collect();
-        results.sessions = shown
+        results.sessions = self.session_hits(catalog, &scan, &searcher, generator.as_ref(), shown);
+        results.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Ok(results)
+    }
+
+    /// The sessions shown, each with its best hits and their snippets (documents read on every
+    /// core).
+    fn session_hits(
+        &self,
+        catalog: &Catalog,
+        scan: &Scan,
+        searcher: &tantivy::Searcher,
+        generator: Option<&SnippetGenerator>,
+        shown: Vec<(Score, Candidate<'_>, Group)>,
+    ) -> Vec<SessionHits> {
+        shown
             .into_par_iter()
             .map(|(_, c, g)| {
                 let s = match c {
                     Candidate::Summary(s) => Cow::Borrowed(s),
-                    Candidate::Transcript(t) => Cow::Owned(catalog.summary_of(t, &scan)),
+                    Candidate::Transcript(t) => Cow::Owned(catalog.summary_of(t, scan)),
                 };
                 let mut hits: Vec<SearchHit> = g
                     .top
                     .iter()
-                    .filter_map(|(_, addr)| self.hit(&searcher, *addr, generator.as_ref()))
+                    .filter_map(|(_, addr)| self.hit(searcher, *addr, generator))
                     .collect();
                 mark_rewound(catalog, &s, &mut hits);
                 (s, g, hits)
@@ -144,9 +159,7 @@ impl SearchIndex {
                     hits,
                 }
             })
-            .collect();
-        results.took_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        Ok(results)
+            .collect()
     }
 
     /// The query over messages: its text parts on their text, and its filters, within the

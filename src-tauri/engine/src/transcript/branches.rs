@@ -244,83 +244,14 @@ impl BranchScanner {
 
     /// The branches as of the lines fed so far.
     pub fn branches(&self) -> Branches {
-        let n = self.nodes.len();
-        let mut on_chain = vec![false; n];
-        // The chain child of each on-chain node (the next node of the resumed branch).
-        let mut next = vec![NONE; n];
-        let mut cur = n.checked_sub(1).and_then(|i| u32::try_from(i).ok()).unwrap_or(NONE);
-        let mut child = NONE;
-        while let Some(node) = self.nodes.get(cur as usize) {
-            if let Some(slot) = on_chain.get_mut(cur as usize) {
-                *slot = true;
-            }
-            if let Some(slot) = next.get_mut(cur as usize) {
-                *slot = child;
-            }
-            child = cur;
-            // Parents are always earlier nodes, so this walk ends.
-            cur = node.parent;
-        }
-        // For each off-chain node: the root of its off-branch subtree (NONE: not hanging from
-        // the chain). Parents come first, so one forward pass suffices.
-        let mut root = vec![NONE; n];
-        for (i, node) in self.nodes.iter().enumerate() {
-            if on_chain.get(i).copied().unwrap_or(true) || node.parent == NONE {
-                continue;
-            }
-            let p = node.parent as usize;
-            let r = if on_chain.get(p).copied().unwrap_or(false) {
-                u32::try_from(i).unwrap_or(NONE)
-            } else {
-                root.get(p).copied().unwrap_or(NONE)
-            };
-            if let Some(slot) = root.get_mut(i) {
-                *slot = r;
-            }
-        }
-        let mut groups: HashMap<u32, Vec<u32>> = HashMap::new();
-        for (i, r) in root.iter().enumerate() {
-            if *r != NONE {
-                groups.entry(*r).or_default().push(u32::try_from(i).unwrap_or(NONE));
-            }
-        }
+        let (on_chain, next) = self.chain();
         let mut rewinds = Vec::new();
         let mut hidden_nodes = HashSet::new();
-        for (r, members) in groups {
-            let prompts = members.iter().filter(|&&m| self.kind(m) == Some(Kind::Prompt)).count();
-            let Some(fork) = self.nodes.get(r as usize).map(|x| x.parent) else { continue };
-            let Some(resumed) = self.resumed_prompt(&next, fork) else { continue };
-            if prompts == 0 {
-                continue;
+        for (r, members) in self.off_branches(&on_chain) {
+            if let Some(rewind) = self.rewind(r, &members, &next) {
+                hidden_nodes.extend(members);
+                rewinds.push(rewind);
             }
-            let mut ids = HashSet::new();
-            let mut messages = 0u64;
-            let mut offsets: Vec<u64> = Vec::with_capacity(members.len());
-            for &m in &members {
-                let Some(node) = self.nodes.get(m as usize) else { continue };
-                offsets.push(node.offset);
-                hidden_nodes.insert(m);
-                match node.kind {
-                    Kind::Prompt | Kind::Said => messages += 1,
-                    Kind::Assistant if node.message == 0 || ids.insert(node.message) => {
-                        messages += 1;
-                    }
-                    Kind::Assistant | Kind::Quiet => {}
-                }
-            }
-            let first_prompt = members
-                .iter()
-                .filter_map(|&m| self.nodes.get(m as usize))
-                .find(|x| x.kind == Kind::Prompt)
-                .map(|x| x.offset);
-            rewinds.push(Rewind {
-                at: resumed,
-                branch: offsets.first().copied().unwrap_or(0),
-                prompts: prompts as u64,
-                messages,
-                first_prompt,
-                lines: offsets,
-            });
         }
         for (offset, node) in &self.repeats {
             if hidden_nodes.contains(node)
@@ -349,6 +280,94 @@ impl BranchScanner {
             .map(|x| x.offset)
             .find(|o| hidden.binary_search(o).is_err());
         Branches { hidden, rewinds, first_prompt_hidden, first_visible_prompt }
+    }
+
+    /// Which nodes are on the chain `claude --resume` continues (walked back from the last node),
+    /// and the chain child of each on-chain node (the next node of the resumed branch).
+    fn chain(&self) -> (Vec<bool>, Vec<u32>) {
+        let n = self.nodes.len();
+        let mut on_chain = vec![false; n];
+        let mut next = vec![NONE; n];
+        let mut cur = n.checked_sub(1).and_then(|i| u32::try_from(i).ok()).unwrap_or(NONE);
+        let mut child = NONE;
+        while let Some(node) = self.nodes.get(cur as usize) {
+            if let Some(slot) = on_chain.get_mut(cur as usize) {
+                *slot = true;
+            }
+            if let Some(slot) = next.get_mut(cur as usize) {
+                *slot = child;
+            }
+            child = cur;
+            // Parents are always earlier nodes, so this walk ends.
+            cur = node.parent;
+        }
+        (on_chain, next)
+    }
+
+    /// The off-chain nodes grouped by the root of the subtree they hang in from the chain.
+    fn off_branches(&self, on_chain: &[bool]) -> HashMap<u32, Vec<u32>> {
+        // For each off-chain node: the root of its off-branch subtree (NONE: not hanging from
+        // the chain). Parents come first, so one forward pass suffices.
+        let mut root = vec![NONE; self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            if on_chain.get(i).copied().unwrap_or(true) || node.parent == NONE {
+                continue;
+            }
+            let p = node.parent as usize;
+            let r = if on_chain.get(p).copied().unwrap_or(false) {
+                u32::try_from(i).unwrap_or(NONE)
+            } else {
+                root.get(p).copied().unwrap_or(NONE)
+            };
+            if let Some(slot) = root.get_mut(i) {
+                *slot = r;
+            }
+        }
+        let mut groups: HashMap<u32, Vec<u32>> = HashMap::new();
+        for (i, r) in root.iter().enumerate() {
+            if *r != NONE {
+                groups.entry(*r).or_default().push(u32::try_from(i).unwrap_or(NONE));
+            }
+        }
+        groups
+    }
+
+    /// The off-branch rooted at `r` as a rewind: only when it holds a typed prompt and the resumed
+    /// branch goes on with a typed prompt after the fork.
+    fn rewind(&self, r: u32, members: &[u32], next: &[u32]) -> Option<Rewind> {
+        let prompts = members.iter().filter(|&&m| self.kind(m) == Some(Kind::Prompt)).count();
+        let fork = self.nodes.get(r as usize)?.parent;
+        let resumed = self.resumed_prompt(next, fork)?;
+        if prompts == 0 {
+            return None;
+        }
+        let mut ids = HashSet::new();
+        let mut messages = 0u64;
+        let mut offsets: Vec<u64> = Vec::with_capacity(members.len());
+        for &m in members {
+            let Some(node) = self.nodes.get(m as usize) else { continue };
+            offsets.push(node.offset);
+            match node.kind {
+                Kind::Prompt | Kind::Said => messages += 1,
+                Kind::Assistant if node.message == 0 || ids.insert(node.message) => {
+                    messages += 1;
+                }
+                Kind::Assistant | Kind::Quiet => {}
+            }
+        }
+        let first_prompt = members
+            .iter()
+            .filter_map(|&m| self.nodes.get(m as usize))
+            .find(|x| x.kind == Kind::Prompt)
+            .map(|x| x.offset);
+        Some(Rewind {
+            at: resumed,
+            branch: offsets.first().copied().unwrap_or(0),
+            prompts: prompts as u64,
+            messages,
+            first_prompt,
+            lines: offsets,
+        })
     }
 
     fn kind(&self, i: u32) -> Option<Kind> {
