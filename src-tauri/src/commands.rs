@@ -359,13 +359,13 @@ pub async fn plan_import(
 }
 
 /// Applies a plan (re-validated by the engine: a plan may come from anywhere), sending an
-/// `ImportProgress` before each file. `cancel_import` stops it between files.
+/// `ImportProgress` before each file. `cancel_run` stops it between files.
 pub async fn apply_import(
     state: State<'_, AppState>,
     plan: ImportPlan,
     on_progress: Progress<ImportProgress>,
 ) -> Reply<ImportReport> {
-    let cancel = state.import_cancel();
+    let cancel = state.run_cancel();
     cancel.store(false, Ordering::SeqCst);
     with_catalog(&state, move |c| {
         let occupancy = OccupancySnapshot::capture(&SystemProcesses);
@@ -378,8 +378,8 @@ pub async fn apply_import(
     .await
 }
 
-pub async fn cancel_import(state: State<'_, AppState>) -> Reply<()> {
-    state.import_cancel().store(true, Ordering::SeqCst);
+pub async fn cancel_run(state: State<'_, AppState>) -> Reply<()> {
+    state.run_cancel().store(true, Ordering::SeqCst);
     Ok(())
 }
 
@@ -424,7 +424,7 @@ pub async fn desktop_plan_restore(
 }
 
 /// Carries out a restore plan as an undoable run (the engine plans it again and refuses what
-/// changed), sending a `RestoreProgress` before each entry; `cancel_import` stops it between
+/// changed), sending a `RestoreProgress` before each entry; `cancel_run` stops it between
 /// entries.
 pub async fn desktop_restore(
     state: State<'_, AppState>,
@@ -432,7 +432,7 @@ pub async fn desktop_restore(
     on_progress: Progress<desktop::RestoreProgress>,
 ) -> Reply<desktop::RestoreReport> {
     let store = desktop_store(&state)?;
-    let cancel = state.import_cancel();
+    let cancel = state.run_cancel();
     cancel.store(false, Ordering::SeqCst);
     with_catalog(&state, move |c| {
         let run = desktop::RestoreRun {

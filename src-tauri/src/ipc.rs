@@ -125,10 +125,10 @@ surface! {
     release(agent: String, session_id: String) -> bool;
     plan_import(target: ImportTarget, sources: Vec<String>, mode: PlacementMode) -> ImportPlan;
     /// Applies a plan (re-validated by the engine: a plan may come from anywhere), sending an
-    /// `ImportProgress` before each file. `cancel_import` stops it between files.
+    /// `ImportProgress` before each file. `cancel_run` stops it between files.
     apply_import(plan: ImportPlan, on_progress: Progress<ImportProgress>) -> ImportReport;
     /// Stops the import or desktop restore under way, between two files or entries.
-    cancel_import() -> ();
+    cancel_run() -> ();
     /// The desktop app's sidebars and what the current one is missing: against `account` and
     /// `org` when given, else the sidebar the rules name.
     desktop_report(account: Option<String>, org: Option<String>) -> desktop::Report;
@@ -137,7 +137,7 @@ surface! {
     desktop_plan_restore(account: String, org: String, request: desktop::RestoreRequest)
         -> desktop::RestorePreview;
     /// Carries out a restore plan as an undoable run (the engine plans it again and refuses what
-    /// changed), sending a `RestoreProgress` before each entry; `cancel_import` stops it between
+    /// changed), sending a `RestoreProgress` before each entry; `cancel_run` stops it between
     /// entries.
     desktop_restore(plan: desktop::RestorePlan, on_progress: Progress<desktop::RestoreProgress>)
         -> desktop::RestoreReport;

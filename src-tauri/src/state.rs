@@ -39,8 +39,8 @@ struct Shared {
     watcher: Mutex<Option<FolderWatcher>>,
     notifier: Mutex<Option<Notifier>>,
     opener: Opener,
-    /// Set by `cancel_import`; checked by the import between files.
-    import_cancel: Arc<AtomicBool>,
+    /// Set by `cancel_run`; checked by an import between files and a desktop restore between entries.
+    run_cancel: Arc<AtomicBool>,
     search: Mutex<Option<Search>>,
     search_notifier: Mutex<Option<StatusNotifier>>,
     /// The background indexer has been started once (after the first listing).
@@ -104,7 +104,7 @@ impl AppState {
             watcher: Mutex::new(None),
             notifier: Mutex::new(None),
             opener,
-            import_cancel: Arc::new(AtomicBool::new(false)),
+            run_cancel: Arc::new(AtomicBool::new(false)),
             search: Mutex::new(None),
             search_notifier: Mutex::new(None),
             index_started: AtomicBool::new(false),
@@ -166,8 +166,8 @@ impl AppState {
         self.0.opener.clone()
     }
 
-    pub fn import_cancel(&self) -> Arc<AtomicBool> {
-        self.0.import_cancel.clone()
+    pub fn run_cancel(&self) -> Arc<AtomicBool> {
+        self.0.run_cancel.clone()
     }
 
     /// Applies a settings change: the new catalog is opened first, then the settings file is

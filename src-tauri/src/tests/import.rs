@@ -103,5 +103,5 @@ fn import_commands_validate_their_input() {
         assert_eq!(h.err_kind("undo_run", json!({"runId": id})), "invalid-input", "{id:?}");
     }
     assert_eq!(h.ok("list_runs", json!({})), json!([]));
-    h.ok("cancel_import", json!({}));
+    h.ok("cancel_run", json!({}));
 }

@@ -1179,7 +1179,7 @@ const handlers: Handlers = {
       occupancyUnknown: null,
     } satisfies ImportPlan;
   },
-  cancel_import: (a) => {
+  cancel_run: (a) => {
     cancelRequested = true;
     return null;
   },

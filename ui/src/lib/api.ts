@@ -82,7 +82,7 @@ export const adopt = (agent: string, sessionId: string) => call('adopt', { agent
 export const release = (agent: string, sessionId: string) => call('release', { agent, sessionId });
 export const planImport = (target: ImportTarget, sources: string[], mode: PlacementMode) =>
   call('plan_import', { target, sources, mode });
-export const cancelImport = () => call('cancel_import', {});
+export const cancelRun = () => call('cancel_run', {});
 /** The desktop app's sidebars, compared with the current one (or with `account`/`org`). */
 export const desktopReport = (account: string | null = null, org: string | null = null) =>
   call('desktop_report', { account, org });

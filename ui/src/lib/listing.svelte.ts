@@ -2,7 +2,7 @@
 // Chats), the names given in this run, the desktop app's sidebar badges, the search index's
 // progress and the sessions selected for an action; loading and refreshing them.
 import * as api from './api';
-import { newestFirst } from './search';
+import { newestFirst } from './listfilter';
 import type {
   AgentSummary,
   AppError,

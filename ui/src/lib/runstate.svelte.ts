@@ -40,7 +40,7 @@ export class RunState<Progress, Report> {
   async cancelRun(what = 'the run') {
     this.cancelling = true;
     try {
-      await api.cancelImport();
+      await api.cancelRun();
     } catch (e) {
       this.cancelling = false;
       toasts.error(`Could not cancel ${what}`, e);

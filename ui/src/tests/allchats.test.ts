@@ -15,7 +15,7 @@ const { nav } = await import('../lib/navigation.svelte');
 const { app } = await import('../lib/state.svelte');
 const { toasts } = await import('../lib/toasts.svelte');
 const { default: AllChats } = await import('../lib/components/AllChats.svelte');
-const { buildIndex, filterIndex, highlightParts } = await import('../lib/search');
+const { buildIndex, filterIndex, highlightParts } = await import('../lib/listfilter');
 
 function small(): DirectoryGroup[] {
   return [
@@ -172,7 +172,7 @@ describe('All Chats', () => {
   });
 
   it('groups are ordered newest first', async () => {
-    const { newestFirst } = await import('../lib/search');
+    const { newestFirst } = await import('../lib/listfilter');
     const old = group('/old', [
       session({ workingDirectory: '/old', mtime: '2026-01-01T00:00:00Z', lastMessageAt: null }),
     ]);
@@ -183,7 +183,7 @@ describe('All Chats', () => {
   });
 
   it('sorts by size, messages, name or oldest, folders by their first session, and remembers it', async () => {
-    const { sortGroups } = await import('../lib/search');
+    const { sortGroups } = await import('../lib/listfilter');
     const s = (dir: string, name: string, size: number, msgs: number, at: string) =>
       session({ workingDirectory: dir, autoName: name, sizeBytes: size, messageCount: msgs, lastMessageAt: at });
     const a = group('/a', [

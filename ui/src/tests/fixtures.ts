@@ -159,7 +159,7 @@ export function apiMock(): ApiFunctions {
     release: fn<'release'>(),
     planImport: fn<'planImport'>(),
     applyImport: fn<'applyImport'>(),
-    cancelImport: fn<'cancelImport'>(async () => null),
+    cancelRun: fn<'cancelRun'>(async () => null),
     listRuns: fn<'listRuns'>(async () => []),
     planUndo: fn<'planUndo'>(),
     undoRun: fn<'undoRun'>(),

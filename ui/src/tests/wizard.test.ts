@@ -294,7 +294,7 @@ describe('import wizard', () => {
     expect(screen.getByTestId('progress-current').textContent).toBe('/backup/b.jsonl');
     expect(prog.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('1');
     await fireEvent.click(screen.getByTestId('wizard-cancel'));
-    expect(api.cancelImport).toHaveBeenCalled();
+    expect(api.cancelRun).toHaveBeenCalled();
     release({
       runId: 'run-1',
       runDir: '/d/runs/run-1',

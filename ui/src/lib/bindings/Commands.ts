@@ -100,13 +100,13 @@ export interface Commands {
   plan_import: { args: { target: ImportTarget; sources: Array<string>; mode: PlacementMode }; result: ImportPlan };
   /**
    * Applies a plan (re-validated by the engine: a plan may come from anywhere), sending an
-   * `ImportProgress` before each file. `cancel_import` stops it between files.
+   * `ImportProgress` before each file. `cancel_run` stops it between files.
    */
   apply_import: { args: { plan: ImportPlan; onProgress: Channel<ImportProgress> }; result: ImportReport };
   /**
    * Stops the import or desktop restore under way, between two files or entries.
    */
-  cancel_import: { args: Record<string, never>; result: null };
+  cancel_run: { args: Record<string, never>; result: null };
   /**
    * The desktop app's sidebars and what the current one is missing: against `account` and
    * `org` when given, else the sidebar the rules name.
@@ -119,7 +119,7 @@ export interface Commands {
   desktop_plan_restore: { args: { account: string; org: string; request: DesktopRestoreRequest }; result: DesktopRestorePreview };
   /**
    * Carries out a restore plan as an undoable run (the engine plans it again and refuses what
-   * changed), sending a `RestoreProgress` before each entry; `cancel_import` stops it between
+   * changed), sending a `RestoreProgress` before each entry; `cancel_run` stops it between
    * entries.
    */
   desktop_restore: { args: { plan: DesktopRestorePlan; onProgress: Channel<DesktopRestoreProgress> }; result: DesktopRestoreReport };
