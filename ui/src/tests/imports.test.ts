@@ -47,4 +47,12 @@ describe('the UI modules', () => {
     for (const f of graph.keys()) visit(f, []);
     expect(circles).toEqual([]);
   });
+
+  it('keep each component under 400 lines', () => {
+    const long = Object.entries(sources)
+      .filter(([f]) => f.endsWith('.svelte'))
+      .map(([f, text]) => [f, text.split('\n').length] as const)
+      .filter(([, n]) => n > 400);
+    expect(long).toEqual([]);
+  });
 });
