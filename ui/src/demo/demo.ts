@@ -916,7 +916,7 @@ async function cliInvoke(cmd: Command, a: Record<string, unknown>): Promise<unkn
   return undefined;
 }
 
-/** The demo's answer to every command of ./commands.ts (the compiler checks names and types). */
+/** The demo's answer to every command of lib/bindings/Commands.ts (the compiler checks names and types). */
 const handlers: Handlers = {
   get_settings: (a) => {
     return { ...settings };

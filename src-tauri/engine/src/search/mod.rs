@@ -14,6 +14,7 @@
 
 mod background;
 mod build;
+mod collect;
 mod directory;
 mod find;
 mod folders;
