@@ -1,5 +1,5 @@
 //! The IPC surface, declared once: every command the UI may call, with its arguments and its
-//! result, in one list ([`surface!`] below). From that list come
+//! result, in one list (`surface!` below). From that list come
 //! - the `#[tauri::command]` entry points ([`entry`]), which take exactly the declared arguments
 //!   under exactly the declared names and call the command of the same name in
 //!   [`crate::commands`] (so its signature must agree, or the build fails);
