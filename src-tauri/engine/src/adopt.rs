@@ -23,13 +23,17 @@ use crate::transcript::facts::read_facts;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AdoptableSession {
+    /// The session.
     pub session_id: String,
     /// The cwd the transcript records (else the folder name, decoded for display).
     pub source_cwd: Option<String>,
     /// ISO-8601 UTC.
     pub mtime: String,
+    /// Claude Code's generated title, if any.
     pub auto_name: Option<String>,
+    /// The start of its first prompt.
     pub preview: Option<String>,
+    /// Size of the transcript.
     #[ts(type = "number")]
     pub size_bytes: u64,
     /// Absolute path of the transcript (a source for an import into the agent's folder).
@@ -40,9 +44,13 @@ pub struct AdoptableSession {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AdoptResult {
+    /// The session.
     pub session_id: String,
+    /// The qualified name of the agent.
     pub agent_name: String,
+    /// When, as the record says.
     pub adopted_at: String,
+    /// The adoption record written (or already there).
     pub record_path: String,
     /// The agent had already adopted it; nothing was written.
     pub already_adopted: bool,

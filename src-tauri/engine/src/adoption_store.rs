@@ -33,12 +33,16 @@ fn default_version() -> u32 {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AdoptionRecord {
+    /// The record format version (1).
     #[serde(default = "default_version")]
     pub version: u32,
+    /// The session adopted.
     pub session_id: String,
+    /// The qualified name of the agent that adopted it.
     pub agent_name: String,
     /// ISO-8601 UTC with milliseconds (`2026-11-29T19:31:24.056Z`).
     pub adopted_at: String,
+    /// The working directory the transcript recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_cwd: Option<String>,
 }

@@ -54,6 +54,7 @@ impl JobCache {
         self.entries.len()
     }
 
+    /// No job file is remembered.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -72,10 +73,15 @@ struct CachedJob {
 /// What attribution needs from one job record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobClaim {
+    /// The job id (its file name).
     pub id: String,
+    /// The qualified name of the agent that ran it.
     pub agent: String,
+    /// What started it (`schedule`, `web`, `manual`, …), as written.
     pub trigger_type: String,
+    /// The session it ran, when it got that far.
     pub session_id: Option<String>,
+    /// When it started, as written.
     pub started_at: String,
     /// `pending|running|completed|failed|cancelled` as written (what the live view shows of it).
     #[serde(default)]
@@ -215,6 +221,7 @@ impl AttributionIndex {
         self.session_ids().len()
     }
 
+    /// No source knows any session.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -51,11 +51,13 @@ pub const MAX_SIDECAR_BYTES: u64 = 64 * 1024;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Appended {
+    /// The transcript.
     pub path: PathBuf,
     /// Where the line starts in the file.
     pub offset: u64,
     /// Its length, newline included.
     pub bytes: u64,
+    /// The SHA-256 of the line, in hex.
     pub sha256: String,
 }
 

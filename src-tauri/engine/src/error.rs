@@ -31,56 +31,98 @@ pub enum ErrorKind {
 /// An error and its kind, as it crosses a process boundary (IPC, CLI JSON).
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct ErrorPayload {
+    /// What kind of failure it is.
     pub kind: ErrorKind,
+    /// The error in words, for a person.
     pub message: String,
 }
 
+/// Everything that can go wrong in the engine; [`Error::kind`] sorts them.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A session id that is not one (ids name files: only letters, digits and '-').
     #[error("invalid session id {0:?}: a session id may contain only letters, digits and '-'")]
     InvalidSessionId(String),
 
+    /// An argument that can never be valid, with what is wrong.
     #[error("invalid input: {0}")]
     InvalidInput(String),
 
+    /// No session has this id.
     #[error("session {0} was not found")]
     SessionNotFound(String),
 
+    /// The session has no subagent run with this id.
     #[error("session {session_id} has no subagent {agent_id}")]
-    SubagentNotFound { session_id: String, agent_id: String },
+    SubagentNotFound {
+        /// The session.
+        session_id: String,
+        /// The subagent asked for.
+        agent_id: String,
+    },
 
+    /// The open fleet has no agent of this name.
     #[error("agent {0:?} is not in the fleet")]
     UnknownAgent(String),
 
+    /// Something that needs a fleet was asked with none open.
     #[error("no fleet is open; open a herdctl.yaml first")]
     NoFleet,
 
+    /// No run of this id is in the data dir.
     #[error("run {0:?} was not found")]
     RunNotFound(String),
 
+    /// A fleet or agent file that is missing or malformed.
     #[error("cannot use fleet file {}: {reason}", path.display())]
-    FleetConfig { path: PathBuf, reason: String },
+    FleetConfig {
+        /// The fleet or agent file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
 
+    /// A data file that exists but cannot be used; it was left untouched.
     #[error("{} cannot be parsed and was left untouched: {reason}", path.display())]
-    Unreadable { path: PathBuf, reason: String },
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why it cannot be used.
+        reason: String,
+    },
 
+    /// An adoption that would have no effect: a job or platform record outranks it.
     #[error(
         "cannot adopt session {session_id}: it is already attributed to agent {owner:?} (origin {origin}); job and platform records outrank adoption, so the record would have no effect"
     )]
-    AdoptionRefused { session_id: String, owner: String, origin: Origin },
+    AdoptionRefused {
+        /// The session.
+        session_id: String,
+        /// The agent a job or platform record gives it to.
+        owner: String,
+        /// How that agent got it.
+        origin: Origin,
+    },
 
+    /// Refused to protect data, and why.
     #[error("refused: {0}")]
     Refused(String),
 
     /// Corral was about to write into or remove a folder it cannot prove it made; it was left as
     /// it is (see `owned`).
     #[error("{} is not Corral's, so Corral left it as it is: {why}", path.display())]
-    NotCorrals { path: PathBuf, why: String },
+    NotCorrals {
+        /// The folder.
+        path: PathBuf,
+        /// What proof is missing.
+        why: String,
+    },
 
     /// A search query that cannot be read (what is wrong, in words).
     #[error("{0}")]
     Query(String),
 
+    /// The search index cannot be opened, read or written.
     #[error("the search index cannot be used: {0}")]
     SearchIndex(String),
 
@@ -92,9 +134,12 @@ pub enum Error {
     #[error("{0}")]
     DesktopAppRunning(String),
 
+    /// An operating-system error, and what was being done.
     #[error("{context}: {source}")]
     Io {
+        /// What was being done, to which path.
         context: String,
+        /// The system's error.
         #[source]
         source: std::io::Error,
     },
@@ -121,6 +166,7 @@ impl Error {
         Self::NotCorrals { path: path.to_path_buf(), why: why.into() }
     }
 
+    /// The error's kind, for a caller to act on.
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::InvalidSessionId(_) | Self::InvalidInput(_) | Self::Query(_) => {
@@ -140,6 +186,7 @@ impl Error {
         }
     }
 
+    /// The error as it crosses a process boundary.
     pub fn payload(&self) -> ErrorPayload {
         ErrorPayload { kind: self.kind(), message: self.to_string() }
     }
@@ -152,4 +199,5 @@ impl From<Error> for ErrorPayload {
     }
 }
 
+/// The engine's result: its error is [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -128,10 +128,13 @@ pub enum Unusable {
     /// It cannot be opened or read (missing, denied, not a regular file, an I/O error).
     #[error("{0}")]
     Io(String),
+    /// It is larger than the bound (in bytes) a reader of its kind allows.
     #[error("the file is larger than {0} bytes")]
     TooLarge(u64),
+    /// It is not UTF-8 text.
     #[error("the file is not UTF-8 text")]
     NotUtf8,
+    /// It is not valid YAML of the expected shape.
     #[error("it is not valid YAML of the expected shape: {0}")]
     Yaml(String),
     /// It parses, but not into the shape the format requires (herdctl's schema).
@@ -301,7 +304,9 @@ pub fn keep_permissions(file: &File, source: &Metadata) -> io::Result<()> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileIdentity {
+    /// The device the file is on.
     pub dev: u64,
+    /// Its inode number on that device.
     pub ino: u64,
     /// Inode change time, nanoseconds since the epoch.
     pub ctime_ns: i64,

@@ -49,11 +49,15 @@ pub const MAX_AGENT_REFERENCES: usize = 10_000;
 pub struct Agent {
     /// `fleetPath.join(".") + "." + name`; a root agent's qualified name is its bare name.
     pub qualified_name: String,
+    /// Its own name (`gamma`).
     pub name: String,
+    /// The sub-fleets it is in, outermost first (`["team"]`).
     pub fleet_path: Vec<String>,
     /// Absolute working directory (default: the agent file's folder).
     pub working_directory: Option<PathBuf>,
+    /// It runs its sessions in Docker.
     pub docker: bool,
+    /// The agent file that defines it.
     pub config_file: PathBuf,
 }
 
@@ -62,7 +66,9 @@ pub struct Agent {
 pub struct Fleet {
     /// The root fleet file.
     pub file: PathBuf,
+    /// The fleet name the root file gives, if any.
     pub name: Option<String>,
+    /// Every agent, sub-fleets included.
     pub agents: Vec<Agent>,
 }
 
@@ -101,6 +107,7 @@ impl Fleet {
         self.file.parent().unwrap_or_else(|| Path::new(".")).join(".herdctl")
     }
 
+    /// The agent of this qualified name.
     pub fn agent(&self, qualified_name: &str) -> Option<&Agent> {
         self.agents.iter().find(|a| a.qualified_name == qualified_name)
     }

@@ -65,7 +65,9 @@ impl FormatSurvey {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KindCount {
+    /// The kind (a line `type`, a field).
     pub name: String,
+    /// How many times it was seen.
     pub count: u64,
     /// `None`: Corral does not know this kind by name.
     pub reading: Option<Reading>,

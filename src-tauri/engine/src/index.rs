@@ -54,6 +54,7 @@ pub const MAX_SHARD_BYTES: u64 = 512 * 1024 * 1024;
 /// The identity of a file as `stat` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileStamp {
+    /// Size in bytes.
     pub size: u64,
     /// Modification time in nanoseconds since the Unix epoch (negative before it).
     pub mtime_ns: i128,
@@ -67,6 +68,7 @@ pub struct FileStamp {
 }
 
 impl FileStamp {
+    /// The stamp of `meta`.
     pub fn of(meta: &fs::Metadata) -> Self {
         Self {
             size: meta.len(),
@@ -113,6 +115,7 @@ fn ctime_ns(_meta: &fs::Metadata) -> i128 {
 /// What the index remembers about one transcript.
 #[derive(Debug, Clone)]
 pub struct IndexEntry {
+    /// The file as it was when scanned.
     pub stamp: FileStamp,
     /// Offset just past the last complete line the scanner consumed.
     pub offset: u64,
@@ -142,6 +145,7 @@ pub enum Freshness {
 }
 
 impl IndexEntry {
+    /// An entry for a file scanned up to `offset`, keeping the scanner to resume from.
     pub fn new(stamp: FileStamp, offset: u64, scanner: &FactsScanner) -> Self {
         // Encoding a plain struct into memory cannot fail in practice; if it did, the entry
         // could not resume and its transcript would be rescanned from the start when it grows.
@@ -162,6 +166,7 @@ impl IndexEntry {
         Some(state.with_facts(emptied, &self.facts))
     }
 
+    /// Whether the entry still describes the file `now` is, grew from it, or is stale.
     pub fn freshness(&self, now: &FileStamp) -> Freshness {
         if self.stamp == *now {
             Freshness::Fresh
@@ -345,11 +350,13 @@ impl ListingIndex {
         }
     }
 
+    /// The entry of the transcript at `path`.
     pub fn get(&self, path: &Path) -> Option<&IndexEntry> {
         let (folder, name) = split(path)?;
         self.shards.get(folder)?.entries.get(name)
     }
 
+    /// Remembers `entry` for the transcript at `path`.
     pub fn insert(&mut self, path: &Path, entry: IndexEntry) {
         let Some((folder, name)) = split(path) else { return };
         let shard = self.shards.entry(folder.to_path_buf()).or_default();
@@ -438,6 +445,7 @@ impl ListingIndex {
         self.shards.values().map(|s| s.entries.len()).sum()
     }
 
+    /// It remembers no transcript.
     pub fn is_empty(&self) -> bool {
         self.shards.values().all(|s| s.entries.is_empty())
     }

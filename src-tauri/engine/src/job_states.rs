@@ -43,6 +43,7 @@ pub enum JobSource {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct JobNote {
+    /// Which tool wrote the record (herdctl, Agent View).
     pub source: JobSource,
     /// The job's id (herdctl's `job-…`, or Agent View's folder name).
     pub id: String,

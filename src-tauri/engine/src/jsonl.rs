@@ -228,8 +228,11 @@ pub fn is_blank(bytes: &[u8]) -> bool {
 /// Outcome of a tolerant typed parse.
 #[derive(Debug)]
 pub enum Parsed<T> {
+    /// The line is empty or whitespace.
     Blank,
+    /// The line parsed into the type.
     Value(T),
+    /// The line is not valid JSON of the type.
     Invalid,
 }
 

@@ -7,6 +7,9 @@
 //! The engine is synchronous and takes its inputs explicitly (paths, the current time).
 //! Mutations are planned first (a pure, previewable plan) and then applied (a report).
 
+// Every public item says what it is: the engine is read by the shell, the CLI and its tests.
+#![deny(missing_docs)]
+
 // Foundations: they depend only on one another, never on a module further down.
 pub mod atomic_write;
 pub mod error;

@@ -50,6 +50,7 @@ pub enum LiveState {
     Waiting,
     /// A process is on it and its turn finished.
     Idle,
+    /// No claude process is on it.
     NotRunning,
     /// The process table cannot be read: whether it runs is not known.
     Unknown,
@@ -59,7 +60,9 @@ pub enum LiveState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct LiveStatus {
+    /// The session.
     pub session_id: String,
+    /// What it is doing.
     pub state: LiveState,
     /// The evidence, in words.
     pub why: String,

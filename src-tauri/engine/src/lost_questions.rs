@@ -30,14 +30,20 @@ const FIRST_HITS: usize = 16;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct LostQuestion {
+    /// The session.
     pub session_id: String,
+    /// The working directory it recorded.
     pub working_directory: String,
+    /// The name a person gave it, if any.
     pub custom_name: Option<String>,
+    /// Claude Code's generated title, if any.
     pub auto_name: Option<String>,
     /// The question as asked (every question of the call, one per line); empty when the call
     /// could not be found.
     pub question: String,
+    /// When the question was asked.
     pub asked_at: Option<String>,
+    /// When the rejection was written.
     pub rejected_at: Option<String>,
     /// Sessions (this one included) that got such a rejection in the same second.
     #[ts(type = "number")]

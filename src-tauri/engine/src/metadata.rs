@@ -56,23 +56,36 @@ const USAGE_ORDER: &[&str] = &["inputTokens", "turnCount", "hasData"];
 /// herdctl's cached context usage of a session.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CachedUsage {
+    /// herdctl's `inputTokens`: the context size of the last turn.
     pub input_tokens: f64,
+    /// herdctl's `turnCount`.
     pub turn_count: f64,
+    /// herdctl's `hasData`: the figures were read from a transcript.
     pub has_data: bool,
 }
 
 /// One session's entry, typed (unknown fields are kept on disk but not shown here).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MetadataEntry {
+    /// The name given to the session (`customName`).
     pub custom_name: Option<String>,
+    /// herdctl's generated name (`autoName`).
     pub auto_name: Option<String>,
+    /// The transcript time `autoName` was made from.
     pub auto_name_mtime: Option<String>,
+    /// The version of herdctl's naming that made it.
     pub auto_name_version: Option<f64>,
+    /// The session's first prompt, shortened (`preview`).
     pub preview: Option<String>,
+    /// The transcript time `preview` was read at.
     pub preview_mtime: Option<String>,
+    /// Whether the transcript is a subagent's sidechain.
     pub is_sidechain: Option<bool>,
+    /// The transcript time `isSidechain` was read at.
     pub is_sidechain_mtime: Option<String>,
+    /// The cached usage.
     pub usage: Option<CachedUsage>,
+    /// The transcript time `usage` was read at.
     pub usage_mtime: Option<String>,
 }
 
@@ -81,6 +94,7 @@ pub struct MetadataEntry {
 pub struct AgentMetadata {
     /// The `agentName` recorded inside the file.
     pub agent_name: String,
+    /// Its sessions' entries, by session id.
     pub sessions: BTreeMap<String, MetadataEntry>,
 }
 
@@ -92,6 +106,7 @@ pub struct MetadataStore {
 }
 
 impl MetadataStore {
+    /// The store of `<state dir>/session-metadata`.
     pub fn new(state_dir: &Path) -> Self {
         Self { dir: state_dir.join("session-metadata") }
     }

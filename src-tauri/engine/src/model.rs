@@ -11,15 +11,22 @@ use ts_rs::TS;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Origin {
+    /// A herdctl agent's web chat.
     Web,
+    /// A herdctl agent's Discord channel.
     Discord,
+    /// A herdctl agent's Slack channel.
     Slack,
+    /// A herdctl schedule's job.
     Schedule,
+    /// Started by a person (a terminal, the desktop app, a manual job), or not known.
     Native,
+    /// Brought into an agent by an adoption record.
     Adopted,
 }
 
 impl Origin {
+    /// The lowercase word it is written as (`web`, `native`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Web => "web",
@@ -54,6 +61,7 @@ impl fmt::Display for Origin {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Attribution {
+    /// How it got there: the platform, a schedule, an adoption, or native.
     pub origin: Origin,
     /// Qualified agent name (`team.gamma`), `None` when nobody owns the session.
     pub agent_name: Option<String>,
@@ -62,6 +70,7 @@ pub struct Attribution {
 }
 
 impl Attribution {
+    /// Nobody's session: native, no agent, no trigger.
     pub fn native() -> Self {
         Self { origin: Origin::Native, agent_name: None, trigger_type: None }
     }
@@ -81,6 +90,7 @@ pub enum NotResumableReason {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionSummary {
+    /// The session id: the transcript's file name without `.jsonl`.
     pub session_id: String,
     /// The real working directory recorded in the transcript (never decoded from the folder name,
     /// unless the transcript records none).
@@ -90,20 +100,34 @@ pub struct SessionSummary {
     pub encoded_path: String,
     /// Absolute path of the transcript file.
     pub transcript_path: String,
+    /// The transcript's modification time.
     pub mtime: String,
+    /// How it got there (see [`Attribution`]).
     pub origin: Origin,
+    /// The qualified name of the agent that owns it, if any.
     pub agent_name: Option<String>,
+    /// Whether `claude --resume` can continue it where it is (see `not_resumable_reason`).
     pub resumable: bool,
+    /// Why it cannot be resumed, when it cannot.
     pub not_resumable_reason: Option<NotResumableReason>,
+    /// The name a person gave it (Claude Code's `/rename`, Corral, herdctl), if any.
     pub custom_name: Option<String>,
+    /// The title Claude Code generated for it, if any.
     pub auto_name: Option<String>,
+    /// The start of its first typed prompt, for a session with no name.
     pub preview: Option<String>,
+    /// The git branch it was on, as last recorded.
     pub git_branch: Option<String>,
+    /// The Claude Code version that wrote it, as last recorded.
     pub claude_code_version: Option<String>,
+    /// The time of its first message.
     pub first_message_at: Option<String>,
+    /// The time of its last message.
     pub last_message_at: Option<String>,
+    /// Messages on the branch `claude --resume` continues.
     #[ts(type = "number")]
     pub message_count: u64,
+    /// Size of the transcript file.
     #[ts(type = "number")]
     pub size_bytes: u64,
     /// Typed prompts on rewound branches (left out of `message_count` and the viewer).
@@ -137,7 +161,9 @@ impl SessionSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct DirectoryGroup {
+    /// The real working directory the sessions recorded.
     pub working_directory: String,
+    /// The name of the folder under `<claude home>/projects/` that holds them.
     pub encoded_path: String,
     /// The agent whose working directory this is, if any. Owning the folder is not owning its
     /// sessions: see `owners`.
@@ -154,6 +180,7 @@ pub struct DirectoryGroup {
     pub tokens: TokenTotals,
     /// True for temp directories (`/tmp/`, the OS temp dir, …), which views hide by default.
     pub is_temp: bool,
+    /// The sessions, newest first (possibly limited; see `session_count`).
     pub sessions: Vec<SessionSummary>,
 }
 
@@ -163,6 +190,7 @@ pub struct DirectoryGroup {
 pub struct OwnerCount {
     /// Qualified name.
     pub agent_name: String,
+    /// How many of the folder's sessions it owns.
     #[ts(type = "number")]
     pub session_count: u64,
 }
@@ -179,10 +207,14 @@ pub struct AgentSummary {
     pub display_name: String,
     /// The sub-fleet path (`["team"]` for `team.gamma`, empty for a root agent).
     pub fleet_path: Vec<String>,
+    /// Where it works (`working_directory` in its config), if it says.
     pub working_directory: Option<String>,
+    /// Whether it runs its sessions in Docker (they live in the fleet's docker-sessions folder).
     pub docker: bool,
+    /// Sessions it owns.
     #[ts(type = "number")]
     pub session_count: u64,
+    /// The time of its newest session's last message.
     pub last_activity_at: Option<String>,
     /// Tokens of the sessions it owns, together.
     #[serde(default)]
@@ -193,8 +225,11 @@ pub struct AgentSummary {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    /// A person's prompt (typed, or injected; see `origin_kind`).
     User,
+    /// Claude's reply.
     Assistant,
+    /// A tool call with its result.
     Tool,
 }
 
@@ -202,6 +237,7 @@ pub enum Role {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Attachment {
+    /// An image or a document.
     pub kind: AttachmentKind,
     /// As recorded (`image/png`, `application/pdf`, …).
     pub media_type: Option<String>,
@@ -217,13 +253,17 @@ pub struct Attachment {
     /// The line that holds it, and its place among that line's attachments.
     #[ts(type = "number")]
     pub offset: u64,
+    /// Its place among the attachments of that line.
     pub index: u32,
 }
 
+/// What an attachment is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum AttachmentKind {
+    /// A picture (shown as a thumbnail when viewable).
     Image,
+    /// A PDF or another document (named, never opened).
     Document,
 }
 
@@ -231,6 +271,7 @@ pub enum AttachmentKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AttachmentData {
+    /// The image type the bytes were checked to be (`image/png`, …).
     pub media_type: String,
     /// Base64, as recorded.
     pub data: String,
@@ -240,16 +281,23 @@ pub struct AttachmentData {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCall {
+    /// The tool's name as Claude called it (`Bash`, `Edit`, an MCP tool's full name).
     pub tool_name: String,
+    /// The call's id, which its result names.
     pub tool_use_id: Option<String>,
+    /// A one-character mark for the tool, for the CLI's plain output.
     pub emoji: String,
+    /// The input in one line (the command, the file, the pattern), when the tool has one.
     pub input_summary: Option<String>,
     /// The tool input as pretty JSON, clipped to a bounded size.
     pub input: Option<String>,
     /// The tool output as text, clipped to a bounded size.
     pub output: String,
+    /// `output` was clipped.
     pub output_truncated: bool,
+    /// The tool reported an error.
     pub is_error: bool,
+    /// Time from the call to its result, when both carry a timestamp.
     #[ts(type = "number | null")]
     pub duration_ms: Option<u64>,
     /// No result has been written yet (running, interrupted, or the result was lost).
@@ -275,25 +323,60 @@ pub struct ToolCall {
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum ToolForm {
     /// Edit, MultiEdit: each replacement as a line diff of the file's text.
-    Edit { path: String, edits: Vec<FileEdit> },
+    Edit {
+        /// The file edited.
+        path: String,
+        /// Each replacement, in order.
+        edits: Vec<FileEdit>,
+    },
     /// Write: the whole file written.
-    Write { path: String, content: String },
+    Write {
+        /// The file written.
+        path: String,
+        /// What was written.
+        content: String,
+    },
     /// Bash: the command line, and what it was for.
-    Command { command: String, description: Option<String> },
+    Command {
+        /// The command line.
+        command: String,
+        /// What Claude said it was for.
+        description: Option<String>,
+    },
     /// Read: the file, and the lines asked for (1-based first line).
     Read {
+        /// The file read.
         path: String,
+        /// The first line asked for.
         #[ts(type = "number | null")]
         offset: Option<u64>,
+        /// How many lines were asked for.
         #[ts(type = "number | null")]
         limit: Option<u64>,
     },
     /// Grep, Glob: the pattern and where it looked.
-    Search { pattern: String, path: Option<String>, glob: Option<String> },
+    Search {
+        /// The pattern looked for.
+        pattern: String,
+        /// Where it looked.
+        path: Option<String>,
+        /// The file names it looked in.
+        glob: Option<String>,
+    },
     /// TodoWrite: the checklist as written.
-    Todos { items: Vec<TodoItem> },
+    Todos {
+        /// The items, in order.
+        items: Vec<TodoItem>,
+    },
     /// Task, Agent: the subagent's job.
-    Task { description: Option<String>, agent_type: Option<String>, prompt: Option<String> },
+    Task {
+        /// The job in a few words.
+        description: Option<String>,
+        /// The kind of subagent asked for.
+        agent_type: Option<String>,
+        /// The subagent's whole prompt.
+        prompt: Option<String>,
+    },
 }
 
 /// One replacement of an edit.
@@ -302,6 +385,7 @@ pub enum ToolForm {
 pub struct FileEdit {
     /// Every occurrence was replaced.
     pub replace_all: bool,
+    /// The diff's lines, in order.
     pub lines: Vec<DiffLine>,
 }
 
@@ -309,15 +393,21 @@ pub struct FileEdit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffLine {
+    /// Whether the line stayed, went or came.
     pub change: LineChange,
+    /// The line's text.
     pub text: String,
 }
 
+/// How a diff line changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum LineChange {
+    /// In both the old and the new text.
     Same,
+    /// Only in the old text.
     Removed,
+    /// Only in the new text.
     Added,
 }
 
@@ -325,6 +415,7 @@ pub enum LineChange {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TodoItem {
+    /// The item as written.
     pub content: String,
     /// `pending`, `in_progress` or `completed` as written (another word is kept as it is).
     pub status: String,
@@ -334,14 +425,17 @@ pub struct TodoItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptMessage {
+    /// Who wrote it.
     pub role: Role,
     /// Text (Markdown for assistant messages). Empty for tool messages.
     pub content: String,
     /// Stable key: the line's `uuid`; for tool messages the originating tool_use line's `uuid`.
     pub uuid: Option<String>,
+    /// When it was written, as recorded.
     pub timestamp: Option<String>,
     /// Thinking text of an assistant turn, kept but marked (empty string when redacted).
     pub thinking: Option<String>,
+    /// The call and its result, for tool messages.
     pub tool_call: Option<ToolCall>,
     /// Set on user messages that were injected rather than typed: `task-notification`,
     /// `compact-summary`, `queued`, `hook` (a hook's feedback to Claude), ….
@@ -376,10 +470,15 @@ pub struct Usage {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SubagentInfo {
+    /// The subagent's id (the `agent-<id>.jsonl` file name).
     pub agent_id: String,
+    /// Absolute path of its transcript.
     pub transcript_path: String,
+    /// The kind of subagent (`general-purpose`, `Explore`, …), as recorded.
     pub agent_type: Option<String>,
+    /// What it was asked to do, as the calling Task described it.
     pub description: Option<String>,
+    /// Size of its transcript file.
     #[ts(type = "number")]
     pub size_bytes: u64,
 }
@@ -388,6 +487,7 @@ pub struct SubagentInfo {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct MessagePage {
+    /// The page's messages, in file order.
     pub messages: Vec<TranscriptMessage>,
     /// Pass as `before` to fetch the page just earlier than this one; `None` at the start.
     #[ts(type = "number | null")]
@@ -421,10 +521,13 @@ pub struct TokenTotals {
     /// Input tokens not read from the cache.
     #[ts(type = "number")]
     pub input_tokens: u64,
+    /// Output tokens.
     #[ts(type = "number")]
     pub output_tokens: u64,
+    /// Input tokens read from the prompt cache.
     #[ts(type = "number")]
     pub cache_read_tokens: u64,
+    /// Input tokens written to the prompt cache.
     #[ts(type = "number")]
     pub cache_write_tokens: u64,
 }
@@ -451,10 +554,12 @@ impl TokenTotals {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelUsage {
+    /// The model's id, as recorded (`claude-sonnet-4-5-20250929`, …).
     pub model: String,
     /// Responses (one `message.id` each, however many lines it was streamed in).
     #[ts(type = "number")]
     pub responses: u64,
+    /// What it spent, by kind.
     #[serde(flatten)]
     #[ts(flatten)]
     pub tokens: TokenTotals,
@@ -484,10 +589,15 @@ pub struct RewindMark {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionTranscript {
+    /// The session id.
     pub session_id: String,
+    /// The working directory it recorded.
     pub working_directory: String,
+    /// Every message, in file order.
     pub messages: Vec<TranscriptMessage>,
+    /// Its token usage.
     pub usage: Usage,
+    /// Its subagents' transcripts.
     pub subagents: Vec<SubagentInfo>,
     /// Lines that could not be parsed and were skipped.
     #[ts(type = "number")]
@@ -499,11 +609,14 @@ pub struct SessionTranscript {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Warning {
+    /// The file concerned.
     pub path: String,
+    /// What went wrong, for a person.
     pub message: String,
 }
 
 impl Warning {
+    /// A warning about `path`.
     pub fn new(path: &std::path::Path, message: impl Into<String>) -> Self {
         Self { path: path.display().to_string(), message: message.into() }
     }
@@ -517,7 +630,10 @@ impl Warning {
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ImportTarget {
     /// `<claude home>/projects/<encode(agent working dir)>/`, plus an adoption record.
-    Agent { name: String },
+    Agent {
+        /// The agent's qualified name.
+        name: String,
+    },
     /// `<claude home>/projects/<encode(cwd recorded in the transcript)>/`, no record — so that
     /// `claude --resume` finds the session again.
     ClaudeHome,
@@ -527,14 +643,23 @@ pub enum ImportTarget {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum SkipReason {
+    /// A sidechain-only file: a subagent's run, not a session that can be resumed.
     Sidechain,
+    /// An adoption record already gives the session to an agent.
     AlreadyAdopted,
+    /// A file is already where it would go; Corral never replaces one.
     DestinationExists,
+    /// A herdctl job or platform binding already attributes the session to an agent.
     AttributedToRun,
+    /// The file or folder could not be read.
     Unreadable,
+    /// The file is not a Claude Code transcript.
     NotATranscript,
+    /// A claude process is on the session, so it is not moved now.
     Occupied,
+    /// The transcript could not be placed (the destination folder, a link, a full disk).
     PlacementFailed,
+    /// The transcript was placed but its adoption record could not be written.
     RecordFailed,
 }
 
@@ -546,7 +671,9 @@ pub struct ImportSkip {
     pub session_id: String,
     /// The file (or folder) concerned.
     pub path: Option<String>,
+    /// Why it is not placed.
     pub reason: SkipReason,
+    /// The reason in words, for a person.
     pub detail: String,
     /// The agent that owns the session, when that is the reason.
     pub owned_by: Option<String>,

@@ -54,6 +54,7 @@ pub struct FolderAgents {
 }
 
 impl FolderAgents {
+    /// The agents of `fleet` by the transcript folder of their working directory.
     pub fn new(fleet: Option<&Fleet>) -> Self {
         let mut out = Self::default();
         for a in fleet.map(|f| f.agents.as_slice()).unwrap_or_default() {
@@ -96,7 +97,9 @@ impl FolderAgents {
 /// its name (see [`NameKeys`]), owned.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameTarget {
+    /// The session.
     pub session_id: String,
+    /// Its transcript.
     pub transcript: PathBuf,
     /// [`NameKeys::read_order`].
     pub read_order: Vec<String>,

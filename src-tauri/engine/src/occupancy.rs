@@ -33,6 +33,7 @@ use crate::paths::encode_path;
 /// One process as the guard needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProcessInfo {
+    /// The process id.
     pub pid: u32,
     /// The short process name (`comm` on Linux).
     pub name: String,
@@ -130,6 +131,7 @@ impl ProcessSource for FixedProcesses {
 /// path). Pointed at `/proc` it reads the real Linux table; tests point it at a temp folder.
 #[derive(Debug, Clone)]
 pub struct ProcTree {
+    /// The tree root (`/proc` for the real table).
     pub root: PathBuf,
 }
 
@@ -215,11 +217,13 @@ fn without_helpers(holders: Vec<(Holder, Option<u32>)>) -> Vec<Holder> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Holder {
+    /// The process id.
     pub pid: u32,
     /// The session named on its command line (`--resume`, `-r`, `--session-id`).
     pub session_id: Option<String>,
     /// Holds every session of its working directory (`--continue`, the picker, no flag).
     pub folder_wide: bool,
+    /// Its working directory, when it could be read.
     pub cwd: Option<PathBuf>,
     /// The flag that decided it, for messages (`--continue`, `--resume <id>`, `no session flag`).
     pub how: String,
@@ -231,6 +235,7 @@ pub struct Holder {
 pub struct OccupancySnapshot {
     /// Set when the table could not be read well enough: then every session is occupied.
     pub unknown: Option<String>,
+    /// Every running `claude` process and what it holds.
     pub holders: Vec<Holder>,
 }
 

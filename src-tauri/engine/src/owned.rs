@@ -40,6 +40,7 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The folder name it is recorded as.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::DataDir => "data-dir",

@@ -37,6 +37,7 @@ pub enum PlacementMode {
 }
 
 impl PlacementMode {
+    /// The word it is written as (`copy`, `link`, `move`).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Copy => "copy",
@@ -60,7 +61,9 @@ impl PlacementMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum PlacedAs {
+    /// `copy`: an exclusive copy.
     Copied,
+    /// `link` on one device.
     HardLinked,
     /// `link` across devices.
     Symlinked,
@@ -75,6 +78,7 @@ pub enum PlacedAs {
 /// The result of one placement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlaceOutcome {
+    /// The file was placed, this way.
     Placed(PlacedAs),
     /// Something (a file, a folder, a symlink — dangling or not) already occupies the destination;
     /// nothing was written and the source is untouched.
@@ -83,10 +87,12 @@ pub enum PlaceOutcome {
 
 /// The two filesystem calls whose failure decides the cross-device paths, injectable for tests.
 pub trait PlacementFs {
+    /// Makes `link` a hard link to `original`.
     fn hard_link(&self, original: &Path, link: &Path) -> io::Result<()> {
         fs::hard_link(original, link)
     }
 
+    /// Makes `link` a symbolic link to `original`.
     fn symlink(&self, original: &Path, link: &Path) -> io::Result<()> {
         make_symlink(original, link)
     }

@@ -54,6 +54,7 @@ pub fn rename_at(
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Renamed {
+    /// The session as it is now.
     pub session: SessionSummary,
     /// `None`: nothing needed changing, so no run was recorded.
     pub run_id: Option<String>,

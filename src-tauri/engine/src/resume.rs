@@ -31,9 +31,13 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(5);
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ResumeCommand {
+    /// The session.
     pub session_id: String,
+    /// The program to run (`claude`).
     pub program: String,
+    /// Its arguments.
     pub args: Vec<String>,
+    /// The folder to run it in.
     pub cwd: String,
     /// `CLAUDE_CONFIG_DIR` when the Claude home is not the default one.
     pub env: Vec<(String, String)>,
@@ -439,9 +443,13 @@ pub fn launch(terminals: &[Terminal], cmd: &ResumeCommand) -> Result<String> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ResumeOutcome {
+    /// The command run.
     pub command: ResumeCommand,
+    /// The terminal it opened in.
     pub terminal: String,
+    /// A `claude` process was seen on the session within the wait.
     pub started: bool,
+    /// That process, when one was seen.
     pub pid: Option<u32>,
     /// Why it did not start.
     pub reason: Option<String>,

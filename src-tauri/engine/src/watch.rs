@@ -42,6 +42,7 @@ pub struct Changes {
 }
 
 impl Changes {
+    /// Nothing changed.
     pub fn is_empty(&self) -> bool {
         self.folders.is_empty() && !self.state_changed && !self.everything
     }

@@ -47,10 +47,13 @@ mod scan;
 /// Where everything lives. Every path computation starts from these values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogConfig {
+    /// The Claude home: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
     pub claude_home: PathBuf,
+    /// The herdctl fleet file (`herdctl.yaml`), if one is open.
     pub fleet_file: Option<PathBuf>,
     /// Overrides the state dir (default: `<fleet dir>/.herdctl`, or `<data dir>/state` with no fleet).
     pub state_dir: Option<PathBuf>,
+    /// Corral's own data: the listing index, the search index, runs and their backups.
     pub data_dir: PathBuf,
 }
 
@@ -79,7 +82,9 @@ pub enum PageAt {
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Listing {
+    /// Sessions by working directory, newest folder first.
     pub groups: Vec<DirectoryGroup>,
+    /// What could not be read, without failing the listing.
     pub warnings: Vec<Warning>,
 }
 
@@ -87,8 +92,11 @@ pub struct Listing {
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionDetails {
+    /// The session as listings show it.
     pub summary: SessionSummary,
+    /// Its token usage over the branch `claude --resume` continues.
     pub usage: Usage,
+    /// Its subagents' transcripts.
     pub subagents: Vec<SubagentInfo>,
     /// `cd -- '<dir>' && claude --resume <id>`, quoted for POSIX shells.
     pub resume_command: String,
@@ -103,6 +111,7 @@ pub struct SessionDetails {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct NameOutOfSight {
+    /// The name Corral shows.
     pub name: String,
     /// What the picker shows as the custom title instead (`None`: the automatic title).
     pub picker_title: Option<String>,
@@ -134,12 +143,15 @@ pub fn shell_quote(s: &str) -> String {
 /// One transcript file found by discovery, with its facts.
 #[derive(Debug, Clone)]
 pub struct FoundTranscript {
+    /// Absolute path of the transcript.
     pub path: PathBuf,
     /// The folder under `projects/` (or `docker:` for the fleet's docker-sessions folder).
     pub folder: String,
+    /// The session id (the file name without `.jsonl`).
     pub session_id: String,
     /// What the pass's `stat` said (size, time, inode).
     pub stamp: FileStamp,
+    /// It lives in the fleet's docker-sessions folder.
     pub docker: bool,
     /// Shared with the listing index (not copied per listing).
     pub facts: Arc<TranscriptFacts>,
@@ -193,12 +205,16 @@ impl FoundTranscript {
 /// Everything one discovery pass learned.
 #[derive(Debug, Default)]
 pub struct Scan {
+    /// Every transcript found, in discovery order.
     pub transcripts: Vec<FoundTranscript>,
+    /// Who owns which session: herdctl's job records, platform bindings and adoption records.
     pub attribution: AttributionIndex,
+    /// herdctl's custom names: agent key → session id → name.
     pub custom_names: HashMap<String, HashMap<String, String>>,
     /// When each metadata file holding a custom name was last written (by agent key): no name
     /// in it can be newer.
     pub custom_name_times: HashMap<String, SystemTime>,
+    /// What could not be read.
     pub warnings: Vec<Warning>,
     /// When a full pass took every transcript's `stat` (`None` for a pass that kept part of an
     /// earlier one): a caller that must see each file as it is now may trust the stamps only if
@@ -214,9 +230,13 @@ pub struct Scan {
 /// (the same as [`SessionSummary`]'s fields of these names).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionNames<'a> {
+    /// The session id.
     pub session_id: &'a str,
+    /// The name a person gave it, if any.
     pub custom_name: Option<&'a str>,
+    /// Claude Code's generated title, if any.
     pub auto_name: Option<&'a str>,
+    /// The working directory it recorded.
     pub working_directory: Cow<'a, str>,
 }
 
@@ -486,18 +506,22 @@ impl Catalog {
         self
     }
 
+    /// Where everything lives.
     pub fn config(&self) -> &CatalogConfig {
         &self.config
     }
 
+    /// The Claude home.
     pub fn claude_home(&self) -> &Path {
         &self.config.claude_home
     }
 
+    /// `<claude home>/projects`, where transcripts live.
     pub fn projects_dir(&self) -> PathBuf {
         paths::projects_dir(&self.config.claude_home)
     }
 
+    /// Corral's data dir.
     pub fn data_dir(&self) -> &Path {
         &self.config.data_dir
     }
@@ -511,10 +535,12 @@ impl Catalog {
         Ok(())
     }
 
+    /// The herdctl state dir in force (the fleet's `.herdctl`, or Corral's own with no fleet).
     pub fn state_dir(&self) -> &Path {
         &self.state_dir
     }
 
+    /// The open fleet, if any.
     pub fn fleet(&self) -> Option<&Fleet> {
         self.fleet.as_ref()
     }

@@ -25,13 +25,16 @@ use crate::occupancy::{ProcessInfo, ProcessSource};
 #[serde(rename_all = "camelCase", tag = "state")]
 #[ts(rename = "DesktopAppState")]
 pub enum AppState {
+    /// No process of the app is running.
     Closed,
     /// These processes belong to it.
     Running {
+        /// Its processes.
         processes: Vec<AppProcess>,
     },
     /// The table could not be read (treated as running).
     Unknown {
+        /// Why the table could not be read.
         reason: String,
     },
 }
@@ -41,7 +44,9 @@ pub enum AppState {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopAppProcess")]
 pub struct AppProcess {
+    /// The process id.
     pub pid: u32,
+    /// Its executable.
     pub path: String,
 }
 

@@ -29,8 +29,10 @@ const MAX_DEPTH: usize = 4;
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopBackupSize")]
 pub struct BackupSize {
+    /// Files copied.
     #[ts(type = "number")]
     pub files: u64,
+    /// Bytes copied.
     #[ts(type = "number")]
     pub bytes: u64,
     /// Files too large to be the app's, not copied (and never written by a restore).
@@ -44,7 +46,9 @@ pub struct BackupSize {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopBackupLeftOut")]
 pub struct BackupLeftOut {
+    /// The file.
     pub path: String,
+    /// Its size.
     #[ts(type = "number")]
     pub bytes: u64,
 }

@@ -47,8 +47,11 @@ pub enum CurrentRule {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopCurrent")]
 pub struct Current {
+    /// The account folder.
     pub account: String,
+    /// The organisation folder, when the rule names one.
     pub org: Option<String>,
+    /// The rule that told it.
     pub rule: CurrentRule,
 }
 

@@ -53,15 +53,21 @@ pub fn report_in(
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopSidebar")]
 pub struct SidebarRow {
+    /// The account's folder name.
     pub account: String,
+    /// The organisation's folder name.
     pub org: String,
     /// Both folder names are uuid-shaped (only then can it be a target).
     pub target: bool,
+    /// Entries in it, archived ones included.
     #[ts(type = "number")]
     pub entries: u64,
+    /// Entries not archived.
     #[ts(type = "number")]
     pub live: u64,
+    /// The newest entry's last activity.
     pub newest_activity: Option<String>,
+    /// It is the current sidebar.
     pub current: bool,
 }
 
@@ -70,8 +76,11 @@ pub struct SidebarRow {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopEntryRef")]
 pub struct SidebarRef {
+    /// The account's folder name.
     pub account: String,
+    /// The organisation's folder name.
     pub org: String,
+    /// The entry's file name.
     pub file: String,
 }
 
@@ -96,15 +105,21 @@ pub enum MissingStatus {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopMissing")]
 pub struct Missing {
+    /// The Claude Code session it shows.
     pub cli_session_id: String,
+    /// Its title in the sidebar, if any.
     pub title: Option<String>,
+    /// The folder it works in, if recorded.
     pub cwd: Option<String>,
+    /// What it needs to come back.
     pub status: MissingStatus,
     /// The copy a restore takes.
     pub source: SidebarRef,
+    /// The source's last activity.
     pub last_activity: Option<String>,
     /// Other sidebars holding it.
     pub also_in: Vec<SidebarRef>,
+    /// Why it has that status, and what else was noticed, in words.
     pub note: String,
     /// What this sidebar holds under the source's file name (what a restore would replace).
     #[serde(skip)]
@@ -161,18 +176,24 @@ pub struct Placement {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopReport")]
 pub struct Report {
+    /// The store the report read.
     pub store: String,
     /// The store folder is there ("no desktop app here" otherwise).
     pub exists: bool,
+    /// The current sidebar, and the rule that told it (`None`: not told).
     pub current: Option<Current>,
+    /// Every sidebar.
     pub sidebars: Vec<SidebarRow>,
+    /// Conversations the current sidebar lacks, newest first.
     pub missing: Vec<Missing>,
+    /// What was left out, and why.
     pub left_out: LeftOut,
     /// Every entry naming a transcript: which sidebars hold each conversation.
     pub placements: Vec<Placement>,
     /// Set when the report cannot be trusted to be complete: a store that exists but yields
     /// nothing, or no current sidebar to compare with.
     pub finding: Option<String>,
+    /// Files of the store that could not be read.
     pub warnings: Vec<Warning>,
 }
 

@@ -23,7 +23,9 @@ pub struct RestoreRequest {
     pub all: bool,
     /// Conversations by `cliSessionId` (or a prefix naming exactly one).
     pub ids: Vec<String>,
+    /// Add a second entry for a folder a session here already uses.
     pub allow_shared_folder: bool,
+    /// Replace this sidebar's older entry of the same file name.
     pub replace_older: bool,
 }
 
@@ -45,10 +47,15 @@ pub enum RestoreAction {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopRestoreItem")]
 pub struct RestoreItem {
+    /// The Claude Code session the entry shows.
     pub cli_session_id: String,
+    /// Its title in the sidebar.
     pub title: Option<String>,
+    /// The entry copied (another sidebar's).
     pub source_path: String,
+    /// Where it goes.
     pub target_path: String,
+    /// How it lands there.
     pub action: RestoreAction,
 }
 
@@ -57,7 +64,9 @@ pub struct RestoreItem {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopRefusal")]
 pub struct Refusal {
+    /// The conversation.
     pub cli_session_id: String,
+    /// Why it stays out.
     pub reason: String,
 }
 
@@ -68,11 +77,17 @@ pub struct Refusal {
 pub struct RestorePlan {
     /// What was asked (a run plans it again and carries out only what is still the same).
     pub request: RestoreRequest,
+    /// The store, as planned.
     pub store: String,
+    /// The target sidebar's account folder.
     pub account: String,
+    /// The target sidebar's organisation folder.
     pub org: String,
+    /// The target sidebar's folder.
     pub target_dir: String,
+    /// What will be copied.
     pub items: Vec<RestoreItem>,
+    /// What will not be, and why.
     pub refused: Vec<Refusal>,
     /// What the backup of the whole store, made before anything is written, will take.
     #[serde(default)]

@@ -36,6 +36,7 @@ pub struct RestoreRun<'a> {
     pub data_dir: &'a Path,
     /// The process table the running-app guard reads (twice).
     pub processes: &'a dyn ProcessSource,
+    /// When the run starts (its id and journal say it).
     pub now: DateTime<Utc>,
     /// Stamps when the run finished.
     pub clock: fn() -> DateTime<Utc>,
@@ -46,10 +47,13 @@ pub struct RestoreRun<'a> {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopRestoreProgress")]
 pub struct RestoreProgress {
+    /// Entries done so far.
     #[ts(type = "number")]
     pub done: u64,
+    /// Entries in the plan.
     #[ts(type = "number")]
     pub total: u64,
+    /// The conversation about to be restored.
     pub cli_session_id: String,
 }
 
@@ -58,7 +62,9 @@ pub struct RestoreProgress {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopRestored")]
 pub struct Restored {
+    /// The conversation.
     pub cli_session_id: String,
+    /// Its title in the sidebar.
     pub title: Option<String>,
     /// The entry's file in the target sidebar.
     pub file: String,
@@ -73,12 +79,17 @@ pub struct Restored {
 pub struct RestoreReport {
     /// `None` when nothing was written.
     pub run_id: Option<String>,
+    /// The run's folder, when one was made.
     pub run_dir: Option<String>,
+    /// Nothing was written: this is what would be done.
     pub dry_run: bool,
+    /// What was restored.
     pub restored: Vec<Restored>,
+    /// What was not, and why.
     pub refused: Vec<Refusal>,
     /// Stopped early on request; what was done before is a normal, undoable run.
     pub cancelled: bool,
+    /// Whether the desktop app ran, as the guard saw it.
     pub app: AppState,
     /// What the backup of the whole store took (a dry run: would take; empty when no run was
     /// made).
@@ -90,7 +101,9 @@ pub struct RestoreReport {
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "DesktopRestorePreview")]
 pub struct RestorePreview {
+    /// What would be restored.
     pub plan: RestorePlan,
+    /// Whether the desktop app runs now (a restore waits for it to quit).
     pub app: AppState,
 }
 

@@ -23,11 +23,14 @@ const MAX_TEXT: usize = 4096;
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct FolderName {
+    /// The name, lossily decoded.
     pub name: String,
+    /// It is uuid-shaped.
     pub uuid: bool,
 }
 
 impl FolderName {
+    /// The folder name `raw`, as found.
     pub fn of(raw: &std::ffi::OsStr) -> Self {
         let name = raw.to_string_lossy().into_owned();
         let uuid = raw.to_str().is_some_and(is_uuid);
@@ -43,17 +46,27 @@ impl FolderName {
 pub struct Entry {
     /// The file name (`local_<uuid>.json`).
     pub file: String,
+    /// Its path.
     pub path: PathBuf,
+    /// The desktop app's own id for the conversation (`sessionId`).
     pub session_id: Option<String>,
+    /// The Claude Code session it shows (`cliSessionId`).
     pub cli_session_id: Option<String>,
+    /// The folder the conversation works in (`cwd`).
     pub cwd: Option<String>,
+    /// The folder it was started in (`originCwd`).
     pub origin_cwd: Option<String>,
+    /// Its git worktree (`worktreePath`), if any.
     pub worktree_path: Option<String>,
+    /// Its git branch, if recorded.
     pub branch: Option<String>,
+    /// Its title in the sidebar.
     pub title: Option<String>,
+    /// It is archived (`isArchived`).
     pub is_archived: bool,
     /// Milliseconds since the epoch (the app writes a number).
     pub last_activity_at: Option<i64>,
+    /// The app's `autoArchiveExempt`, as written.
     pub auto_archive_exempt: Option<bool>,
     /// SHA-256 of the file's bytes (copies with the same name and bytes are one copy).
     pub sha256: String,
@@ -65,9 +78,13 @@ pub struct Entry {
 /// One `(account, org)` folder.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sidebar {
+    /// The account's folder.
     pub account: FolderName,
+    /// The organisation's folder.
     pub org: FolderName,
+    /// The folder's path.
     pub dir: PathBuf,
+    /// Its entries, in file-name order.
     pub entries: Vec<Entry>,
 }
 
@@ -81,10 +98,13 @@ impl Sidebar {
 /// What the store holds.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Store {
+    /// The store's folder (`claude-code-sessions`).
     pub root: PathBuf,
     /// The root folder is there (a missing one means "no desktop app here", not an error).
     pub exists: bool,
+    /// Every `(account, org)` folder found.
     pub sidebars: Vec<Sidebar>,
+    /// What could not be read.
     pub warnings: Vec<Warning>,
 }
 

@@ -49,9 +49,12 @@ pub use stream::export;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ExportFormat {
+    /// Markdown (`md`).
     #[serde(rename = "md")]
     Markdown,
+    /// A single offline HTML page.
     Html,
+    /// JSON, in the `corral-transcript` shape.
     Json,
 }
 
@@ -80,6 +83,7 @@ impl ExportFormat {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportRequest {
+    /// The format written.
     pub format: ExportFormat,
     /// Each subagent run follows the conversation.
     pub subagents: bool,
@@ -89,10 +93,13 @@ pub struct ExportRequest {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportSummary {
+    /// Messages written.
     #[ts(type = "number")]
     pub messages: u64,
+    /// Subagent runs written.
     #[ts(type = "number")]
     pub subagents: u64,
+    /// Bytes written.
     #[ts(type = "number")]
     pub bytes: u64,
     /// Where it was written (`None`: to a stream).
@@ -105,12 +112,17 @@ pub struct ExportSummary {
 pub struct ExportedTranscript {
     /// Always `"corral-transcript"`.
     pub format: String,
+    /// The shape's version.
     pub version: u32,
+    /// When it was exported.
     pub exported_at: String,
+    /// The session as listings show it.
     pub session: SessionSummary,
+    /// Its token usage.
     pub usage: Usage,
     /// The conversation as `claude --resume` continues it (rewound branches left out).
     pub messages: Vec<TranscriptMessage>,
+    /// Its subagent runs, when asked for.
     pub subagents: Vec<ExportedSubagent>,
 }
 
@@ -118,9 +130,13 @@ pub struct ExportedTranscript {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportedSubagent {
+    /// The subagent's id.
     pub agent_id: String,
+    /// The kind of subagent, as recorded.
     pub agent_type: Option<String>,
+    /// What it was asked to do.
     pub description: Option<String>,
+    /// Its messages, in file order.
     pub messages: Vec<TranscriptMessage>,
 }
 

@@ -30,6 +30,7 @@ use crate::model::{ImportTarget, SkipReason};
 
 /// How `apply` touches the filesystem and re-checks occupancy.
 pub struct ApplyOptions<'a> {
+    /// How files are placed (the real filesystem, or a test double).
     pub fs: &'a dyn PlacementFs,
     /// A fresh snapshot to re-check moves against just before each one (the plan's own decision
     /// stands when `None`).

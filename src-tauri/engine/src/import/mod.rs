@@ -24,12 +24,15 @@ pub use crate::model::{ImportSkip, ImportTarget, SkipReason};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedPlacement {
+    /// The session id.
     pub session_id: String,
     /// What people call the session (custom title › AI title › summary › first prompt), so the
     /// preview can show more than an id.
     #[serde(default)]
     pub name: Option<String>,
+    /// Where the transcript is now.
     pub from: String,
+    /// Where it will be.
     pub to: String,
     /// The cwd the transcript records (written into the adoption record).
     pub source_cwd: Option<String>,
@@ -47,9 +50,13 @@ pub struct PlannedPlacement {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportPlan {
+    /// Where the transcripts go.
     pub target: ImportTarget,
+    /// How they are placed (copy, move, link).
     pub mode: PlacementMode,
+    /// What will be placed, in order.
     pub placements: Vec<PlannedPlacement>,
+    /// What will not be, and why.
     pub skipped: Vec<ImportSkip>,
     /// Set when the process table could not be read (every session counted as occupied).
     pub occupancy_unknown: Option<String>,
@@ -59,13 +66,17 @@ pub struct ImportPlan {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacedItem {
+    /// The session id.
     pub session_id: String,
+    /// Where the transcript was.
     pub from: String,
+    /// Where it is now.
     pub to: String,
     /// `None` in a dry run.
     pub placed_as: Option<PlacedAs>,
     /// The adoption record written (agent targets).
     pub record: Option<String>,
+    /// A `claude` process may have been writing the session.
     pub warning: Option<String>,
     /// Companion files (subagent transcripts…) placed with it.
     #[serde(default)]
@@ -79,11 +90,15 @@ pub struct PlacedItem {
 pub struct ImportReport {
     /// `None` when nothing was written (dry run, or nothing to place).
     pub run_id: Option<String>,
+    /// The run's folder (journal and backups), when it wrote anything.
     pub run_dir: Option<String>,
+    /// What was placed, in order.
     pub placed: Vec<PlacedItem>,
+    /// What was not, and why.
     pub skipped: Vec<ImportSkip>,
     /// The run stopped early on request; what was done before is a normal, undoable run.
     pub cancelled: bool,
+    /// Nothing was written: this is what would be done.
     pub dry_run: bool,
 }
 
@@ -91,10 +106,13 @@ pub struct ImportReport {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportProgress {
+    /// Placements done so far.
     #[ts(type = "number")]
     pub done: u64,
+    /// Placements in the plan.
     #[ts(type = "number")]
     pub total: u64,
+    /// The session about to be placed.
     pub session_id: String,
 }
 

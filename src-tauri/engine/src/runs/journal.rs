@@ -69,6 +69,7 @@ pub enum EntryKind {
 pub enum EntryState {
     /// Written before the file or record was created; it may or may not exist.
     Intended,
+    /// Written once the file or record was created and checked.
     Done,
     /// The destination was already taken; the run did not touch it.
     Skipped,
@@ -80,7 +81,9 @@ pub enum EntryState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JournalEntry {
+    /// What the entry stands for.
     pub kind: EntryKind,
+    /// The session it concerns.
     pub session_id: String,
     /// Destination transcript or adoption record.
     pub path: String,
@@ -90,26 +93,32 @@ pub struct JournalEntry {
     /// File name inside `backup/` holding what this entry could destroy or replace.
     #[serde(default)]
     pub backup: Option<String>,
+    /// How far it got.
     pub state: EntryState,
+    /// How a transcript was placed (copied, moved, linked), once it was.
     #[serde(default)]
     pub placed_as: Option<PlacedAs>,
     /// For records: what the run wrote.
     #[serde(default)]
     pub agent_name: Option<String>,
+    /// For records: the adoption time the run wrote.
     #[serde(default)]
     pub adopted_at: Option<String>,
+    /// Why it failed or was skipped, in words.
     #[serde(default)]
     pub detail: Option<String>,
     /// Size and SHA-256 of the file in `backup/` (written once the backup is complete): undo
     /// restores or trusts a backup only when it still has exactly these bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backup_size: Option<u64>,
+    /// The SHA-256 of the file in `backup/`, in hex (see `backup_size`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backup_sha256: Option<String>,
     /// Size and SHA-256 of the backup copy of the source a sidebar entry was restored from: undo
     /// trusts that copy as "what the run wrote" only when it still has exactly these bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_size: Option<u64>,
+    /// The SHA-256 of that copy, in hex (see `source_size`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_sha256: Option<String>,
     /// Which file the run created at `path` (device, inode, change time), recorded once it was
@@ -119,6 +128,7 @@ pub struct JournalEntry {
     /// For a rename's entries: the name or title written, and the one before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// The name or title there before the rename (`None`: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous_name: Option<String>,
     /// For a rename's entries: what the run wrote (undo changes back only what still is this).
@@ -130,9 +140,12 @@ pub struct JournalEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Written {
+    /// Where the bytes start, for a line appended to a file (`None`: a whole file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<u64>,
+    /// How many bytes.
     pub size: u64,
+    /// Their SHA-256, in hex.
     pub sha256: String,
 }
 
@@ -173,15 +186,22 @@ impl JournalEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunJournal {
+    /// The journal format's version.
     pub version: u32,
+    /// The run's id (its folder's name).
     pub run_id: String,
+    /// When the run started.
     pub created_at: String,
+    /// The process that ran it (a crashed run's journal names it).
     pub pid: u32,
+    /// The Claude home it wrote into.
     pub claude_home: String,
+    /// The herdctl state dir it wrote into.
     pub state_dir: String,
     /// Where an import placed its files (`None` for a sidebar restore).
     #[serde(default)]
     pub target: Option<ImportTarget>,
+    /// How an import placed its files.
     pub mode: PlacementMode,
     /// The sidebar a restore copied entries into (`None` for an import).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -189,13 +209,18 @@ pub struct RunJournal {
     /// The session a rename renamed (`None` for an import or a restore).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rename: Option<RunRename>,
+    /// Every file or record, in the order written.
     pub entries: Vec<JournalEntry>,
+    /// What an import left out, and why.
     #[serde(default)]
     pub skipped: Vec<ImportSkip>,
+    /// When the run finished (`None`: it did not, or is still going).
     #[serde(default)]
     pub finished_at: Option<String>,
+    /// The run was stopped before its end.
     #[serde(default)]
     pub cancelled: bool,
+    /// When the last undo ran.
     #[serde(default)]
     pub undone_at: Option<String>,
     /// Items the last undo could not undo.
@@ -209,7 +234,9 @@ pub struct RunJournal {
 pub struct SidebarTarget {
     /// The store as the run saw it (undo uses the store it is pointed at, never this).
     pub store: String,
+    /// The account's folder name.
     pub account: String,
+    /// The organisation's folder name.
     pub org: String,
 }
 
@@ -217,8 +244,11 @@ pub struct SidebarTarget {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RunRename {
+    /// The session.
     pub session_id: String,
+    /// Its name before (`None`: no custom name).
     pub from: Option<String>,
+    /// Its name after (`None`: cleared).
     pub to: Option<String>,
 }
 

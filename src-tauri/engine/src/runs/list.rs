@@ -17,7 +17,9 @@ use crate::placement::{PlacedAs, PlacementMode};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum UndoState {
+    /// Nothing of it was undone.
     NotUndone,
+    /// Everything was undone.
     Undone,
     /// Undo ran, but some items could not be undone (see the undo report).
     PartlyUndone,
@@ -27,9 +29,13 @@ pub enum UndoState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RunSummary {
+    /// The run's id.
     pub run_id: String,
+    /// When it started.
     pub created_at: Option<String>,
+    /// Where an import placed its files.
     pub target: Option<ImportTarget>,
+    /// How an import placed them.
     pub mode: Option<PlacementMode>,
     /// For a desktop-sidebar restore: the sidebar it copied entries into.
     pub sidebar: Option<SidebarTarget>,
@@ -41,15 +47,22 @@ pub struct RunSummary {
     /// Adoption records written.
     #[ts(type = "number")]
     pub records: u64,
+    /// Candidates an import left out.
     #[ts(type = "number")]
     pub skipped: u64,
     /// False when the run never finished (it crashed, or is still running).
     pub finished: bool,
+    /// It was stopped before its end.
     pub cancelled: bool,
+    /// Whether it was undone.
     pub undo_state: UndoState,
+    /// When the last undo ran.
     pub undone_at: Option<String>,
+    /// Its folder (journal and backups).
     pub run_dir: String,
+    /// Its backup folder.
     pub backup_dir: String,
+    /// Bytes its backups take.
     #[ts(type = "number")]
     pub backup_bytes: u64,
     /// Set when the journal cannot be read (the run is listed, but cannot be undone).

@@ -70,8 +70,11 @@ pub enum UndoAction {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct UndoItem {
+    /// The path.
     pub path: String,
+    /// What undo did (or would do) to it.
     pub action: UndoAction,
+    /// The session it belongs to, if any.
     pub session_id: Option<String>,
 }
 
@@ -79,8 +82,11 @@ pub struct UndoItem {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct NotUndone {
+    /// The path.
     pub path: String,
+    /// Why it was left as it is.
     pub reason: String,
+    /// The session it belongs to, if any.
     pub session_id: Option<String>,
 }
 
@@ -88,8 +94,11 @@ pub struct NotUndone {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct UndoPlan {
+    /// The run.
     pub run_id: String,
+    /// What undo would do, path by path.
     pub steps: Vec<UndoItem>,
+    /// What it would leave alone, and why.
     pub not_undone: Vec<NotUndone>,
 }
 
@@ -97,16 +106,22 @@ pub struct UndoPlan {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct UndoReport {
+    /// The run.
     pub run_id: String,
+    /// What undo did, path by path.
     pub undone: Vec<UndoItem>,
+    /// What it left alone, and why.
     pub not_undone: Vec<NotUndone>,
 }
 
 /// The stores undo acts on — from the catalog it was pointed at, never from the journal.
 #[derive(Debug, Clone)]
 pub struct UndoTarget {
+    /// The Claude home undo is pointed at.
     pub claude_home: PathBuf,
+    /// The herdctl state dir undo is pointed at.
     pub state_dir: PathBuf,
+    /// Corral's data dir, which holds the runs.
     pub data_dir: PathBuf,
     /// The desktop app's session store (a sidebar restore is undone only in the store undo is
     /// pointed at).
@@ -114,6 +129,7 @@ pub struct UndoTarget {
 }
 
 impl UndoTarget {
+    /// The stores of `catalog` (no desktop store: see `with_desktop_store`).
     pub fn of(catalog: &Catalog) -> Self {
         Self {
             claude_home: catalog.claude_home().to_path_buf(),

@@ -29,6 +29,7 @@ pub struct IndexStatus {
     /// Sessions done and to do in the running update.
     #[ts(type = "number")]
     pub done: u64,
+    /// Sessions the running update has to do in all.
     #[ts(type = "number")]
     pub total: u64,
     /// Sessions the last commit covers.
@@ -74,6 +75,7 @@ impl Indexer {
         let _ = self.requests.send(catalog);
     }
 
+    /// The indexer status now.
     pub fn status(&self) -> IndexStatus {
         self.status.lock().map(|s| s.clone()).unwrap_or_default()
     }

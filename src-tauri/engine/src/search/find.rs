@@ -33,7 +33,9 @@ use crate::transcript::text::{Piece, TextExtractor};
 /// How many sessions, and hits in each, a search returns.
 #[derive(Debug, Clone, Copy)]
 pub struct SearchOptions {
+    /// At most this many sessions.
     pub limit: usize,
+    /// At most this many hits in each session.
     pub hits_per_session: usize,
 }
 
@@ -341,6 +343,7 @@ pub struct TranscriptMatches {
     /// Matching pieces in the file (all of them; `matches` holds the first `limit`).
     #[ts(type = "number")]
     pub total: u64,
+    /// The first `limit` matches, in file order.
     pub matches: Vec<TranscriptMatch>,
     /// Words to mark, as the index matched them (a prefix expanded to the words it matched).
     pub terms: Vec<String>,
@@ -350,9 +353,12 @@ pub struct TranscriptMatches {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptMatch {
+    /// Byte offset of the line (open the viewer there).
     #[ts(type = "number")]
     pub offset: u64,
+    /// The line's `uuid`.
     pub uuid: String,
+    /// The tool call id, for a tool call or result.
     pub tool_use_id: Option<String>,
 }
 

@@ -62,8 +62,10 @@ pub struct UpdateOptions {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct IndexProgress {
+    /// Sessions indexed so far.
     #[ts(type = "number")]
     pub done: u64,
+    /// Sessions to index.
     #[ts(type = "number")]
     pub total: u64,
 }
@@ -81,21 +83,27 @@ pub struct IndexReport {
     /// Files read only from where the last update stopped.
     #[ts(type = "number")]
     pub files_appended: u64,
+    /// Files already up to date.
     #[ts(type = "number")]
     pub files_unchanged: u64,
+    /// Files no longer listed, whose documents were deleted.
     #[ts(type = "number")]
     pub files_removed: u64,
     /// Sessions whose names document was written (new or renamed).
     #[ts(type = "number")]
     pub sessions_renamed: u64,
+    /// Messages added to the index.
     #[ts(type = "number")]
     pub messages_added: u64,
+    /// Bytes of transcript read.
     #[ts(type = "number")]
     pub bytes_read: u64,
+    /// How long the update took.
     #[ts(type = "number")]
     pub took_ms: u64,
     /// Another process was updating the index; nothing was done.
     pub busy: bool,
+    /// Files that could not be indexed, and why.
     pub warnings: Vec<Warning>,
 }
 
@@ -105,8 +113,11 @@ pub struct IndexReport {
 pub struct SearchHit {
     /// The matched line's own `uuid`.
     pub uuid: String,
+    /// Who wrote the message.
     pub role: Role,
+    /// When, as recorded.
     pub timestamp: Option<String>,
+    /// The tool, for a tool call or result.
     pub tool_name: Option<String>,
     /// For a tool call or result: the call's id (the viewer's message for both).
     pub tool_use_id: Option<String>,
@@ -120,6 +131,7 @@ pub struct SearchHit {
     pub rewound: bool,
     /// Text around the match, and its parts with the matched words marked.
     pub snippet: String,
+    /// The snippet in runs, matched words marked.
     pub snippet_parts: Vec<SnippetPart>,
 }
 
@@ -127,7 +139,9 @@ pub struct SearchHit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SnippetPart {
+    /// The run's text.
     pub text: String,
+    /// It is matched words.
     pub hit: bool,
 }
 
@@ -135,16 +149,22 @@ pub struct SnippetPart {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionHits {
+    /// The session id.
     pub session_id: String,
+    /// The working directory it recorded.
     pub working_directory: String,
+    /// The agent that owns it, if any.
     pub agent_name: Option<String>,
+    /// The name a person gave it, if any.
     pub custom_name: Option<String>,
+    /// Claude Code's generated title, if any.
     pub auto_name: Option<String>,
     /// Its name or working directory matched.
     pub name_match: bool,
     /// Matching messages in the session (the hits are the best of them).
     #[ts(type = "number")]
     pub matches: u64,
+    /// Its best hits, best first.
     pub hits: Vec<SearchHit>,
 }
 
@@ -152,6 +172,7 @@ pub struct SessionHits {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchResults {
+    /// The query as asked.
     pub query: String,
     /// Sessions that match (all of them; `sessions` holds the first `limit`).
     #[ts(type = "number")]
@@ -169,7 +190,9 @@ pub struct SearchResults {
     /// process's or another's) is part way, or before the first: the answer is partial, and
     /// `indexedSessions` says how far it goes.
     pub complete: bool,
+    /// The sessions, best first (the first `limit`).
     pub sessions: Vec<SessionHits>,
+    /// How long the search took.
     #[ts(type = "number")]
     pub took_ms: u64,
 }

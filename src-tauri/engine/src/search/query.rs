@@ -52,11 +52,17 @@ pub struct TextPart {
 /// The filters of a query; each one set must hold.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filters {
+    /// `agent:` — sessions of these agents (qualified names).
     pub agents: Vec<String>,
+    /// `origin:` — sessions of these origins.
     pub origins: Vec<Origin>,
+    /// `dir:` — sessions whose working directory holds one of these.
     pub dirs: Vec<String>,
+    /// `role:` — messages of these roles.
     pub roles: Vec<Role>,
+    /// `tool:` — tool calls of these tools.
     pub tools: Vec<String>,
+    /// `is:error` — failed tool calls only.
     pub is_error: bool,
     /// Inclusive lower bound, milliseconds since the epoch (start of that UTC day).
     pub after_ms: Option<i64>,
@@ -80,9 +86,12 @@ impl Filters {
     }
 }
 
+/// A query, parsed: its words and phrases, and its filters.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParsedQuery {
+    /// The words and phrases, each possibly negated.
     pub parts: Vec<TextPart>,
+    /// The filters.
     pub filters: Filters,
 }
 

@@ -34,11 +34,13 @@ pub fn is_cjk(c: char) -> bool {
     )
 }
 
+/// Splits text into words the way the index and the queries both do.
 #[derive(Clone, Default)]
 pub struct WordTokenizer {
     token: Token,
 }
 
+/// The words of one text, as the tokenizer yields them.
 pub struct WordStream<'a> {
     text: &'a str,
     chars: std::iter::Peekable<std::str::CharIndices<'a>>,

@@ -53,7 +53,9 @@ pub const MAX_LEAF_SUMMARIES: usize = 64;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LeafSummary {
+    /// The `leafUuid` it names.
     pub leaf: String,
+    /// The title.
     pub text: String,
 }
 
@@ -72,8 +74,9 @@ pub struct TranscriptFacts {
     pub git_branch: Option<String>,
     /// Last `version` (Claude Code version).
     pub version: Option<String>,
-    /// Earliest / latest timestamp of real (non-meta, non-sidechain) user/assistant lines.
+    /// Earliest timestamp of real (non-meta, non-sidechain) user/assistant lines.
     pub first_message_at: Option<String>,
+    /// Latest timestamp of those lines.
     pub last_message_at: Option<String>,
     /// User + assistant messages (streamed chunks of one `message.id` count once; meta,
     /// sidechain and synthetic lines excluded).
@@ -83,9 +86,11 @@ pub struct TranscriptFacts {
     /// summaries are skipped); when the session holds no such prompt, its first slash command
     /// (`/init`, `/model opus`).
     pub preview: Option<String>,
-    /// Last non-empty value of each title type (`customTitle: ""` clears).
+    /// The last non-empty `customTitle` (`customTitle: ""` clears).
     pub custom_title: Option<String>,
+    /// The last non-empty `aiTitle`, Claude Code's generated title.
     pub ai_title: Option<String>,
+    /// The last `summary` line's text.
     pub summary: Option<String>,
     /// The `leafUuid` the last `summary` line named (the session it titles).
     #[serde(default)]
@@ -102,8 +107,10 @@ pub struct TranscriptFacts {
     /// one's last (see `Catalog::summarize`).
     #[serde(default)]
     pub first_uuid: Option<String>,
+    /// The `parentUuid` of that first line.
     #[serde(default)]
     pub first_parent: Option<String>,
+    /// Context size, output and responses, for the viewer header.
     pub usage: Usage,
     /// Tokens by kind over the resumed branch (every response once).
     #[serde(default)]
@@ -329,6 +336,7 @@ struct FactLine<'a> {
 }
 
 impl FactsScanner {
+    /// A scanner at the start of a file.
     pub fn new() -> Self {
         Self::default()
     }
@@ -680,6 +688,7 @@ fn non_empty(v: &Loose<'_>) -> Option<String> {
 /// The result of scanning a transcript file (possibly resumed).
 #[derive(Debug, Clone)]
 pub struct ScanOutcome {
+    /// The scanner as it stopped (resumable).
     pub scanner: FactsScanner,
     /// Offset just past the last complete line (resume point).
     pub offset: u64,

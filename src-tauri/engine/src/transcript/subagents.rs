@@ -140,7 +140,9 @@ type AgentFiles = Vec<(String, PathBuf)>;
 /// names. [`Disk`] reads them each time; a cache may remember them while their folders and
 /// files are unchanged (the search index keeps one: it looks at every session at once).
 pub trait Lookups: Sync {
+    /// The entries of folder `dir`, or `None` when it cannot be read.
     fn entries(&self, dir: &Path) -> Option<Arc<Entries>>;
+    /// The session id the flat agent file at `path` names in its first line.
     fn head_session_id(&self, path: &Path) -> Option<String>;
 }
 
@@ -194,6 +196,7 @@ pub struct FlatAgents {
 }
 
 impl FlatAgents {
+    /// The flat agent files of folder `dir`, by the session each names.
     pub fn of_folder(dir: &Path) -> Self {
         Self::of_folder_with(dir, &Disk)
     }
@@ -219,7 +222,9 @@ impl FlatAgents {
 /// One subagent transcript of a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubagentFile {
+    /// The subagent id.
     pub agent_id: String,
+    /// Its transcript.
     pub path: PathBuf,
     /// In `<sid>/subagents/` (2.1.x, may have a meta sidecar), not flat beside the transcript.
     pub nested: bool,

@@ -36,6 +36,7 @@ const MAX_WORD_BYTES: usize = 200;
 pub struct Piece {
     /// The line's own `uuid` (empty when the line has none).
     pub uuid: String,
+    /// Who wrote the line.
     pub role: Role,
     /// Milliseconds since the epoch, from the line's `timestamp`.
     pub time_ms: Option<i64>,
@@ -45,6 +46,7 @@ pub struct Piece {
     pub tool_use_id: Option<String>,
     /// For tool results: the call failed.
     pub is_error: bool,
+    /// The text to index.
     pub text: String,
 }
 
@@ -79,6 +81,7 @@ pub struct TextExtractor {
 }
 
 impl TextExtractor {
+    /// An extractor for a file whose lines are a sidechain (`file_sidechain`) or not.
     pub fn new(file_sidechain: bool) -> Self {
         Self { file_sidechain, ..Self::default() }
     }

@@ -3,7 +3,23 @@
 /**
  * The result of `adopt`.
  */
-export type AdoptResult = { sessionId: string, agentName: string, adoptedAt: string, recordPath: string, 
+export type AdoptResult = { 
+/**
+ * The session.
+ */
+sessionId: string, 
+/**
+ * The qualified name of the agent.
+ */
+agentName: string, 
+/**
+ * When, as the record says.
+ */
+adoptedAt: string, 
+/**
+ * The adoption record written (or already there).
+ */
+recordPath: string, 
 /**
  * The agent had already adopted it; nothing was written.
  */

@@ -3,7 +3,11 @@
 /**
  * A session an agent could adopt.
  */
-export type AdoptableSession = { sessionId: string, 
+export type AdoptableSession = { 
+/**
+ * The session.
+ */
+sessionId: string, 
 /**
  * The cwd the transcript records (else the folder name, decoded for display).
  */
@@ -11,7 +15,19 @@ sourceCwd: string | null,
 /**
  * ISO-8601 UTC.
  */
-mtime: string, autoName: string | null, preview: string | null, sizeBytes: number, 
+mtime: string, 
+/**
+ * Claude Code's generated title, if any.
+ */
+autoName: string | null, 
+/**
+ * The start of its first prompt.
+ */
+preview: string | null, 
+/**
+ * Size of the transcript.
+ */
+sizeBytes: number, 
 /**
  * Absolute path of the transcript (a source for an import into the agent's folder).
  */

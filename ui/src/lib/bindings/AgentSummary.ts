@@ -18,7 +18,23 @@ displayName: string,
 /**
  * The sub-fleet path (`["team"]` for `team.gamma`, empty for a root agent).
  */
-fleetPath: Array<string>, workingDirectory: string | null, docker: boolean, sessionCount: number, lastActivityAt: string | null, 
+fleetPath: Array<string>, 
+/**
+ * Where it works (`working_directory` in its config), if it says.
+ */
+workingDirectory: string | null, 
+/**
+ * Whether it runs its sessions in Docker (they live in the fleet's docker-sessions folder).
+ */
+docker: boolean, 
+/**
+ * Sessions it owns.
+ */
+sessionCount: number, 
+/**
+ * The time of its newest session's last message.
+ */
+lastActivityAt: string | null, 
 /**
  * Tokens of the sessions it owns, together.
  */

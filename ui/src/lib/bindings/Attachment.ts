@@ -4,7 +4,11 @@ import type { AttachmentKind } from "./AttachmentKind";
 /**
  * An image or document attached to a prompt, described; its bytes are not in the page.
  */
-export type Attachment = { kind: AttachmentKind, 
+export type Attachment = { 
+/**
+ * An image or a document.
+ */
+kind: AttachmentKind, 
 /**
  * As recorded (`image/png`, `application/pdf`, …).
  */
@@ -28,4 +32,8 @@ reference: string | null,
 /**
  * The line that holds it, and its place among that line's attachments.
  */
-offset: number, index: number, };
+offset: number, 
+/**
+ * Its place among the attachments of that line.
+ */
+index: number, };

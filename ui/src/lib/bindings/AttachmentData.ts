@@ -3,7 +3,11 @@
 /**
  * An image's bytes, checked to be the type it claims, for a `data:` URL.
  */
-export type AttachmentData = { mediaType: string, 
+export type AttachmentData = { 
+/**
+ * The image type the bytes were checked to be (`image/png`, …).
+ */
+mediaType: string, 
 /**
  * Base64, as recorded.
  */

@@ -4,7 +4,11 @@ import type { Origin } from "./Origin";
 /**
  * Who a session belongs to and how it got there.
  */
-export type Attribution = { origin: Origin, 
+export type Attribution = { 
+/**
+ * How it got there: the platform, a schedule, an adoption, or native.
+ */
+origin: Origin, 
 /**
  * Qualified agent name (`team.gamma`), `None` when nobody owns the session.
  */

@@ -3,4 +3,12 @@
 /**
  * One process of the app.
  */
-export type DesktopAppProcess = { pid: number, path: string, };
+export type DesktopAppProcess = { 
+/**
+ * The process id.
+ */
+pid: number, 
+/**
+ * Its executable.
+ */
+path: string, };

@@ -4,4 +4,12 @@ import type { DesktopAppProcess } from "./DesktopAppProcess";
 /**
  * What the process table says about the desktop app.
  */
-export type DesktopAppState = { "state": "closed" } | { "state": "running", processes: Array<DesktopAppProcess>, } | { "state": "unknown", reason: string, };
+export type DesktopAppState = { "state": "closed" } | { "state": "running", 
+/**
+ * Its processes.
+ */
+processes: Array<DesktopAppProcess>, } | { "state": "unknown", 
+/**
+ * Why the table could not be read.
+ */
+reason: string, };

@@ -3,4 +3,12 @@
 /**
  * A store file the backup leaves out.
  */
-export type DesktopBackupLeftOut = { path: string, bytes: number, };
+export type DesktopBackupLeftOut = { 
+/**
+ * The file.
+ */
+path: string, 
+/**
+ * Its size.
+ */
+bytes: number, };

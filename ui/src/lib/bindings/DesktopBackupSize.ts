@@ -4,7 +4,15 @@ import type { DesktopBackupLeftOut } from "./DesktopBackupLeftOut";
 /**
  * What the backup of a store takes.
  */
-export type DesktopBackupSize = { files: number, bytes: number, 
+export type DesktopBackupSize = { 
+/**
+ * Files copied.
+ */
+files: number, 
+/**
+ * Bytes copied.
+ */
+bytes: number, 
 /**
  * Files too large to be the app's, not copied (and never written by a restore).
  */

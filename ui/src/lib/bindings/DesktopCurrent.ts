@@ -5,4 +5,16 @@ import type { DesktopCurrentRule } from "./DesktopCurrentRule";
  * The current sidebar: an account, and its org when the rule names one (without it the
  * comparison is account-wide, and an org switch inside the account cannot be seen).
  */
-export type DesktopCurrent = { account: string, org: string | null, rule: DesktopCurrentRule, };
+export type DesktopCurrent = { 
+/**
+ * The account folder.
+ */
+account: string, 
+/**
+ * The organisation folder, when the rule names one.
+ */
+org: string | null, 
+/**
+ * The rule that told it.
+ */
+rule: DesktopCurrentRule, };

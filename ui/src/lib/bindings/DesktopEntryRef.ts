@@ -3,4 +3,16 @@
 /**
  * A sidebar, and the file of an entry in it.
  */
-export type DesktopEntryRef = { account: string, org: string, file: string, };
+export type DesktopEntryRef = { 
+/**
+ * The account's folder name.
+ */
+account: string, 
+/**
+ * The organisation's folder name.
+ */
+org: string, 
+/**
+ * The entry's file name.
+ */
+file: string, };

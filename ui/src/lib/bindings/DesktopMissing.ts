@@ -5,12 +5,36 @@ import type { DesktopMissingStatus } from "./DesktopMissingStatus";
 /**
  * One conversation the current sidebar does not show.
  */
-export type DesktopMissing = { cliSessionId: string, title: string | null, cwd: string | null, status: DesktopMissingStatus, 
+export type DesktopMissing = { 
+/**
+ * The Claude Code session it shows.
+ */
+cliSessionId: string, 
+/**
+ * Its title in the sidebar, if any.
+ */
+title: string | null, 
+/**
+ * The folder it works in, if recorded.
+ */
+cwd: string | null, 
+/**
+ * What it needs to come back.
+ */
+status: DesktopMissingStatus, 
 /**
  * The copy a restore takes.
  */
-source: DesktopEntryRef, lastActivity: string | null, 
+source: DesktopEntryRef, 
+/**
+ * The source's last activity.
+ */
+lastActivity: string | null, 
 /**
  * Other sidebars holding it.
  */
-alsoIn: Array<DesktopEntryRef>, note: string, };
+alsoIn: Array<DesktopEntryRef>, 
+/**
+ * Why it has that status, and what else was noticed, in words.
+ */
+note: string, };

@@ -3,4 +3,12 @@
 /**
  * A conversation that will not be restored, and why.
  */
-export type DesktopRefusal = { cliSessionId: string, reason: string, };
+export type DesktopRefusal = { 
+/**
+ * The conversation.
+ */
+cliSessionId: string, 
+/**
+ * Why it stays out.
+ */
+reason: string, };

@@ -9,11 +9,31 @@ import type { Warning } from "./Warning";
 /**
  * The report.
  */
-export type DesktopReport = { store: string, 
+export type DesktopReport = { 
+/**
+ * The store the report read.
+ */
+store: string, 
 /**
  * The store folder is there ("no desktop app here" otherwise).
  */
-exists: boolean, current: DesktopCurrent | null, sidebars: Array<DesktopSidebar>, missing: Array<DesktopMissing>, leftOut: DesktopLeftOut, 
+exists: boolean, 
+/**
+ * The current sidebar, and the rule that told it (`None`: not told).
+ */
+current: DesktopCurrent | null, 
+/**
+ * Every sidebar.
+ */
+sidebars: Array<DesktopSidebar>, 
+/**
+ * Conversations the current sidebar lacks, newest first.
+ */
+missing: Array<DesktopMissing>, 
+/**
+ * What was left out, and why.
+ */
+leftOut: DesktopLeftOut, 
 /**
  * Every entry naming a transcript: which sidebars hold each conversation.
  */
@@ -22,4 +42,8 @@ placements: Array<DesktopPlacement>,
  * Set when the report cannot be trusted to be complete: a store that exists but yields
  * nothing, or no current sidebar to compare with.
  */
-finding: string | null, warnings: Array<Warning>, };
+finding: string | null, 
+/**
+ * Files of the store that could not be read.
+ */
+warnings: Array<Warning>, };

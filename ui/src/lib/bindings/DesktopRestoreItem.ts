@@ -4,4 +4,24 @@ import type { DesktopRestoreAction } from "./DesktopRestoreAction";
 /**
  * One entry to copy.
  */
-export type DesktopRestoreItem = { cliSessionId: string, title: string | null, sourcePath: string, targetPath: string, action: DesktopRestoreAction, };
+export type DesktopRestoreItem = { 
+/**
+ * The Claude Code session the entry shows.
+ */
+cliSessionId: string, 
+/**
+ * Its title in the sidebar.
+ */
+title: string | null, 
+/**
+ * The entry copied (another sidebar's).
+ */
+sourcePath: string, 
+/**
+ * Where it goes.
+ */
+targetPath: string, 
+/**
+ * How it lands there.
+ */
+action: DesktopRestoreAction, };

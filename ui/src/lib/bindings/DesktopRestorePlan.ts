@@ -11,7 +11,31 @@ export type DesktopRestorePlan = {
 /**
  * What was asked (a run plans it again and carries out only what is still the same).
  */
-request: DesktopRestoreRequest, store: string, account: string, org: string, targetDir: string, items: Array<DesktopRestoreItem>, refused: Array<DesktopRefusal>, 
+request: DesktopRestoreRequest, 
+/**
+ * The store, as planned.
+ */
+store: string, 
+/**
+ * The target sidebar's account folder.
+ */
+account: string, 
+/**
+ * The target sidebar's organisation folder.
+ */
+org: string, 
+/**
+ * The target sidebar's folder.
+ */
+targetDir: string, 
+/**
+ * What will be copied.
+ */
+items: Array<DesktopRestoreItem>, 
+/**
+ * What will not be, and why.
+ */
+refused: Array<DesktopRefusal>, 
 /**
  * What the backup of the whole store, made before anything is written, will take.
  */

@@ -5,4 +5,12 @@ import type { DesktopRestorePlan } from "./DesktopRestorePlan";
 /**
  * A plan and whether the app would let it run now: what the app's preview shows.
  */
-export type DesktopRestorePreview = { plan: DesktopRestorePlan, app: DesktopAppState, };
+export type DesktopRestorePreview = { 
+/**
+ * What would be restored.
+ */
+plan: DesktopRestorePlan, 
+/**
+ * Whether the desktop app runs now (a restore waits for it to quit).
+ */
+app: DesktopAppState, };

@@ -3,4 +3,16 @@
 /**
  * Sent before each entry; the callback returns `false` to cancel (between entries).
  */
-export type DesktopRestoreProgress = { done: number, total: number, cliSessionId: string, };
+export type DesktopRestoreProgress = { 
+/**
+ * Entries done so far.
+ */
+done: number, 
+/**
+ * Entries in the plan.
+ */
+total: number, 
+/**
+ * The conversation about to be restored.
+ */
+cliSessionId: string, };

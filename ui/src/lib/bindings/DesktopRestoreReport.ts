@@ -11,11 +11,31 @@ export type DesktopRestoreReport = {
 /**
  * `None` when nothing was written.
  */
-runId: string | null, runDir: string | null, dryRun: boolean, restored: Array<DesktopRestored>, refused: Array<DesktopRefusal>, 
+runId: string | null, 
+/**
+ * The run's folder, when one was made.
+ */
+runDir: string | null, 
+/**
+ * Nothing was written: this is what would be done.
+ */
+dryRun: boolean, 
+/**
+ * What was restored.
+ */
+restored: Array<DesktopRestored>, 
+/**
+ * What was not, and why.
+ */
+refused: Array<DesktopRefusal>, 
 /**
  * Stopped early on request; what was done before is a normal, undoable run.
  */
-cancelled: boolean, app: DesktopAppState, 
+cancelled: boolean, 
+/**
+ * Whether the desktop app ran, as the guard saw it.
+ */
+app: DesktopAppState, 
 /**
  * What the backup of the whole store took (a dry run: would take; empty when no run was
  * made).

@@ -11,4 +11,12 @@ all: boolean,
 /**
  * Conversations by `cliSessionId` (or a prefix naming exactly one).
  */
-ids: Array<string>, allowSharedFolder: boolean, replaceOlder: boolean, };
+ids: Array<string>, 
+/**
+ * Add a second entry for a folder a session here already uses.
+ */
+allowSharedFolder: boolean, 
+/**
+ * Replace this sidebar's older entry of the same file name.
+ */
+replaceOlder: boolean, };

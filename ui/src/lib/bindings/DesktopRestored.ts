@@ -3,7 +3,15 @@
 /**
  * One entry a run restored.
  */
-export type DesktopRestored = { cliSessionId: string, title: string | null, 
+export type DesktopRestored = { 
+/**
+ * The conversation.
+ */
+cliSessionId: string, 
+/**
+ * Its title in the sidebar.
+ */
+title: string | null, 
 /**
  * The entry's file in the target sidebar.
  */

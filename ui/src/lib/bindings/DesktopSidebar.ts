@@ -3,8 +3,32 @@
 /**
  * One sidebar, for the list of them.
  */
-export type DesktopSidebar = { account: string, org: string, 
+export type DesktopSidebar = { 
+/**
+ * The account's folder name.
+ */
+account: string, 
+/**
+ * The organisation's folder name.
+ */
+org: string, 
 /**
  * Both folder names are uuid-shaped (only then can it be a target).
  */
-target: boolean, entries: number, live: number, newestActivity: string | null, current: boolean, };
+target: boolean, 
+/**
+ * Entries in it, archived ones included.
+ */
+entries: number, 
+/**
+ * Entries not archived.
+ */
+live: number, 
+/**
+ * The newest entry's last activity.
+ */
+newestActivity: string | null, 
+/**
+ * It is the current sidebar.
+ */
+current: boolean, };

@@ -4,4 +4,12 @@ import type { LineChange } from "./LineChange";
 /**
  * A line of a diff.
  */
-export type DiffLine = { change: LineChange, text: string, };
+export type DiffLine = { 
+/**
+ * Whether the line stayed, went or came.
+ */
+change: LineChange, 
+/**
+ * The line's text.
+ */
+text: string, };

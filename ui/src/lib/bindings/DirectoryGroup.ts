@@ -6,7 +6,15 @@ import type { TokenTotals } from "./TokenTotals";
 /**
  * Sessions that share one real working directory.
  */
-export type DirectoryGroup = { workingDirectory: string, encodedPath: string, 
+export type DirectoryGroup = { 
+/**
+ * The real working directory the sessions recorded.
+ */
+workingDirectory: string, 
+/**
+ * The name of the folder under `<claude home>/projects/` that holds them.
+ */
+encodedPath: string, 
 /**
  * The agent whose working directory this is, if any. Owning the folder is not owning its
  * sessions: see `owners`.
@@ -28,4 +36,8 @@ tokens: TokenTotals,
 /**
  * True for temp directories (`/tmp/`, the OS temp dir, …), which views hide by default.
  */
-isTemp: boolean, sessions: Array<SessionSummary>, };
+isTemp: boolean, 
+/**
+ * The sessions, newest first (possibly limited; see `session_count`).
+ */
+sessions: Array<SessionSummary>, };

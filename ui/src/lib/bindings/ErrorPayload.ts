@@ -4,4 +4,12 @@ import type { ErrorKind } from "./ErrorKind";
 /**
  * An error and its kind, as it crosses a process boundary (IPC, CLI JSON).
  */
-export type ErrorPayload = { kind: ErrorKind, message: string, };
+export type ErrorPayload = { 
+/**
+ * What kind of failure it is.
+ */
+kind: ErrorKind, 
+/**
+ * The error in words, for a person.
+ */
+message: string, };

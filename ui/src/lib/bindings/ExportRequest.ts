@@ -4,7 +4,11 @@ import type { ExportFormat } from "./ExportFormat";
 /**
  * What to export.
  */
-export type ExportRequest = { format: ExportFormat, 
+export type ExportRequest = { 
+/**
+ * The format written.
+ */
+format: ExportFormat, 
 /**
  * Each subagent run follows the conversation.
  */

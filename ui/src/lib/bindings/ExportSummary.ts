@@ -3,7 +3,19 @@
 /**
  * What an export wrote.
  */
-export type ExportSummary = { messages: number, subagents: number, bytes: number, 
+export type ExportSummary = { 
+/**
+ * Messages written.
+ */
+messages: number, 
+/**
+ * Subagent runs written.
+ */
+subagents: number, 
+/**
+ * Bytes written.
+ */
+bytes: number, 
 /**
  * Where it was written (`None`: to a stream).
  */

@@ -8,4 +8,8 @@ export type FileEdit = {
 /**
  * Every occurrence was replaced.
  */
-replaceAll: boolean, lines: Array<DiffLine>, };
+replaceAll: boolean, 
+/**
+ * The diff's lines, in order.
+ */
+lines: Array<DiffLine>, };

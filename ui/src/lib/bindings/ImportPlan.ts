@@ -7,7 +7,23 @@ import type { PlannedPlacement } from "./PlannedPlacement";
 /**
  * The plan: what `apply` would do, computed without writing anything.
  */
-export type ImportPlan = { target: ImportTarget, mode: PlacementMode, placements: Array<PlannedPlacement>, skipped: Array<ImportSkip>, 
+export type ImportPlan = { 
+/**
+ * Where the transcripts go.
+ */
+target: ImportTarget, 
+/**
+ * How they are placed (copy, move, link).
+ */
+mode: PlacementMode, 
+/**
+ * What will be placed, in order.
+ */
+placements: Array<PlannedPlacement>, 
+/**
+ * What will not be, and why.
+ */
+skipped: Array<ImportSkip>, 
 /**
  * Set when the process table could not be read (every session counted as occupied).
  */

@@ -3,4 +3,16 @@
 /**
  * Sent before each placement; the callback returns `false` to cancel (between files).
  */
-export type ImportProgress = { done: number, total: number, sessionId: string, };
+export type ImportProgress = { 
+/**
+ * Placements done so far.
+ */
+done: number, 
+/**
+ * Placements in the plan.
+ */
+total: number, 
+/**
+ * The session about to be placed.
+ */
+sessionId: string, };

@@ -9,8 +9,24 @@ export type ImportReport = {
 /**
  * `None` when nothing was written (dry run, or nothing to place).
  */
-runId: string | null, runDir: string | null, placed: Array<PlacedItem>, skipped: Array<ImportSkip>, 
+runId: string | null, 
+/**
+ * The run's folder (journal and backups), when it wrote anything.
+ */
+runDir: string | null, 
+/**
+ * What was placed, in order.
+ */
+placed: Array<PlacedItem>, 
+/**
+ * What was not, and why.
+ */
+skipped: Array<ImportSkip>, 
 /**
  * The run stopped early on request; what was done before is a normal, undoable run.
  */
-cancelled: boolean, dryRun: boolean, };
+cancelled: boolean, 
+/**
+ * Nothing was written: this is what would be done.
+ */
+dryRun: boolean, };

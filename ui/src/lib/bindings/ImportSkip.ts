@@ -12,7 +12,15 @@ sessionId: string,
 /**
  * The file (or folder) concerned.
  */
-path: string | null, reason: SkipReason, detail: string, 
+path: string | null, 
+/**
+ * Why it is not placed.
+ */
+reason: SkipReason, 
+/**
+ * The reason in words, for a person.
+ */
+detail: string, 
 /**
  * The agent that owns the session, when that is the reason.
  */

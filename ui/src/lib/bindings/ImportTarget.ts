@@ -3,4 +3,8 @@
 /**
  * Where imported transcripts go.
  */
-export type ImportTarget = { "kind": "agent", name: string, } | { "kind": "claudeHome" };
+export type ImportTarget = { "kind": "agent", 
+/**
+ * The agent's qualified name.
+ */
+name: string, } | { "kind": "claudeHome" };

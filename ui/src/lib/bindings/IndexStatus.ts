@@ -11,7 +11,11 @@ building: boolean,
 /**
  * Sessions done and to do in the running update.
  */
-done: number, total: number, 
+done: number, 
+/**
+ * Sessions the running update has to do in all.
+ */
+total: number, 
 /**
  * Sessions the last commit covers.
  */

@@ -4,7 +4,11 @@ import type { JobSource } from "./JobSource";
 /**
  * What a job record says about the session it started.
  */
-export type JobNote = { source: JobSource, 
+export type JobNote = { 
+/**
+ * Which tool wrote the record (herdctl, Agent View).
+ */
+source: JobSource, 
 /**
  * The job's id (herdctl's `job-…`, or Agent View's folder name).
  */

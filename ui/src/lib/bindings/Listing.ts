@@ -5,4 +5,12 @@ import type { Warning } from "./Warning";
 /**
  * The result of [`Catalog::all_sessions`].
  */
-export type Listing = { groups: Array<DirectoryGroup>, warnings: Array<Warning>, };
+export type Listing = { 
+/**
+ * Sessions by working directory, newest folder first.
+ */
+groups: Array<DirectoryGroup>, 
+/**
+ * What could not be read, without failing the listing.
+ */
+warnings: Array<Warning>, };

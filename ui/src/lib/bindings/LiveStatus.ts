@@ -5,7 +5,15 @@ import type { LiveState } from "./LiveState";
 /**
  * One session's state and the evidence for it.
  */
-export type LiveStatus = { sessionId: string, state: LiveState, 
+export type LiveStatus = { 
+/**
+ * The session.
+ */
+sessionId: string, 
+/**
+ * What it is doing.
+ */
+state: LiveState, 
 /**
  * The evidence, in words.
  */

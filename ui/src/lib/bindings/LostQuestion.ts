@@ -3,12 +3,36 @@
 /**
  * One rejected question.
  */
-export type LostQuestion = { sessionId: string, workingDirectory: string, customName: string | null, autoName: string | null, 
+export type LostQuestion = { 
+/**
+ * The session.
+ */
+sessionId: string, 
+/**
+ * The working directory it recorded.
+ */
+workingDirectory: string, 
+/**
+ * The name a person gave it, if any.
+ */
+customName: string | null, 
+/**
+ * Claude Code's generated title, if any.
+ */
+autoName: string | null, 
 /**
  * The question as asked (every question of the call, one per line); empty when the call
  * could not be found.
  */
-question: string, askedAt: string | null, rejectedAt: string | null, 
+question: string, 
+/**
+ * When the question was asked.
+ */
+askedAt: string | null, 
+/**
+ * When the rejection was written.
+ */
+rejectedAt: string | null, 
 /**
  * Sessions (this one included) that got such a rejection in the same second.
  */

@@ -5,7 +5,11 @@ import type { TranscriptMessage } from "./TranscriptMessage";
 /**
  * A page of a transcript, newest messages last.
  */
-export type MessagePage = { messages: Array<TranscriptMessage>, 
+export type MessagePage = { 
+/**
+ * The page's messages, in file order.
+ */
+messages: Array<TranscriptMessage>, 
 /**
  * Pass as `before` to fetch the page just earlier than this one; `None` at the start.
  */

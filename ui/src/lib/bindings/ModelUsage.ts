@@ -3,7 +3,11 @@
 /**
  * Tokens one model used in a session (see `transcript::usage`).
  */
-export type ModelUsage = { model: string, 
+export type ModelUsage = { 
+/**
+ * The model's id, as recorded (`claude-sonnet-4-5-20250929`, …).
+ */
+model: string, 
 /**
  * Responses (one `message.id` each, however many lines it was streamed in).
  */
@@ -11,4 +15,16 @@ responses: number,
 /**
  * Input tokens not read from the cache.
  */
-inputTokens: number, outputTokens: number, cacheReadTokens: number, cacheWriteTokens: number, };
+inputTokens: number, 
+/**
+ * Output tokens.
+ */
+outputTokens: number, 
+/**
+ * Input tokens read from the prompt cache.
+ */
+cacheReadTokens: number, 
+/**
+ * Input tokens written to the prompt cache.
+ */
+cacheWriteTokens: number, };

@@ -5,7 +5,11 @@
  * Code's resume picker does not show: a name set in herdctl only, or a title line a long
  * continuation pushed out of the picker's view with no sidecar to fall back on.
  */
-export type NameOutOfSight = { name: string, 
+export type NameOutOfSight = { 
+/**
+ * The name Corral shows.
+ */
+name: string, 
 /**
  * What the picker shows as the custom title instead (`None`: the automatic title).
  */

@@ -3,4 +3,16 @@
 /**
  * One path undo refused to touch, and why.
  */
-export type NotUndone = { path: string, reason: string, sessionId: string | null, };
+export type NotUndone = { 
+/**
+ * The path.
+ */
+path: string, 
+/**
+ * Why it was left as it is.
+ */
+reason: string, 
+/**
+ * The session it belongs to, if any.
+ */
+sessionId: string | null, };

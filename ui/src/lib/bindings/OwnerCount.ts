@@ -7,4 +7,8 @@ export type OwnerCount = {
 /**
  * Qualified name.
  */
-agentName: string, sessionCount: number, };
+agentName: string, 
+/**
+ * How many of the folder's sessions it owns.
+ */
+sessionCount: number, };

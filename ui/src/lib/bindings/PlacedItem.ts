@@ -4,7 +4,19 @@ import type { PlacedAs } from "./PlacedAs";
 /**
  * One transcript an applied run placed.
  */
-export type PlacedItem = { sessionId: string, from: string, to: string, 
+export type PlacedItem = { 
+/**
+ * The session id.
+ */
+sessionId: string, 
+/**
+ * Where the transcript was.
+ */
+from: string, 
+/**
+ * Where it is now.
+ */
+to: string, 
 /**
  * `None` in a dry run.
  */
@@ -12,7 +24,11 @@ placedAs: PlacedAs | null,
 /**
  * The adoption record written (agent targets).
  */
-record: string | null, warning: string | null, 
+record: string | null, 
+/**
+ * A `claude` process may have been writing the session.
+ */
+warning: string | null, 
 /**
  * Companion files (subagent transcripts…) placed with it.
  */

@@ -3,12 +3,24 @@
 /**
  * One transcript the plan will place.
  */
-export type PlannedPlacement = { sessionId: string, 
+export type PlannedPlacement = { 
+/**
+ * The session id.
+ */
+sessionId: string, 
 /**
  * What people call the session (custom title › AI title › summary › first prompt), so the
  * preview can show more than an id.
  */
-name: string | null, from: string, to: string, 
+name: string | null, 
+/**
+ * Where the transcript is now.
+ */
+from: string, 
+/**
+ * Where it will be.
+ */
+to: string, 
 /**
  * The cwd the transcript records (written into the adoption record).
  */

@@ -4,7 +4,11 @@ import type { SessionSummary } from "./SessionSummary";
 /**
  * A rename's result: the session as it is now, and the run that can undo it.
  */
-export type Renamed = { session: SessionSummary, 
+export type Renamed = { 
+/**
+ * The session as it is now.
+ */
+session: SessionSummary, 
 /**
  * `None`: nothing needed changing, so no run was recorded.
  */

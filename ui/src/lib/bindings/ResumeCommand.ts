@@ -3,7 +3,23 @@
 /**
  * The command that resumes a session: run `program args…` in `cwd` with `env` set.
  */
-export type ResumeCommand = { sessionId: string, program: string, args: Array<string>, cwd: string, 
+export type ResumeCommand = { 
+/**
+ * The session.
+ */
+sessionId: string, 
+/**
+ * The program to run (`claude`).
+ */
+program: string, 
+/**
+ * Its arguments.
+ */
+args: Array<string>, 
+/**
+ * The folder to run it in.
+ */
+cwd: string, 
 /**
  * `CLAUDE_CONFIG_DIR` when the Claude home is not the default one.
  */

@@ -4,7 +4,23 @@ import type { ResumeCommand } from "./ResumeCommand";
 /**
  * What a resume did: the command, the terminal it opened, and whether `claude` started.
  */
-export type ResumeOutcome = { command: ResumeCommand, terminal: string, started: boolean, pid: number | null, 
+export type ResumeOutcome = { 
+/**
+ * The command run.
+ */
+command: ResumeCommand, 
+/**
+ * The terminal it opened in.
+ */
+terminal: string, 
+/**
+ * A `claude` process was seen on the session within the wait.
+ */
+started: boolean, 
+/**
+ * That process, when one was seen.
+ */
+pid: number | null, 
 /**
  * Why it did not start.
  */

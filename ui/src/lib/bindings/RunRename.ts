@@ -3,4 +3,16 @@
 /**
  * The session a rename run renamed, and its name before and after (`None`: no custom name).
  */
-export type RunRename = { sessionId: string, from: string | null, to: string | null, };
+export type RunRename = { 
+/**
+ * The session.
+ */
+sessionId: string, 
+/**
+ * Its name before (`None`: no custom name).
+ */
+from: string | null, 
+/**
+ * Its name after (`None`: cleared).
+ */
+to: string | null, };

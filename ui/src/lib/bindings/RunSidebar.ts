@@ -7,4 +7,12 @@ export type RunSidebar = {
 /**
  * The store as the run saw it (undo uses the store it is pointed at, never this).
  */
-store: string, account: string, org: string, };
+store: string, 
+/**
+ * The account's folder name.
+ */
+account: string, 
+/**
+ * The organisation's folder name.
+ */
+org: string, };

@@ -8,7 +8,23 @@ import type { UndoState } from "./UndoState";
 /**
  * One run as the run list shows it.
  */
-export type RunSummary = { runId: string, createdAt: string | null, target: ImportTarget | null, mode: PlacementMode | null, 
+export type RunSummary = { 
+/**
+ * The run's id.
+ */
+runId: string, 
+/**
+ * When it started.
+ */
+createdAt: string | null, 
+/**
+ * Where an import placed its files.
+ */
+target: ImportTarget | null, 
+/**
+ * How an import placed them.
+ */
+mode: PlacementMode | null, 
 /**
  * For a desktop-sidebar restore: the sidebar it copied entries into.
  */
@@ -24,11 +40,39 @@ placed: number,
 /**
  * Adoption records written.
  */
-records: number, skipped: number, 
+records: number, 
+/**
+ * Candidates an import left out.
+ */
+skipped: number, 
 /**
  * False when the run never finished (it crashed, or is still running).
  */
-finished: boolean, cancelled: boolean, undoState: UndoState, undoneAt: string | null, runDir: string, backupDir: string, backupBytes: number, 
+finished: boolean, 
+/**
+ * It was stopped before its end.
+ */
+cancelled: boolean, 
+/**
+ * Whether it was undone.
+ */
+undoState: UndoState, 
+/**
+ * When the last undo ran.
+ */
+undoneAt: string | null, 
+/**
+ * Its folder (journal and backups).
+ */
+runDir: string, 
+/**
+ * Its backup folder.
+ */
+backupDir: string, 
+/**
+ * Bytes its backups take.
+ */
+backupBytes: number, 
 /**
  * Set when the journal cannot be read (the run is listed, but cannot be undone).
  */

@@ -9,7 +9,19 @@ export type SearchHit = {
 /**
  * The matched line's own `uuid`.
  */
-uuid: string, role: Role, timestamp: string | null, toolName: string | null, 
+uuid: string, 
+/**
+ * Who wrote the message.
+ */
+role: Role, 
+/**
+ * When, as recorded.
+ */
+timestamp: string | null, 
+/**
+ * The tool, for a tool call or result.
+ */
+toolName: string | null, 
 /**
  * For a tool call or result: the call's id (the viewer's message for both).
  */
@@ -30,4 +42,8 @@ rewound: boolean,
 /**
  * Text around the match, and its parts with the matched words marked.
  */
-snippet: string, snippetParts: Array<SnippetPart>, };
+snippet: string, 
+/**
+ * The snippet in runs, matched words marked.
+ */
+snippetParts: Array<SnippetPart>, };

@@ -4,7 +4,11 @@ import type { SessionHits } from "./SessionHits";
 /**
  * The answer to a query, best session first.
  */
-export type SearchResults = { query: string, 
+export type SearchResults = { 
+/**
+ * The query as asked.
+ */
+query: string, 
 /**
  * Sessions that match (all of them; `sessions` holds the first `limit`).
  */
@@ -26,4 +30,12 @@ listedSessions: number,
  * process's or another's) is part way, or before the first: the answer is partial, and
  * `indexedSessions` says how far it goes.
  */
-complete: boolean, sessions: Array<SessionHits>, tookMs: number, };
+complete: boolean, 
+/**
+ * The sessions, best first (the first `limit`).
+ */
+sessions: Array<SessionHits>, 
+/**
+ * How long the search took.
+ */
+tookMs: number, };

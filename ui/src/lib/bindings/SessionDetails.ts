@@ -7,7 +7,19 @@ import type { Usage } from "./Usage";
 /**
  * The transcript viewer's header data.
  */
-export type SessionDetails = { summary: SessionSummary, usage: Usage, subagents: Array<SubagentInfo>, 
+export type SessionDetails = { 
+/**
+ * The session as listings show it.
+ */
+summary: SessionSummary, 
+/**
+ * Its token usage over the branch `claude --resume` continues.
+ */
+usage: Usage, 
+/**
+ * Its subagents' transcripts.
+ */
+subagents: Array<SubagentInfo>, 
 /**
  * `cd -- '<dir>' && claude --resume <id>`, quoted for POSIX shells.
  */

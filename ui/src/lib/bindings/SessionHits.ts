@@ -4,7 +4,27 @@ import type { SearchHit } from "./SearchHit";
 /**
  * One session with its best hits.
  */
-export type SessionHits = { sessionId: string, workingDirectory: string, agentName: string | null, customName: string | null, autoName: string | null, 
+export type SessionHits = { 
+/**
+ * The session id.
+ */
+sessionId: string, 
+/**
+ * The working directory it recorded.
+ */
+workingDirectory: string, 
+/**
+ * The agent that owns it, if any.
+ */
+agentName: string | null, 
+/**
+ * The name a person gave it, if any.
+ */
+customName: string | null, 
+/**
+ * Claude Code's generated title, if any.
+ */
+autoName: string | null, 
 /**
  * Its name or working directory matched.
  */
@@ -12,4 +32,8 @@ nameMatch: boolean,
 /**
  * Matching messages in the session (the hits are the best of them).
  */
-matches: number, hits: Array<SearchHit>, };
+matches: number, 
+/**
+ * Its best hits, best first.
+ */
+hits: Array<SearchHit>, };

@@ -6,7 +6,11 @@ import type { TokenTotals } from "./TokenTotals";
 /**
  * One session as listings show it.
  */
-export type SessionSummary = { sessionId: string, 
+export type SessionSummary = { 
+/**
+ * The session id: the transcript's file name without `.jsonl`.
+ */
+sessionId: string, 
 /**
  * The real working directory recorded in the transcript (never decoded from the folder name,
  * unless the transcript records none).
@@ -20,7 +24,63 @@ encodedPath: string,
 /**
  * Absolute path of the transcript file.
  */
-transcriptPath: string, mtime: string, origin: Origin, agentName: string | null, resumable: boolean, notResumableReason: NotResumableReason | null, customName: string | null, autoName: string | null, preview: string | null, gitBranch: string | null, claudeCodeVersion: string | null, firstMessageAt: string | null, lastMessageAt: string | null, messageCount: number, sizeBytes: number, 
+transcriptPath: string, 
+/**
+ * The transcript's modification time.
+ */
+mtime: string, 
+/**
+ * How it got there (see [`Attribution`]).
+ */
+origin: Origin, 
+/**
+ * The qualified name of the agent that owns it, if any.
+ */
+agentName: string | null, 
+/**
+ * Whether `claude --resume` can continue it where it is (see `not_resumable_reason`).
+ */
+resumable: boolean, 
+/**
+ * Why it cannot be resumed, when it cannot.
+ */
+notResumableReason: NotResumableReason | null, 
+/**
+ * The name a person gave it (Claude Code's `/rename`, Corral, herdctl), if any.
+ */
+customName: string | null, 
+/**
+ * The title Claude Code generated for it, if any.
+ */
+autoName: string | null, 
+/**
+ * The start of its first typed prompt, for a session with no name.
+ */
+preview: string | null, 
+/**
+ * The git branch it was on, as last recorded.
+ */
+gitBranch: string | null, 
+/**
+ * The Claude Code version that wrote it, as last recorded.
+ */
+claudeCodeVersion: string | null, 
+/**
+ * The time of its first message.
+ */
+firstMessageAt: string | null, 
+/**
+ * The time of its last message.
+ */
+lastMessageAt: string | null, 
+/**
+ * Messages on the branch `claude --resume` continues.
+ */
+messageCount: number, 
+/**
+ * Size of the transcript file.
+ */
+sizeBytes: number, 
 /**
  * Typed prompts on rewound branches (left out of `message_count` and the viewer).
  */

@@ -6,7 +6,27 @@ import type { Usage } from "./Usage";
 /**
  * A whole transcript opened in the viewer (or printed by `corral-cli show`).
  */
-export type SessionTranscript = { sessionId: string, workingDirectory: string, messages: Array<TranscriptMessage>, usage: Usage, subagents: Array<SubagentInfo>, 
+export type SessionTranscript = { 
+/**
+ * The session id.
+ */
+sessionId: string, 
+/**
+ * The working directory it recorded.
+ */
+workingDirectory: string, 
+/**
+ * Every message, in file order.
+ */
+messages: Array<TranscriptMessage>, 
+/**
+ * Its token usage.
+ */
+usage: Usage, 
+/**
+ * Its subagents' transcripts.
+ */
+subagents: Array<SubagentInfo>, 
 /**
  * Lines that could not be parsed and were skipped.
  */

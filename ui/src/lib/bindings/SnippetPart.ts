@@ -3,4 +3,12 @@
 /**
  * A run of a snippet: matched words (`hit`) or the text between them.
  */
-export type SnippetPart = { text: string, hit: boolean, };
+export type SnippetPart = { 
+/**
+ * The run's text.
+ */
+text: string, 
+/**
+ * It is matched words.
+ */
+hit: boolean, };

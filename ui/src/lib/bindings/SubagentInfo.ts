@@ -3,4 +3,24 @@
 /**
  * A subagent transcript that belongs to a session.
  */
-export type SubagentInfo = { agentId: string, transcriptPath: string, agentType: string | null, description: string | null, sizeBytes: number, };
+export type SubagentInfo = { 
+/**
+ * The subagent's id (the `agent-<id>.jsonl` file name).
+ */
+agentId: string, 
+/**
+ * Absolute path of its transcript.
+ */
+transcriptPath: string, 
+/**
+ * The kind of subagent (`general-purpose`, `Explore`, …), as recorded.
+ */
+agentType: string | null, 
+/**
+ * What it was asked to do, as the calling Task described it.
+ */
+description: string | null, 
+/**
+ * Size of its transcript file.
+ */
+sizeBytes: number, };

@@ -3,7 +3,11 @@
 /**
  * A checklist item of TodoWrite.
  */
-export type TodoItem = { content: string, 
+export type TodoItem = { 
+/**
+ * The item as written.
+ */
+content: string, 
 /**
  * `pending`, `in_progress` or `completed` as written (another word is kept as it is).
  */

@@ -8,4 +8,16 @@ export type TokenTotals = {
 /**
  * Input tokens not read from the cache.
  */
-inputTokens: number, outputTokens: number, cacheReadTokens: number, cacheWriteTokens: number, };
+inputTokens: number, 
+/**
+ * Output tokens.
+ */
+outputTokens: number, 
+/**
+ * Input tokens read from the prompt cache.
+ */
+cacheReadTokens: number, 
+/**
+ * Input tokens written to the prompt cache.
+ */
+cacheWriteTokens: number, };

@@ -4,7 +4,23 @@ import type { ToolForm } from "./ToolForm";
 /**
  * A tool call paired with its result.
  */
-export type ToolCall = { toolName: string, toolUseId: string | null, emoji: string, inputSummary: string | null, 
+export type ToolCall = { 
+/**
+ * The tool's name as Claude called it (`Bash`, `Edit`, an MCP tool's full name).
+ */
+toolName: string, 
+/**
+ * The call's id, which its result names.
+ */
+toolUseId: string | null, 
+/**
+ * A one-character mark for the tool, for the CLI's plain output.
+ */
+emoji: string, 
+/**
+ * The input in one line (the command, the file, the pattern), when the tool has one.
+ */
+inputSummary: string | null, 
 /**
  * The tool input as pretty JSON, clipped to a bounded size.
  */
@@ -12,7 +28,19 @@ input: string | null,
 /**
  * The tool output as text, clipped to a bounded size.
  */
-output: string, outputTruncated: boolean, isError: boolean, durationMs: number | null, 
+output: string, 
+/**
+ * `output` was clipped.
+ */
+outputTruncated: boolean, 
+/**
+ * The tool reported an error.
+ */
+isError: boolean, 
+/**
+ * Time from the call to its result, when both carry a timestamp.
+ */
+durationMs: number | null, 
 /**
  * No result has been written yet (running, interrupted, or the result was lost).
  */

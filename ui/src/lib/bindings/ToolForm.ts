@@ -5,4 +5,68 @@ import type { TodoItem } from "./TodoItem";
 /**
  * A tool call's input as it is shown. Every text is clipped to a bounded size.
  */
-export type ToolForm = { "kind": "edit", path: string, edits: Array<FileEdit>, } | { "kind": "write", path: string, content: string, } | { "kind": "command", command: string, description: string | null, } | { "kind": "read", path: string, offset: number | null, limit: number | null, } | { "kind": "search", pattern: string, path: string | null, glob: string | null, } | { "kind": "todos", items: Array<TodoItem>, } | { "kind": "task", description: string | null, agentType: string | null, prompt: string | null, };
+export type ToolForm = { "kind": "edit", 
+/**
+ * The file edited.
+ */
+path: string, 
+/**
+ * Each replacement, in order.
+ */
+edits: Array<FileEdit>, } | { "kind": "write", 
+/**
+ * The file written.
+ */
+path: string, 
+/**
+ * What was written.
+ */
+content: string, } | { "kind": "command", 
+/**
+ * The command line.
+ */
+command: string, 
+/**
+ * What Claude said it was for.
+ */
+description: string | null, } | { "kind": "read", 
+/**
+ * The file read.
+ */
+path: string, 
+/**
+ * The first line asked for.
+ */
+offset: number | null, 
+/**
+ * How many lines were asked for.
+ */
+limit: number | null, } | { "kind": "search", 
+/**
+ * The pattern looked for.
+ */
+pattern: string, 
+/**
+ * Where it looked.
+ */
+path: string | null, 
+/**
+ * The file names it looked in.
+ */
+glob: string | null, } | { "kind": "todos", 
+/**
+ * The items, in order.
+ */
+items: Array<TodoItem>, } | { "kind": "task", 
+/**
+ * The job in a few words.
+ */
+description: string | null, 
+/**
+ * The kind of subagent asked for.
+ */
+agentType: string | null, 
+/**
+ * The subagent's whole prompt.
+ */
+prompt: string | null, };

@@ -3,4 +3,16 @@
 /**
  * One match: the line's offset (open there) and what finds its message in the viewer.
  */
-export type TranscriptMatch = { offset: number, uuid: string, toolUseId: string | null, };
+export type TranscriptMatch = { 
+/**
+ * Byte offset of the line (open the viewer there).
+ */
+offset: number, 
+/**
+ * The line's `uuid`.
+ */
+uuid: string, 
+/**
+ * The tool call id, for a tool call or result.
+ */
+toolUseId: string | null, };

@@ -8,7 +8,11 @@ export type TranscriptMatches = {
 /**
  * Matching pieces in the file (all of them; `matches` holds the first `limit`).
  */
-total: number, matches: Array<TranscriptMatch>, 
+total: number, 
+/**
+ * The first `limit` matches, in file order.
+ */
+matches: Array<TranscriptMatch>, 
 /**
  * Words to mark, as the index matched them (a prefix expanded to the words it matched).
  */

@@ -6,7 +6,11 @@ import type { ToolCall } from "./ToolCall";
 /**
  * One message of a transcript as the viewer shows it.
  */
-export type TranscriptMessage = { role: Role, 
+export type TranscriptMessage = { 
+/**
+ * Who wrote it.
+ */
+role: Role, 
 /**
  * Text (Markdown for assistant messages). Empty for tool messages.
  */
@@ -14,11 +18,19 @@ content: string,
 /**
  * Stable key: the line's `uuid`; for tool messages the originating tool_use line's `uuid`.
  */
-uuid: string | null, timestamp: string | null, 
+uuid: string | null, 
+/**
+ * When it was written, as recorded.
+ */
+timestamp: string | null, 
 /**
  * Thinking text of an assistant turn, kept but marked (empty string when redacted).
  */
-thinking: string | null, toolCall: ToolCall | null, 
+thinking: string | null, 
+/**
+ * The call and its result, for tool messages.
+ */
+toolCall: ToolCall | null, 
 /**
  * Set on user messages that were injected rather than typed: `task-notification`,
  * `compact-summary`, `queued`, `hook` (a hook's feedback to Claude), ….

@@ -4,4 +4,16 @@ import type { UndoAction } from "./UndoAction";
 /**
  * One path undo handled.
  */
-export type UndoItem = { path: string, action: UndoAction, sessionId: string | null, };
+export type UndoItem = { 
+/**
+ * The path.
+ */
+path: string, 
+/**
+ * What undo did (or would do) to it.
+ */
+action: UndoAction, 
+/**
+ * The session it belongs to, if any.
+ */
+sessionId: string | null, };

@@ -5,4 +5,16 @@ import type { UndoItem } from "./UndoItem";
 /**
  * What `undo` would do, computed without changing anything.
  */
-export type UndoPlan = { runId: string, steps: Array<UndoItem>, notUndone: Array<NotUndone>, };
+export type UndoPlan = { 
+/**
+ * The run.
+ */
+runId: string, 
+/**
+ * What undo would do, path by path.
+ */
+steps: Array<UndoItem>, 
+/**
+ * What it would leave alone, and why.
+ */
+notUndone: Array<NotUndone>, };

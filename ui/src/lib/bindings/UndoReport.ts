@@ -5,4 +5,16 @@ import type { UndoItem } from "./UndoItem";
 /**
  * What `undo` did.
  */
-export type UndoReport = { runId: string, undone: Array<UndoItem>, notUndone: Array<NotUndone>, };
+export type UndoReport = { 
+/**
+ * The run.
+ */
+runId: string, 
+/**
+ * What undo did, path by path.
+ */
+undone: Array<UndoItem>, 
+/**
+ * What it left alone, and why.
+ */
+notUndone: Array<NotUndone>, };

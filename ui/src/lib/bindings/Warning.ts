@@ -4,4 +4,12 @@
  * A non-fatal problem met while reading (a malformed record, an unreadable file). Listings carry
  * these instead of failing.
  */
-export type Warning = { path: string, message: string, };
+export type Warning = { 
+/**
+ * The file concerned.
+ */
+path: string, 
+/**
+ * What went wrong, for a person.
+ */
+message: string, };

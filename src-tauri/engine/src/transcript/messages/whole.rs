@@ -63,7 +63,9 @@ pub fn read_subagent(
 /// What [`stream_transcript`] learned besides the messages.
 #[derive(Debug, Clone, Default)]
 pub struct StreamSummary {
+    /// Token usage over the conversation.
     pub usage: Usage,
+    /// Lines that could not be parsed and were skipped.
     pub skipped_lines: u64,
 }
 
