@@ -2,7 +2,7 @@
 //! waiting on its owner, or idle — measured from the process table and the end of the
 //! transcript, never guessed from file times alone.
 //!
-//! The rules, in order (see `../shared/seeds/001_*`, the evidence rules):
+//! The rules, in order (each state is measured from evidence, never assumed):
 //! - **unknown** when the process table cannot be read (or a folder-wide process's working
 //!   directory cannot): never shown as "not running".
 //! - A process resuming this very id (`--resume <id>`, `--session-id <id>`) is **on** it.

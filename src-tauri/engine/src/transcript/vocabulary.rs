@@ -7,9 +7,9 @@
 //! kinds a home holds and names those not listed here, and the conformance run against the real
 //! client (`make conformance`) reports them as format drift the day a new version writes them.
 //!
-//! A kind is listed once its meaning is known (from the client's own records, its schema or the
-//! transcript-format notes in `../shared/docs/`) and a decision was taken about it, even if the
-//! decision is "skip it". The tests below hold the readers to this list.
+//! A kind is listed once its meaning is known (from the client's own records, its schema, or what
+//! the real client writes under `make conformance`) and a decision was taken about it, even if
+//! the decision is "skip it". The tests below hold the readers to this list.
 
 use serde::Serialize;
 
