@@ -34,7 +34,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{ContentRef, Loose, MapOr, OriginRef};
+use super::{ContentRef, Envelope, Loose, MapOr, OriginRef, envelope};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 
 pub(crate) const NODE_TYPES: &[&str] = &["user", "assistant", "system", "attachment", "progress"];
@@ -85,6 +85,7 @@ struct BranchLine<'a> {
     #[serde(default, borrow)]
     message: MapOr<BranchMessage<'a>>,
 }
+envelope!(BranchLine: sidechain, meta, compact_summary);
 
 #[derive(Deserialize)]
 struct BranchMessage<'a> {
@@ -178,7 +179,7 @@ impl BranchScanner {
         if !matches!(ty, "user" | "assistant" | "system" | "attachment" | "progress") {
             return;
         }
-        if l.is_sidechain.as_bool().unwrap_or(false) != self.file_sidechain {
+        if l.off_file(self.file_sidechain) {
             return;
         }
         let k = key(uuid);
@@ -202,13 +203,13 @@ impl BranchScanner {
                 let text = content.map(super::user_text).unwrap_or_default();
                 let notification =
                     l.origin.0.as_ref().and_then(|o| o.kind.as_str()) == Some("task-notification");
-                if l.is_meta.is_true()
+                if l.is_meta_line()
                     || content.is_some_and(super::has_tool_result)
                     || text.trim().is_empty()
                 {
                     Kind::Quiet
                 } else if !notification
-                    && !l.is_compact_summary.is_true()
+                    && !l.is_compact_summary_line()
                     && content.is_some_and(is_typed_prompt)
                 {
                     Kind::Prompt

@@ -25,7 +25,6 @@
 //!   equivalence tests below (every fixture and corpus line, hand-picked edge cases, and 3,000
 //!   corrupted corpus lines).
 
-use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
@@ -33,12 +32,14 @@ use memchr::memmem::{Finder, FinderRev};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ContentRef, Loose, MapOr, MessageRef, OriginRef};
+use super::{ContentRef, Envelope, Loose, MapOr, MessageRef, OriginRef, envelope};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 use crate::model::{TokenTotals, Usage};
 
 mod fast;
+mod usage;
 use fast::fast_fact_line;
+pub use usage::UsageAccumulator;
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
@@ -155,101 +156,6 @@ impl TranscriptFacts {
     }
 }
 
-/// How many recent response keys are remembered to merge streamed chunks.
-const RECENT_KEYS: usize = 8;
-
-/// The key of one response: its `message.id` and `requestId`, hashed.
-fn response_key(id: &str, request_id: &str) -> u64 {
-    crate::stable_hash::fnv1a_of(&[id.as_bytes(), b"\x1f", request_id.as_bytes()])
-}
-
-/// Token usage counted once per `(message.id, requestId)`, from the last line of each response.
-/// Bounded state: only the current response and a few recent keys are kept.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct UsageAccumulator {
-    /// Responses finished (every one before the current).
-    committed: TokenTotals,
-    /// Keys are hashes of `(message.id, requestId)` (see [`response_key`]): a saved state is
-    /// small, and two responses a few apart hashing alike is a 2^-61 chance.
-    current_key: Option<u64>,
-    /// The current response as its newest line counts it.
-    current: TokenTotals,
-    recent_keys: VecDeque<u64>,
-    turn_count: u64,
-    input_tokens: u64,
-    model: Option<String>,
-}
-
-impl UsageAccumulator {
-    /// Records one non-synthetic assistant line. Returns true when it starts a new response.
-    pub(crate) fn add(
-        &mut self,
-        id: Option<&str>,
-        request_id: Option<&str>,
-        model: Option<&str>,
-        usage: Option<&super::UsageRef<'_>>,
-    ) -> bool {
-        if let Some(m) = model.filter(|m| !m.is_empty() && *m != "<synthetic>") {
-            self.model = Some(m.to_owned());
-        }
-        let counts = usage.map(super::UsageRef::totals);
-        if let Some(u) = usage {
-            self.input_tokens = u.context_tokens();
-        }
-        let Some(id) = id else {
-            self.commit();
-            self.turn_count += 1;
-            self.committed.add(&counts.unwrap_or_default());
-            return true;
-        };
-        let key = response_key(id, request_id.unwrap_or(""));
-        if self.current_key == Some(key) {
-            // A later chunk of the current response: its counts are the newest.
-            if let Some(c) = counts {
-                self.current = c;
-            }
-            return false;
-        }
-        if self.recent_keys.contains(&key) {
-            // A chunk of an earlier response after another one started: already counted.
-            return false;
-        }
-        self.commit();
-        self.current_key = Some(key);
-        self.current = counts.unwrap_or_default();
-        self.turn_count += 1;
-        self.recent_keys.push_back(key);
-        while self.recent_keys.len() > RECENT_KEYS {
-            self.recent_keys.pop_front();
-        }
-        true
-    }
-
-    fn commit(&mut self) {
-        self.committed.add(&self.current);
-        self.current = TokenTotals::default();
-        self.current_key = None;
-    }
-
-    /// The usage so far.
-    pub fn usage(&self) -> Usage {
-        Usage {
-            input_tokens: self.input_tokens,
-            output_tokens: self.tokens().output_tokens,
-            turn_count: self.turn_count,
-            model: self.model.clone(),
-        }
-    }
-
-    /// The tokens of every response so far, by kind.
-    pub fn tokens(&self) -> TokenTotals {
-        let mut t = self.committed;
-        t.add(&self.current);
-        t
-    }
-}
-
 /// Incremental scanner state. Serializable so it can be persisted with the byte offset reached.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -334,6 +240,7 @@ struct FactLine<'a> {
     #[serde(default, borrow)]
     parent_uuid: Loose<'a>,
 }
+envelope!(FactLine: sidechain, meta, compact_summary);
 
 impl FactsScanner {
     /// A scanner at the start of a file.
@@ -462,7 +369,7 @@ impl FactsScanner {
         if let Some(b) = non_empty(&l.git_branch) {
             self.facts.git_branch = Some(b);
         }
-        let meta = l.is_meta.is_true();
+        let meta = l.is_meta_line();
         let empty = MessageRef::default();
         let msg = l.message.0.as_ref().unwrap_or(&empty);
         if is_user {
@@ -482,7 +389,7 @@ impl FactsScanner {
             let kind = l.origin.0.as_ref().and_then(|o| o.kind.as_str());
             if self.facts.preview.is_none()
                 && kind != Some("task-notification")
-                && !l.is_compact_summary.is_true()
+                && !l.is_compact_summary_line()
             {
                 self.facts.preview = first_preview(content);
                 if self.facts.preview.is_none() && self.command_fallback.is_none() {

@@ -43,6 +43,7 @@ use serde_json::value::RawValue;
 pub use super::Lines;
 use super::facts::UsageAccumulator;
 use super::{BlockRef, ContentRef, Loose, MapOr, MessageRef, OriginRef, raw_as};
+use super::{Envelope, envelope};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 use crate::model::{MessagePage, Role, SessionTranscript, ToolCall, TranscriptMessage, Usage};
 
@@ -95,6 +96,7 @@ struct MsgLine<'a> {
     #[serde(default, borrow)]
     content: ContentRef<'a>,
 }
+envelope!(MsgLine: sidechain, meta, compact_summary);
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -149,6 +151,7 @@ struct ProbeLine<'a> {
     #[serde(default, borrow)]
     operation: Loose<'a>,
 }
+envelope!(ProbeLine: sidechain, meta);
 
 #[derive(Deserialize)]
 struct ContentProbe<'a> {
@@ -186,7 +189,7 @@ fn probe(bytes: &[u8], file_sidechain: bool) -> Probe {
             assistant_id: None,
         },
         Some(t @ ("user" | "assistant")) => {
-            if p.is_sidechain.as_bool().unwrap_or(false) != file_sidechain || p.is_meta.is_true() {
+            if p.off_file(file_sidechain) || p.is_meta_line() {
                 return none;
             }
             let msg = p.message.0;
@@ -269,7 +272,7 @@ impl Builder {
         match l.ty.as_str() {
             Some("queue-operation") => self.queue(&l, offset),
             Some(t @ ("user" | "assistant")) => {
-                if l.is_sidechain.as_bool().unwrap_or(false) != self.file_sidechain {
+                if l.off_file(self.file_sidechain) {
                     return;
                 }
                 if t == "user" {
@@ -352,7 +355,7 @@ impl Builder {
         let Some(msg) = l.message.0.as_ref() else { return };
         let content = &msg.content;
         let mut text = super::user_text(content);
-        let (origin_kind, attachments) = if l.is_meta.is_true() {
+        let (origin_kind, attachments) = if l.is_meta_line() {
             // Of the lines Claude Code marks as not typed, only a hook's feedback is shown, and
             // no more of it than of a tool's output (a hook may hand Claude megabytes).
             if !is_hook_feedback(&text) {
@@ -380,7 +383,7 @@ impl Builder {
                 .as_ref()
                 .and_then(|o| owned(&o.kind))
                 .filter(|kind| kind != TYPED_ORIGIN)
-                .or_else(|| l.is_compact_summary.is_true().then(|| "compact-summary".to_owned()));
+                .or_else(|| l.is_compact_summary_line().then(|| "compact-summary".to_owned()));
             (origin_kind, attachments)
         };
         self.push(TranscriptMessage {
@@ -688,6 +691,7 @@ struct UserProbe<'a> {
     #[serde(default, borrow)]
     message: MapOr<MessageRef<'a>>,
 }
+envelope!(UserProbe: sidechain, meta);
 
 /// First offsets of user messages in `[from, until)` whose text is one of `wanted`.
 fn later_user_texts(
@@ -714,10 +718,7 @@ fn later_user_texts(
         else {
             continue;
         };
-        if u.ty.as_str() != Some("user")
-            || u.is_meta.is_true()
-            || u.is_sidechain.as_bool().unwrap_or(false) != file_sidechain
-        {
+        if u.ty.as_str() != Some("user") || u.is_meta_line() || u.off_file(file_sidechain) {
             continue;
         }
         let Some(msg) = u.message.0.as_ref() else { continue };

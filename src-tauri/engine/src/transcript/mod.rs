@@ -3,6 +3,24 @@
 //! Lines are parsed into borrowed, lenient record types (`Loose` scalars, raw JSON for nested
 //! structures), so a field of an unexpected shape never makes a whole line unreadable and the big
 //! payloads (pasted images, tool outputs) are skipped without being copied.
+//!
+//! Each reader declares its own record type with only the fields it needs (a field it does not
+//! declare is skipped unread, which keeps the fast paths fast). What every record means by the
+//! envelope's flags is said once, in `Envelope`: a line of the other kind of file than the one
+//! read (`isSidechain`) is left out, `isMeta` marks Claude Code's own bookkeeping, and
+//! `isCompactSummary` a compaction's summary. Which reader reads which field of the envelope:
+//!
+//! | reader (record type)          | `type` | `uuid` | `parentUuid` | `timestamp` | `isSidechain` | `isMeta` | `isCompactSummary` | `origin` | `message` |
+//! |-------------------------------|--------|--------|--------------|-------------|---------------|----------|--------------------|----------|-----------|
+//! | `facts` (`FactLine`)          | ✓      | ✓      | ✓            | ✓           | ✓             | ✓        | ✓                  | ✓        | ✓         |
+//! | `branches` (`BranchLine`)     | ✓      | ✓      | ✓            |             | ✓             | ✓        | ✓                  | ✓        | ✓         |
+//! | `messages` (`MsgLine`)        | ✓      | ✓      |              | ✓           | ✓             | ✓        | ✓                  | ✓        | ✓         |
+//! | `messages` (`ProbeLine`, `UserProbe`) | ✓ |     |              |             | ✓             | ✓        |                    |          | ✓         |
+//! | `text` (`TextLine`, search)   | ✓      | ✓      |              | ✓           | ✓             | ✓        | ✓                  |          | ✓         |
+//! | `usage` (`UsageLine`)         | ✓      |        |              |             | ✓             |          |                    |          | ✓         |
+//!
+//! Line kinds themselves (`type` values and what each reader does with them) are listed in
+//! [`vocabulary`]; the fast scanner's keys in `facts/fast.rs`.
 
 pub mod attachments;
 pub mod branches;
@@ -26,6 +44,53 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::jsonl::{self, LineReader, Parsed};
+
+/// What a record's envelope flags mean, the same for every reader. A record type implements it
+/// with [`envelope!`] for the flags it declares (a flag it does not declare reads as absent).
+pub(crate) trait Envelope {
+    /// `isSidechain: true`: the line is a subagent's.
+    fn sidechain(&self) -> bool;
+    /// `isMeta: true`: Claude Code's own bookkeeping (a caveat, a command's output shown to the
+    /// model), never typed by a person.
+    fn is_meta_line(&self) -> bool {
+        false
+    }
+    /// `isCompactSummary: true`: the summary a compaction wrote in place of the conversation.
+    fn is_compact_summary_line(&self) -> bool {
+        false
+    }
+    /// The line belongs to the other kind of file than the one read (a subagent's line in a main
+    /// transcript, or the reverse): every reader leaves it out.
+    fn off_file(&self, file_sidechain: bool) -> bool {
+        self.sidechain() != file_sidechain
+    }
+}
+
+/// Implements [`Envelope`] for a record type from the flags it declares:
+/// `envelope!(MsgLine: sidechain, meta, compact_summary);`.
+macro_rules! envelope {
+    ($ty:ident: $($flag:ident),+) => {
+        impl $crate::transcript::Envelope for $ty<'_> {
+            $(envelope!(@flag $flag);)+
+        }
+    };
+    (@flag sidechain) => {
+        fn sidechain(&self) -> bool {
+            self.is_sidechain.is_true()
+        }
+    };
+    (@flag meta) => {
+        fn is_meta_line(&self) -> bool {
+            self.is_meta.is_true()
+        }
+    };
+    (@flag compact_summary) => {
+        fn is_compact_summary_line(&self) -> bool {
+            self.is_compact_summary.is_true()
+        }
+    };
+}
+pub(crate) use envelope;
 
 /// Which lines of a transcript a read shows, by the byte offsets where they start.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

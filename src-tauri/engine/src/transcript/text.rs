@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::{BlockRef, ContentRef, Loose, MapOr, MessageRef};
+use super::{BlockRef, ContentRef, Envelope, Loose, MapOr, MessageRef, envelope};
 use crate::jsonl::{self, Parsed};
 use crate::model::Role;
 
@@ -68,6 +68,7 @@ struct TextLine<'a> {
     #[serde(default, borrow)]
     message: MapOr<MessageRef<'a>>,
 }
+envelope!(TextLine: sidechain, meta, compact_summary);
 
 /// Turns lines into pieces, remembering the tool calls still waiting for their results.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,10 +105,7 @@ impl TextExtractor {
     }
 
     fn parsed(&mut self, l: &TextLine<'_>, out: &mut Vec<Piece>) {
-        if l.is_sidechain.is_true() != self.file_sidechain
-            || l.is_meta.is_true()
-            || l.is_compact_summary.is_true()
-        {
+        if l.off_file(self.file_sidechain) || l.is_meta_line() || l.is_compact_summary_line() {
             return;
         }
         let Some(message) = &l.message.0 else { return };

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{Lines, Loose, MapOr, UsageRef};
+use super::{Envelope, Lines, Loose, MapOr, UsageRef, envelope};
 use crate::jsonl::{self, LineReader, Parsed};
 use crate::model::{ModelUsage, TokenTotals};
 
@@ -31,6 +31,7 @@ struct UsageLine<'a> {
     #[serde(default, borrow)]
     message: MapOr<UsageMessage<'a>>,
 }
+envelope!(UsageLine: sidechain);
 
 #[derive(Deserialize)]
 struct UsageMessage<'a> {
@@ -59,9 +60,7 @@ pub fn by_model(path: &Path, lines: &Lines) -> std::io::Result<Vec<ModelUsage>> 
         else {
             continue;
         };
-        if l.ty.as_str() != Some("assistant")
-            || l.is_sidechain.as_bool().unwrap_or(false) != sidechain
-        {
+        if l.ty.as_str() != Some("assistant") || l.off_file(sidechain) {
             continue;
         }
         let Some(m) = l.message.0 else { continue };
