@@ -55,4 +55,23 @@ describe('the UI modules', () => {
       .filter(([, n]) => n > 400);
     expect(long).toEqual([]);
   });
+
+  it('give components their data through the modules by concern, not from api.ts', () => {
+    // What a component may take from api.ts: platform helpers, not the backend's data.
+    const helpers = new Set(['toAppError', 'copyText', 'pickPaths', 'revealPath']);
+    const misuse: string[] = [];
+    for (const [file, text] of Object.entries(sources)) {
+      if (!file.includes('/components/')) continue;
+      for (const m of text.matchAll(/import\s+(\*\s+as\s+\w+|\{[^}]*\})\s+from\s+'[./]*\/api'/g)) {
+        const names = m[1].startsWith('*')
+          ? ['*']
+          : m[1]
+              .slice(1, -1)
+              .split(',')
+              .map((n) => n.trim());
+        for (const n of names) if (n && !helpers.has(n)) misuse.push(`${file}: ${n}`);
+      }
+    }
+    expect(misuse).toEqual([]);
+  });
 });
