@@ -34,7 +34,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{ContentRef, Envelope, Loose, MapOr, OriginRef, envelope};
+use super::{ContentRef, Envelope, Loose, MapOr, record};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 
 pub(crate) const NODE_TYPES: &[&str] = &["user", "assistant", "system", "attachment", "progress"];
@@ -61,31 +61,17 @@ struct Node {
     message: u64,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct BranchLine<'a> {
-    #[serde(rename = "type", default, borrow)]
-    ty: Loose<'a>,
-    #[serde(default, borrow)]
-    uuid: Loose<'a>,
-    #[serde(default, borrow)]
-    parent_uuid: Loose<'a>,
-    #[serde(default, borrow)]
-    logical_parent_uuid: Loose<'a>,
-    #[serde(default, borrow)]
-    subtype: Loose<'a>,
-    #[serde(default, borrow)]
-    is_sidechain: Loose<'a>,
-    #[serde(default, borrow)]
-    is_meta: Loose<'a>,
-    #[serde(default, borrow)]
-    is_compact_summary: Loose<'a>,
-    #[serde(default, borrow)]
-    origin: MapOr<OriginRef<'a>>,
-    #[serde(default, borrow)]
-    message: MapOr<BranchMessage<'a>>,
+record! {
+    struct BranchLine<'a> {
+        envelope { ty, uuid, parent_uuid, is_sidechain, is_meta, is_compact_summary, origin }
+        #[serde(default, borrow)]
+        logical_parent_uuid: Loose<'a>,
+        #[serde(default, borrow)]
+        subtype: Loose<'a>,
+        #[serde(default, borrow)]
+        message: MapOr<BranchMessage<'a>>,
+    }
 }
-envelope!(BranchLine: sidechain, meta, compact_summary);
 
 #[derive(Deserialize)]
 struct BranchMessage<'a> {

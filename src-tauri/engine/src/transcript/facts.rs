@@ -32,7 +32,7 @@ use memchr::memmem::{Finder, FinderRev};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ContentRef, Envelope, Loose, MapOr, MessageRef, OriginRef, envelope};
+use super::{ContentRef, Envelope, Loose, MapOr, MessageRef, record};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 use crate::model::{TokenTotals, Usage};
 
@@ -202,45 +202,30 @@ const PROBE_RESULT: usize = 4096;
 pub(crate) const FACT_TYPES: &[&str] =
     &["user", "assistant", "summary", "custom-title", "ai-title"];
 
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct FactLine<'a> {
-    #[serde(rename = "type", default, borrow)]
-    ty: Loose<'a>,
-    #[serde(default, borrow)]
-    is_sidechain: Loose<'a>,
-    #[serde(default, borrow)]
-    is_meta: Loose<'a>,
-    #[serde(default, borrow)]
-    is_compact_summary: Loose<'a>,
-    #[serde(default, borrow)]
-    cwd: Loose<'a>,
-    #[serde(default, borrow)]
-    git_branch: Loose<'a>,
-    #[serde(default, borrow)]
-    version: Loose<'a>,
-    #[serde(default, borrow)]
-    timestamp: Loose<'a>,
-    #[serde(default, borrow)]
-    origin: MapOr<OriginRef<'a>>,
-    #[serde(default, borrow)]
-    message: MapOr<MessageRef<'a>>,
-    #[serde(default, borrow)]
-    request_id: Loose<'a>,
-    #[serde(default, borrow)]
-    custom_title: Loose<'a>,
-    #[serde(default, borrow)]
-    ai_title: Loose<'a>,
-    #[serde(default, borrow)]
-    summary: Loose<'a>,
-    #[serde(default, borrow)]
-    uuid: Loose<'a>,
-    #[serde(default, borrow)]
-    leaf_uuid: Loose<'a>,
-    #[serde(default, borrow)]
-    parent_uuid: Loose<'a>,
+record! {
+    #[derive(Default)]
+    struct FactLine<'a> {
+        envelope { ty, is_sidechain, is_meta, is_compact_summary, timestamp, origin, uuid, parent_uuid }
+        #[serde(default, borrow)]
+        cwd: Loose<'a>,
+        #[serde(default, borrow)]
+        git_branch: Loose<'a>,
+        #[serde(default, borrow)]
+        version: Loose<'a>,
+        #[serde(default, borrow)]
+        message: MapOr<MessageRef<'a>>,
+        #[serde(default, borrow)]
+        request_id: Loose<'a>,
+        #[serde(default, borrow)]
+        custom_title: Loose<'a>,
+        #[serde(default, borrow)]
+        ai_title: Loose<'a>,
+        #[serde(default, borrow)]
+        summary: Loose<'a>,
+        #[serde(default, borrow)]
+        leaf_uuid: Loose<'a>,
+    }
 }
-envelope!(FactLine: sidechain, meta, compact_summary);
 
 impl FactsScanner {
     /// A scanner at the start of a file.

@@ -42,8 +42,8 @@ use serde_json::value::RawValue;
 
 pub use super::Lines;
 use super::facts::UsageAccumulator;
-use super::{BlockRef, ContentRef, Loose, MapOr, MessageRef, OriginRef, raw_as};
-use super::{Envelope, envelope};
+use super::{BlockRef, ContentRef, Loose, MapOr, MessageRef, raw_as};
+use super::{Envelope, record};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
 use crate::model::{MessagePage, Role, SessionTranscript, ToolCall, TranscriptMessage, Usage};
 
@@ -68,35 +68,21 @@ pub use whole::{
     stream_transcript,
 };
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct MsgLine<'a> {
-    #[serde(rename = "type", default, borrow)]
-    ty: Loose<'a>,
-    #[serde(default, borrow)]
-    uuid: Loose<'a>,
-    #[serde(default, borrow)]
-    timestamp: Loose<'a>,
-    #[serde(default, borrow)]
-    is_sidechain: Loose<'a>,
-    #[serde(default, borrow)]
-    is_meta: Loose<'a>,
-    #[serde(default, borrow)]
-    is_compact_summary: Loose<'a>,
-    #[serde(default, borrow)]
-    origin: MapOr<OriginRef<'a>>,
-    #[serde(default, borrow)]
-    message: MapOr<MessageRef<'a>>,
-    #[serde(default, borrow)]
-    request_id: Loose<'a>,
-    #[serde(default, borrow)]
-    tool_use_result: MapOr<AgentRef<'a>>,
-    #[serde(default, borrow)]
-    operation: Loose<'a>,
-    #[serde(default, borrow)]
-    content: ContentRef<'a>,
+record! {
+    struct MsgLine<'a> {
+        envelope { ty, uuid, timestamp, is_sidechain, is_meta, is_compact_summary, origin }
+        #[serde(default, borrow)]
+        message: MapOr<MessageRef<'a>>,
+        #[serde(default, borrow)]
+        request_id: Loose<'a>,
+        #[serde(default, borrow)]
+        tool_use_result: MapOr<AgentRef<'a>>,
+        #[serde(default, borrow)]
+        operation: Loose<'a>,
+        #[serde(default, borrow)]
+        content: ContentRef<'a>,
+    }
 }
-envelope!(MsgLine: sidechain, meta, compact_summary);
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -137,21 +123,15 @@ impl Scope<'_> {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ProbeLine<'a> {
-    #[serde(rename = "type", default, borrow)]
-    ty: Loose<'a>,
-    #[serde(default, borrow)]
-    is_sidechain: Loose<'a>,
-    #[serde(default, borrow)]
-    is_meta: Loose<'a>,
-    #[serde(default, borrow)]
-    message: MapOr<ContentProbe<'a>>,
-    #[serde(default, borrow)]
-    operation: Loose<'a>,
+record! {
+    struct ProbeLine<'a> {
+        envelope { ty, is_sidechain, is_meta }
+        #[serde(default, borrow)]
+        message: MapOr<ContentProbe<'a>>,
+        #[serde(default, borrow)]
+        operation: Loose<'a>,
+    }
 }
-envelope!(ProbeLine: sidechain, meta);
 
 #[derive(Deserialize)]
 struct ContentProbe<'a> {
@@ -679,19 +659,13 @@ impl Builder {
 /// count as its delivery.
 pub const QUEUE_MATCH_BYTES: u64 = 16 * 1024 * 1024;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct UserProbe<'a> {
-    #[serde(rename = "type", default, borrow)]
-    ty: Loose<'a>,
-    #[serde(default, borrow)]
-    is_sidechain: Loose<'a>,
-    #[serde(default, borrow)]
-    is_meta: Loose<'a>,
-    #[serde(default, borrow)]
-    message: MapOr<MessageRef<'a>>,
+record! {
+    struct UserProbe<'a> {
+        envelope { ty, is_sidechain, is_meta }
+        #[serde(default, borrow)]
+        message: MapOr<MessageRef<'a>>,
+    }
 }
-envelope!(UserProbe: sidechain, meta);
 
 /// First offsets of user messages in `[from, until)` whose text is one of `wanted`.
 fn later_user_texts(

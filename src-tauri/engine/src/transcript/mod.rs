@@ -5,10 +5,12 @@
 //! payloads (pasted images, tool outputs) are skipped without being copied.
 //!
 //! Each reader declares its own record type with only the fields it needs (a field it does not
-//! declare is skipped unread, which keeps the fast paths fast). What every record means by the
-//! envelope's flags is said once, in `Envelope`: a line of the other kind of file than the one
-//! read (`isSidechain`) is left out, `isMeta` marks Claude Code's own bookkeeping, and
-//! `isCompactSummary` a compaction's summary. Which reader reads which field of the envelope:
+//! declare is skipped unread, which keeps the fast paths fast), through `record!`: it names the
+//! envelope fields it reads (their declarations live once, in the macro) and adds its own. What
+//! the envelope's flags mean is said once too, in `Envelope`, which `record!` implements: a line
+//! of the other kind of file than the one read (`isSidechain`) is left out, `isMeta` marks Claude
+//! Code's own bookkeeping, and `isCompactSummary` a compaction's summary. Which reader reads which
+//! field of the envelope:
 //!
 //! | reader (record type)          | `type` | `uuid` | `parentUuid` | `timestamp` | `isSidechain` | `isMeta` | `isCompactSummary` | `origin` | `message` |
 //! |-------------------------------|--------|--------|--------------|-------------|---------------|----------|--------------------|----------|-----------|
@@ -45,8 +47,8 @@ use serde_json::value::RawValue;
 
 use crate::jsonl::{self, LineReader, Parsed};
 
-/// What a record's envelope flags mean, the same for every reader. A record type implements it
-/// with [`envelope!`] for the flags it declares (a flag it does not declare reads as absent).
+/// What a record's envelope flags mean, the same for every reader. A record type gets it from
+/// [`record!`] for the flags it declares (a flag it does not declare reads as absent).
 pub(crate) trait Envelope {
     /// `isSidechain: true`: the line is a subagent's.
     fn sidechain(&self) -> bool;
@@ -66,31 +68,78 @@ pub(crate) trait Envelope {
     }
 }
 
-/// Implements [`Envelope`] for a record type from the flags it declares:
-/// `envelope!(MsgLine: sidechain, meta, compact_summary);`.
-macro_rules! envelope {
-    ($ty:ident: $($flag:ident),+) => {
-        impl $crate::transcript::Envelope for $ty<'_> {
-            $(envelope!(@flag $flag);)+
+/// Declares a record type: the envelope fields it reads, named from one list (`type` is `ty`),
+/// then its own fields. The envelope fields get their one declaration here, and the type gets
+/// [`Envelope`] for the flags among them.
+///
+/// ```ignore
+/// record! {
+///     struct UsageLine<'a> {
+///         envelope { ty, is_sidechain }
+///         #[serde(default, borrow)]
+///         message: MapOr<UsageMessage<'a>>,
+///     }
+/// }
+/// ```
+macro_rules! record {
+    (
+        $(#[$m:meta])*
+        struct $name:ident<$lt:lifetime> {
+            envelope { $($env:ident),* $(,)? }
+            $($(#[$fm:meta])* $field:ident : $fty:ty),* $(,)?
+        }
+    ) => {
+        record!(@build [$(#[$m])*] $name $lt [] [$($env)*] [$($(#[$fm])* $field: $fty,)*]);
+        impl $crate::transcript::Envelope for $name<'_> {
+            $(record!(@flag $env);)*
         }
     };
-    (@flag sidechain) => {
+    (@build [$($m:tt)*] $name:ident $lt:lifetime [$($acc:tt)*] [] [$($rest:tt)*]) => {
+        $($m)*
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct $name<$lt> {
+            $($acc)*
+            $($rest)*
+        }
+    };
+    (@build $m:tt $name:ident $lt:lifetime [$($acc:tt)*] [ty $($more:ident)*] $rest:tt) => {
+        record!(@build $m $name $lt [$($acc)*
+            #[serde(rename = "type", default, borrow)]
+            ty: $crate::transcript::Loose<$lt>,
+        ] [$($more)*] $rest);
+    };
+    (@build $m:tt $name:ident $lt:lifetime [$($acc:tt)*] [origin $($more:ident)*] $rest:tt) => {
+        record!(@build $m $name $lt [$($acc)*
+            #[serde(default, borrow)]
+            origin: $crate::transcript::MapOr<$crate::transcript::OriginRef<$lt>>,
+        ] [$($more)*] $rest);
+    };
+    // `uuid`, `parent_uuid`, `timestamp`, `is_sidechain`, `is_meta`, `is_compact_summary`: scalars.
+    (@build $m:tt $name:ident $lt:lifetime [$($acc:tt)*] [$scalar:ident $($more:ident)*] $rest:tt) => {
+        record!(@build $m $name $lt [$($acc)*
+            #[serde(default, borrow)]
+            $scalar: $crate::transcript::Loose<$lt>,
+        ] [$($more)*] $rest);
+    };
+    (@flag is_sidechain) => {
         fn sidechain(&self) -> bool {
             self.is_sidechain.is_true()
         }
     };
-    (@flag meta) => {
+    (@flag is_meta) => {
         fn is_meta_line(&self) -> bool {
             self.is_meta.is_true()
         }
     };
-    (@flag compact_summary) => {
+    (@flag is_compact_summary) => {
         fn is_compact_summary_line(&self) -> bool {
             self.is_compact_summary.is_true()
         }
     };
+    (@flag $other:ident) => {};
 }
-pub(crate) use envelope;
+pub(crate) use record;
 
 /// Which lines of a transcript a read shows, by the byte offsets where they start.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

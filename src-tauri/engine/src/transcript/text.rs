@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::{BlockRef, ContentRef, Envelope, Loose, MapOr, MessageRef, envelope};
+use super::{BlockRef, ContentRef, Envelope, MapOr, MessageRef, record};
 use crate::jsonl::{self, Parsed};
 use crate::model::Role;
 
@@ -50,25 +50,13 @@ pub struct Piece {
     pub text: String,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TextLine<'a> {
-    #[serde(rename = "type", default, borrow)]
-    ty: Loose<'a>,
-    #[serde(default, borrow)]
-    uuid: Loose<'a>,
-    #[serde(default, borrow)]
-    timestamp: Loose<'a>,
-    #[serde(default, borrow)]
-    is_sidechain: Loose<'a>,
-    #[serde(default, borrow)]
-    is_meta: Loose<'a>,
-    #[serde(default, borrow)]
-    is_compact_summary: Loose<'a>,
-    #[serde(default, borrow)]
-    message: MapOr<MessageRef<'a>>,
+record! {
+    struct TextLine<'a> {
+        envelope { ty, uuid, timestamp, is_sidechain, is_meta, is_compact_summary }
+        #[serde(default, borrow)]
+        message: MapOr<MessageRef<'a>>,
+    }
 }
-envelope!(TextLine: sidechain, meta, compact_summary);
 
 /// Turns lines into pieces, remembering the tool calls still waiting for their results.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -15,23 +15,19 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{Envelope, Lines, Loose, MapOr, UsageRef, envelope};
+use super::{Envelope, Lines, Loose, MapOr, UsageRef, record};
 use crate::jsonl::{self, LineReader, Parsed};
 use crate::model::{ModelUsage, TokenTotals};
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct UsageLine<'a> {
-    #[serde(rename = "type", default, borrow)]
-    ty: Loose<'a>,
-    #[serde(default, borrow)]
-    is_sidechain: Loose<'a>,
-    #[serde(default, borrow)]
-    request_id: Loose<'a>,
-    #[serde(default, borrow)]
-    message: MapOr<UsageMessage<'a>>,
+record! {
+    struct UsageLine<'a> {
+        envelope { ty, is_sidechain }
+        #[serde(default, borrow)]
+        request_id: Loose<'a>,
+        #[serde(default, borrow)]
+        message: MapOr<UsageMessage<'a>>,
+    }
 }
-envelope!(UsageLine: sidechain);
 
 #[derive(Deserialize)]
 struct UsageMessage<'a> {
