@@ -66,6 +66,12 @@ class Navigation {
     return true;
   }
 
+  /** Shows the Fleet view with agent `name` revealed (the "agent" links elsewhere). */
+  showAgent(name: string): void {
+    this.focusAgent = name;
+    this.view = 'fleet';
+  }
+
   openWizard(start: WizardStart = {}): void {
     this.wizard = { step: 1, ...start };
   }
