@@ -156,9 +156,15 @@ class Terminal:
         self.home = home
         self.sock = str(home.root / "tmux.sock")
         self.env = home.env(api)
+        # The server stays up with no sessions: otherwise the last window's exit shuts it down,
+        # and a window started while it is shutting down fails ("server exited unexpectedly").
+        self.tmux("start-server", ";", "set-option", "-g", "exit-empty", "off")
 
     def tmux(self, *args, check=True):
-        return subprocess.run(["tmux", "-S", self.sock, *args], env=self.env, capture_output=True, text=True, timeout=30, check=check)
+        done = subprocess.run(["tmux", "-S", self.sock, *args], env=self.env, capture_output=True, text=True, timeout=30)
+        if check and done.returncode != 0:
+            raise AssertionError("tmux %s failed (%d): %s" % (" ".join(args[:3]), done.returncode, done.stderr.strip()))
+        return done
 
     def start(self, name, cwd, *args, ready=True):
         """`claude ARGS` in `cwd`, in a window called `name`; returns once its prompt is drawn
