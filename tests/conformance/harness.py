@@ -46,6 +46,16 @@ def eventually(probe, what, timeout=30.0):
         time.sleep(0.25)
 
 
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def corral_bin():
     found = os.environ.get("CORRAL_CLI") or str(ROOT / "target" / "debug" / "corral-cli")
     if not Path(found).is_file():
@@ -213,8 +223,13 @@ class Terminal:
             rows = [l.strip() for l in self.screen("picker").splitlines()]
             return [r.lstrip("❯").strip() for r in rows if r and rows.index(r) > 0 and self._is_title(rows, r)]
         finally:
+            pid = self.tmux("display-message", "-p", "-t", "picker", "#{pane_pid}", check=False).stdout.strip()
             self.keys("picker", "Escape")
             self.tmux("kill-session", "-t", "picker", check=False)
+            # Gone from the process table before the test goes on (a picker is a `claude` in
+            # the session's folder: Corral's guard would count it).
+            if pid.isdigit():
+                eventually(lambda: not _alive(int(pid)), "the picker's exit", timeout=15)
 
     @staticmethod
     def _is_title(rows, row):

@@ -244,21 +244,26 @@ fn crash_at_every_fault_point_then_undo() {
     }
 }
 
+/// The catalog a child is given as `<home>\n<fleet>\n<data dir>`.
+fn catalog_of(spec: &str) -> Catalog {
+    let mut parts = spec.split('\n');
+    let (home, fleet, data) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
+    Catalog::open(CatalogConfig {
+        claude_home: home.into(),
+        fleet_file: Some(fleet.into()),
+        state_dir: None,
+        data_dir: data.into(),
+    })
+    .unwrap()
+}
+
 /// The child of the rename scenario: renames session 1 of the world in `CORRAL_RENAME_CRASH`
 /// (`<home>\n<fleet>\n<data dir>`).
 #[test]
 #[ignore = "run by a_rename_killed_at_any_step_leaves_no_partial_line in a child process"]
 fn rename_crash_child() {
     let Ok(spec) = std::env::var("CORRAL_RENAME_CRASH") else { return };
-    let mut parts = spec.split('\n');
-    let (home, fleet, data) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
-    let catalog = Catalog::open(CatalogConfig {
-        claude_home: home.into(),
-        fleet_file: Some(fleet.into()),
-        state_dir: None,
-        data_dir: data.into(),
-    })
-    .unwrap();
+    let catalog = catalog_of(&spec);
     renames::rename(&catalog, &sid(1), Some("Killed \u{2014} or not")).unwrap();
 }
 
@@ -315,4 +320,98 @@ fn a_rename_killed_at_any_step_leaves_no_partial_line() {
         }
     }
     panic!("the rename never finished");
+}
+
+/// The child of the delete scenario: deletes sessions 1 and 2 of the world in
+/// `CORRAL_DELETE_CRASH` (`<home>\n<fleet>\n<data dir>`).
+#[test]
+#[ignore = "run by a_delete_killed_at_any_step_loses_nothing_and_is_undone in a child process"]
+fn delete_crash_child() {
+    let Ok(spec) = std::env::var("CORRAL_DELETE_CRASH") else { return };
+    let catalog = catalog_of(&spec);
+    let request = corral_engine::quarantine::DeleteRequest {
+        session_ids: vec![sid(1), sid(2)],
+        rules: corral_engine::quarantine::DeleteRules::default(),
+    };
+    let nobody = corral_engine::occupancy::FixedProcesses(Ok(Vec::new()));
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let report = corral_engine::quarantine::delete_in(
+        &catalog,
+        &request,
+        &nobody,
+        now(),
+        &mut |_| {},
+        &cancel,
+    )
+    .unwrap();
+    assert_eq!(report.deleted.len(), 2);
+}
+
+/// A delete SIGKILLed at every step, into a quarantine on the same filesystem and (where
+/// `/dev/shm` is another one) across filesystems: afterwards every byte of every file it was
+/// moving is in its place or in the quarantine, and the run's undo puts the tree back byte for
+/// byte. Until the delete finishes unkilled.
+#[test]
+fn a_delete_killed_at_any_step_loses_nothing_and_is_undone() {
+    use std::os::unix::fs::MetadataExt;
+    let shm = std::path::Path::new("/dev/shm");
+    let probe = crate::import::World::new();
+    let cross =
+        fs::metadata(shm).is_ok_and(|m| m.dev() != fs::metadata(&probe.root).unwrap().dev());
+    if !cross {
+        println!("notice: no second filesystem (/dev/shm): the delete's crash test runs on one");
+    }
+    for across in [false, true].into_iter().filter(|a| !a || cross) {
+        let mut crashes = 0;
+        for k in 1..400u32 {
+            let w = crate::import::World::new();
+            let shm_data = tempfile::tempdir_in(shm).ok().filter(|_| across);
+            let data = shm_data.as_ref().map_or(w.data.clone(), |d| d.path().to_path_buf());
+            for n in [1, 2] {
+                let t = w.session(&w.alpha_folder(), &sid(n), crate::import::ALPHA_WD, false);
+                let sub = t.with_extension("").join("subagents");
+                fs::create_dir_all(&sub).unwrap();
+                fs::write(sub.join("agent-a1.jsonl"), format!("{{\"n\":{n}}}\n")).unwrap();
+                let env = w.home.join("file-history").join(sid(n));
+                fs::create_dir_all(&env).unwrap();
+                fs::write(env.join("a@v1"), format!("history {n}\n")).unwrap();
+            }
+            w.adoption_record(&sid(2), "alpha");
+            let before = w.user_tree();
+            let files = all_contents(&[w.home.clone(), w.state.clone()]);
+            let spec =
+                format!("{}\n{}\n{}", w.home.display(), w.fleet_file.display(), data.display());
+            let ctx = format!("delete across={across}, crash at point {k}");
+            let finished =
+                run_child("crash::delete_crash_child", ("CORRAL_DELETE_CRASH", &spec), k, &ctx);
+            crashes += usize::from(!finished);
+            let present = all_contents(&[w.home.clone(), w.state.clone(), data.clone()]);
+            for bytes in &files {
+                assert!(
+                    present.contains(bytes),
+                    "{ctx}: {:?} is gone",
+                    String::from_utf8_lossy(bytes)
+                );
+            }
+            let listed = runs::runs(&data).unwrap();
+            assert!(listed.len() <= 1, "{ctx}");
+            if let Some(run) = listed.first() {
+                let target = UndoTarget {
+                    claude_home: w.home.clone(),
+                    state_dir: w.state.clone(),
+                    data_dir: data.clone(),
+                    desktop_store: None,
+                };
+                let report = runs::undo(&target, &run.run_id, chrono::Utc::now()).unwrap();
+                assert!(report.not_undone.is_empty(), "{ctx}: {report:?}");
+            }
+            assert_eq!(w.user_tree(), before, "{ctx}");
+            if finished {
+                println!("delete across={across}: crashed and undone at {crashes} fault points");
+                assert!(crashes >= 10, "only {crashes} fault points were reached");
+                break;
+            }
+            assert!(k < 399, "the delete never finished");
+        }
+    }
 }

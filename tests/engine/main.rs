@@ -36,6 +36,7 @@ mod names;
 mod occupancy;
 mod paths;
 mod placement;
+mod quarantine;
 mod reliability;
 mod runs;
 mod search;

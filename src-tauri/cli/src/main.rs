@@ -4,6 +4,7 @@
 // Doc comments here are `--help` text, where `<DIR>` is a placeholder, not an HTML tag.
 #![allow(rustdoc::invalid_html_tags)]
 
+mod cleanup;
 mod desktop;
 mod formats;
 mod generate;
@@ -67,6 +68,11 @@ enum Command {
     Export(sessions::ExportArgs),
     /// Set or clear a session's custom name.
     Rename(sessions::RenameArgs),
+    /// Delete sessions into Corral's quarantine (everything each left behind; undoable).
+    Delete(cleanup::DeleteArgs),
+    /// What is in the quarantine; put runs back; send them to the system's trash.
+    #[command(subcommand)]
+    Quarantine(cleanup::QuarantineCommand),
     /// List the fleet's agents with their session counts.
     Agents,
     /// Which sessions a claude process is on now: running, waiting on you, idle — and why.
@@ -114,6 +120,8 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Show(a) => sessions::show(&catalog, &a, g.json),
         Command::Export(a) => sessions::export(&catalog, &a, g.json),
         Command::Rename(a) => sessions::rename(&catalog, &a, g.json),
+        Command::Delete(a) => cleanup::delete(&catalog, &a, g.json),
+        Command::Quarantine(c) => cleanup::run(&catalog, &c, g.json),
         Command::Agents => sessions::agents(&catalog, g.json),
         Command::Status => status::status(&catalog, g.json),
         Command::Resume(a) => status::resume(&catalog, &a, g.json),

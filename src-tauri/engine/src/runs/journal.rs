@@ -61,6 +61,10 @@ pub enum EntryKind {
     /// metadata file at `path`: `name` is the name written (`None`: removed), `previousName` the
     /// one that was there.
     Name,
+    /// Something a deleted session left behind (`leftover` says what), moved from `path` into
+    /// the run's quarantine folder at `backup` (`<n>/<name>`, relative to that folder);
+    /// `backupSize` is the bytes it holds.
+    Quarantined,
 }
 
 /// How far an entry got, as far as the journal knows.
@@ -134,6 +138,9 @@ pub struct JournalEntry {
     /// For a rename's entries: what the run wrote (undo changes back only what still is this).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub written: Option<Written>,
+    /// For a delete's entries: what the session left behind that this is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leftover: Option<super::Leftover>,
 }
 
 /// Bytes a run wrote: where (for a line appended to a file), how many, and their SHA-256.
@@ -178,6 +185,7 @@ impl JournalEntry {
             name: None,
             previous_name: None,
             written: None,
+            leftover: None,
         }
     }
 }
@@ -209,6 +217,9 @@ pub struct RunJournal {
     /// The session a rename renamed (`None` for an import or a restore).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rename: Option<RunRename>,
+    /// The sessions a delete moved into the quarantine (`None` for every other run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete: Option<RunDelete>,
     /// Every file or record, in the order written.
     pub entries: Vec<JournalEntry>,
     /// What an import left out, and why.
@@ -226,6 +237,13 @@ pub struct RunJournal {
     /// Items the last undo could not undo.
     #[serde(default)]
     pub undo_incomplete: u64,
+    /// Sessions of a delete put back one by one (a whole run's undo sets `undoneAt`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restored_sessions: Vec<String>,
+    /// When a delete's quarantine folder went to the system's trash (then undo cannot bring it
+    /// back; the trash can).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emptied_at: Option<String>,
 }
 /// The desktop app's sidebar a restore run wrote into.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -252,11 +270,71 @@ pub struct RunRename {
     pub to: Option<String>,
 }
 
+/// The sessions a delete run moved into the quarantine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RunDelete {
+    /// Each session, with the name it was shown by.
+    pub sessions: Vec<DeletedSession>,
+}
+
+/// One session a delete run moved into the quarantine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletedSession {
+    /// The session.
+    pub session_id: String,
+    /// The name it was shown by when it was deleted.
+    pub name: String,
+    /// Its working directory.
+    pub working_directory: String,
+}
+
 /// What a run is for, as its journal is first written.
 pub(crate) enum RunFor<'a> {
     Import { claude_home: &'a Path, state_dir: &'a Path, target: ImportTarget, mode: PlacementMode },
     Sidebar(SidebarTarget),
     Rename { claude_home: &'a Path, state_dir: &'a Path, rename: RunRename },
+    Delete { claude_home: &'a Path, state_dir: &'a Path },
+}
+
+/// A run's stores and what it is for, as the journal's fields say them.
+type RunFields =
+    (String, String, Option<ImportTarget>, PlacementMode, Option<SidebarTarget>, Option<RunRename>);
+
+impl RunFor<'_> {
+    fn fields(self) -> RunFields {
+        let what = self;
+        match what {
+            RunFor::Import { claude_home, state_dir, target, mode } => (
+                claude_home.display().to_string(),
+                state_dir.display().to_string(),
+                Some(target),
+                mode,
+                None,
+                None,
+            ),
+            RunFor::Sidebar(s) => {
+                (String::new(), String::new(), None, PlacementMode::Copy, Some(s), None)
+            }
+            RunFor::Rename { claude_home, state_dir, rename } => (
+                claude_home.display().to_string(),
+                state_dir.display().to_string(),
+                None,
+                PlacementMode::Copy,
+                None,
+                Some(rename),
+            ),
+            RunFor::Delete { claude_home, state_dir } => (
+                claude_home.display().to_string(),
+                state_dir.display().to_string(),
+                None,
+                PlacementMode::Move,
+                None,
+                None,
+            ),
+        }
+    }
 }
 
 /// Reads a run's journal.
@@ -328,27 +406,8 @@ impl RunWriter {
         fs::create_dir(&backup).map_err(|e| Error::io_at("create folder", &backup, e))?;
         sync_dir(&dir);
         sync_dir(root);
-        let (claude_home, state_dir, target, mode, sidebar, rename) = match what {
-            RunFor::Import { claude_home, state_dir, target, mode } => (
-                claude_home.display().to_string(),
-                state_dir.display().to_string(),
-                Some(target),
-                mode,
-                None,
-                None,
-            ),
-            RunFor::Sidebar(s) => {
-                (String::new(), String::new(), None, PlacementMode::Copy, Some(s), None)
-            }
-            RunFor::Rename { claude_home, state_dir, rename } => (
-                claude_home.display().to_string(),
-                state_dir.display().to_string(),
-                None,
-                PlacementMode::Copy,
-                None,
-                Some(rename),
-            ),
-        };
+        let deleting = matches!(what, RunFor::Delete { .. });
+        let (claude_home, state_dir, target, mode, sidebar, rename) = what.fields();
         let journal = RunJournal {
             version: JOURNAL_VERSION,
             run_id,
@@ -360,12 +419,15 @@ impl RunWriter {
             mode,
             sidebar,
             rename,
+            delete: deleting.then(|| RunDelete { sessions: Vec::new() }),
             entries: Vec::new(),
             skipped: Vec::new(),
             finished_at: None,
             cancelled: false,
             undone_at: None,
             undo_incomplete: 0,
+            restored_sessions: Vec::new(),
+            emptied_at: None,
         };
         let w = Self { dir, journal, created_parents, claimed };
         w.save()?;

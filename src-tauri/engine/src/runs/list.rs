@@ -7,7 +7,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::journal::{BACKUP_DIR, EntryKind, EntryState, RunRename, SidebarTarget, read_journal};
+use super::journal::{
+    BACKUP_DIR, EntryKind, EntryState, RunDelete, RunRename, SidebarTarget, read_journal,
+};
 use super::{runs_root, validate_run_id};
 use crate::error::{Error, Result};
 use crate::model::ImportTarget;
@@ -41,6 +43,17 @@ pub struct RunSummary {
     pub sidebar: Option<SidebarTarget>,
     /// For a rename: the session, and its name before and after.
     pub rename: Option<RunRename>,
+    /// For a delete: the sessions it moved into the quarantine.
+    pub delete: Option<RunDelete>,
+    /// For a delete: the sessions put back one by one so far.
+    pub restored_sessions: Vec<String>,
+    /// For a delete: when its quarantine went to the system's trash.
+    pub emptied_at: Option<String>,
+    /// For a delete: its quarantine folder.
+    pub quarantine_dir: Option<String>,
+    /// For a delete: bytes its quarantine folder holds now.
+    #[ts(type = "number")]
+    pub quarantine_bytes: u64,
     /// Transcripts (or sidebar entries) placed.
     #[ts(type = "number")]
     pub placed: u64,
@@ -94,13 +107,13 @@ pub fn runs(data_dir: &Path) -> Result<Vec<RunSummary>> {
         if validate_run_id(&id).is_err() || !entry.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
         }
-        out.push(summarize(&entry.path(), &id));
+        out.push(summarize(data_dir, &entry.path(), &id));
     }
     out.sort_by(|a, b| b.run_id.cmp(&a.run_id));
     Ok(out)
 }
 
-fn summarize(dir: &Path, id: &str) -> RunSummary {
+fn summarize(data_dir: &Path, dir: &Path, id: &str) -> RunSummary {
     let backup = dir.join(BACKUP_DIR);
     let mut s = RunSummary {
         run_id: id.to_owned(),
@@ -109,6 +122,11 @@ fn summarize(dir: &Path, id: &str) -> RunSummary {
         mode: None,
         sidebar: None,
         rename: None,
+        delete: None,
+        restored_sessions: Vec::new(),
+        emptied_at: None,
+        quarantine_dir: None,
+        quarantine_bytes: 0,
         placed: 0,
         records: 0,
         skipped: 0,
@@ -150,6 +168,15 @@ fn summarize(dir: &Path, id: &str) -> RunSummary {
             s.target = j.target;
             s.sidebar = j.sidebar;
             s.rename = j.rename;
+            if j.delete.is_some() {
+                let q = super::quarantine_dir(data_dir, id);
+                s.quarantine_bytes = dir_size(&q);
+                s.quarantine_dir = Some(q.display().to_string());
+                s.placed = count(EntryKind::Quarantined);
+            }
+            s.delete = j.delete;
+            s.restored_sessions = j.restored_sessions;
+            s.emptied_at = j.emptied_at;
             s.mode = Some(j.mode);
         }
         Err(e) => s.problem = Some(e.to_string()),

@@ -29,6 +29,11 @@
 //! title — a transcript is never cut — and changes a record back only while it still says what
 //! the rename wrote.
 //!
+//! A delete (the quarantine module) is a run too: each thing a deleted session left behind is
+//! journaled, then moved into `<data dir>/quarantine/<run id>/<n>/`; its undo (`quarantined`)
+//! puts each back only into the place its kind has in the home undo is pointed at, merging
+//! without replacing anything.
+//!
 //! `journal` writes and reads `run.json`; `list` summarizes the runs for History; `undo` plans
 //! and carries out the guarded undo, with `sidebar` deciding a restore's entries and `rename` a
 //! rename's.
@@ -41,6 +46,11 @@ use crate::error::{Error, Result};
 /// `<data dir>/runs`.
 pub fn runs_root(data_dir: &Path) -> PathBuf {
     data_dir.join("runs")
+}
+
+/// `<data dir>/quarantine/<run id>`: where a delete run's items are (its journal is in `runs/`).
+pub fn quarantine_dir(data_dir: &Path, run_id: &str) -> PathBuf {
+    data_dir.join("quarantine").join(run_id)
 }
 
 /// Run ids are folder names: `[A-Za-z0-9-]+`, checked before any path is built.
@@ -69,19 +79,21 @@ pub fn run_dir(data_dir: &Path, run_id: &str) -> Result<PathBuf> {
 
 mod journal;
 mod list;
+mod quarantined;
 mod rename;
 mod sidebar;
 mod undo;
 
 pub use crate::files::same_content;
 pub use journal::{
-    BACKUP_DIR, EntryKind, EntryState, JOURNAL_FILE, JOURNAL_VERSION, JournalEntry,
-    MAX_JOURNAL_BYTES, RunJournal, RunRename, STARTED_FILE, STORE_BACKED_UP, STORE_BACKUP_DIR,
-    SidebarTarget, Written, check_backup_root, read_journal,
+    BACKUP_DIR, DeletedSession, EntryKind, EntryState, JOURNAL_FILE, JOURNAL_VERSION, JournalEntry,
+    MAX_JOURNAL_BYTES, RunDelete, RunJournal, RunRename, STARTED_FILE, STORE_BACKED_UP,
+    STORE_BACKUP_DIR, SidebarTarget, Written, check_backup_root, read_journal,
 };
 pub(crate) use journal::{RunFor, RunWriter};
 pub use list::{RunSummary, UndoState, runs};
+pub use quarantined::Leftover;
 pub use undo::{
     NotUndone, UndoAction, UndoItem, UndoPlan, UndoReport, UndoTarget, plan_undo, plan_undo_in,
-    undo, undo_in,
+    plan_undo_of, undo, undo_in, undo_of,
 };

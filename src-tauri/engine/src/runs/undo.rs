@@ -20,6 +20,7 @@ use super::journal::{
     BACKUP_DIR, EntryKind, EntryState, JOURNAL_FILE, JournalEntry, RunJournal, STARTED_FILE,
     STORE_BACKED_UP, STORE_BACKUP_DIR, UntrustedBackup, change_time, read_journal, verified_backup,
 };
+use super::quarantined::{QuarantineStep, QuarantineUndo};
 use super::rename::{RenameStep, RenameUndo};
 use super::run_dir;
 use super::sidebar::{SidebarStep, SidebarUndo};
@@ -64,6 +65,8 @@ pub enum UndoAction {
     SidecarRemoved,
     /// herdctl's name under one agent key was set back to what it was.
     NameRestored,
+    /// Something a deleted session left behind was put back from the quarantine.
+    Unquarantined,
 }
 
 /// One path undo handled.
@@ -193,6 +196,8 @@ enum Step {
     },
     /// One record of a rename (see [`super::rename`]).
     Rename(RenameStep),
+    /// One item of a delete (see [`super::quarantined`]).
+    Quarantine(QuarantineStep),
     Refuse {
         path: PathBuf,
         reason: String,
@@ -201,7 +206,12 @@ enum Step {
 
 /// Computes what undoing `run_id` would do, changing nothing.
 pub fn plan_undo(target: &UndoTarget, run_id: &str) -> Result<UndoPlan> {
-    let (_, _, decided) = decide(target, run_id)?;
+    plan_undo_of(target, run_id, None)
+}
+
+/// [`plan_undo`] of only the items of `session` (a delete's sessions are put back one by one).
+pub fn plan_undo_of(target: &UndoTarget, run_id: &str, session: Option<&str>) -> Result<UndoPlan> {
+    let (_, _, decided) = decide(target, run_id, session)?;
     let mut plan =
         UndoPlan { run_id: run_id.to_owned(), steps: Vec::new(), not_undone: Vec::new() };
     for (sid, step) in decided {
@@ -217,9 +227,20 @@ pub fn plan_undo(target: &UndoTarget, run_id: &str) -> Result<UndoPlan> {
 
 /// Undoes `run_id` as far as the guards allow, reports every item, and marks the journal.
 pub fn undo(target: &UndoTarget, run_id: &str, now: DateTime<Utc>) -> Result<UndoReport> {
+    undo_of(target, run_id, None, now)
+}
+
+/// [`undo`] of only the items of `session` when it is given: a delete's session put back alone.
+/// The journal then records the session as restored; the run is undone once all of them are.
+pub fn undo_of(
+    target: &UndoTarget,
+    run_id: &str,
+    session: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<UndoReport> {
     // Two undos of one run (the app and the CLI) take turns: the second sees the first's mark.
     let _one_undo = crate::files::lock_folder(&run_dir(&target.data_dir, run_id)?)?;
-    let (dir, mut journal, decided) = decide(target, run_id)?;
+    let (dir, mut journal, decided) = decide(target, run_id, session)?;
     let mut report =
         UndoReport { run_id: run_id.to_owned(), undone: Vec::new(), not_undone: Vec::new() };
     for (sid, step) in decided {
@@ -230,8 +251,24 @@ pub fn undo(target: &UndoTarget, run_id: &str, now: DateTime<Utc>) -> Result<Und
             }
         }
     }
-    journal.undone_at = Some(iso(now));
-    journal.undo_incomplete = report.not_undone.len() as u64;
+    if journal.delete.is_some() {
+        // Empty once everything went back: the run's quarantine folder goes with its last item.
+        let _ = fs::remove_dir(super::quarantine_dir(&target.data_dir, run_id));
+    }
+    let whole_run = match session {
+        None => true,
+        Some(sid) => {
+            if report.not_undone.is_empty() && !journal.restored_sessions.iter().any(|s| s == sid) {
+                journal.restored_sessions.push(sid.to_owned());
+            }
+            let deleted = journal.delete.as_ref().map_or(0, |d| d.sessions.len());
+            journal.restored_sessions.len() >= deleted
+        }
+    };
+    if whole_run {
+        journal.undone_at = Some(iso(now));
+        journal.undo_incomplete = report.not_undone.len() as u64;
+    }
     let bytes = serde_json::to_vec_pretty(&journal)
         .map_err(|e| Error::InvalidInput(format!("cannot serialize the run journal: {e}")))?;
     write_atomic(&dir.join(JOURNAL_FILE), &bytes)?;
@@ -262,7 +299,11 @@ pub fn undo_in(
 
 type Decided = Vec<(Option<String>, Step)>;
 
-fn decide(target: &UndoTarget, run_id: &str) -> Result<(PathBuf, RunJournal, Decided)> {
+fn decide(
+    target: &UndoTarget,
+    run_id: &str,
+    session: Option<&str>,
+) -> Result<(PathBuf, RunJournal, Decided)> {
     let dir = run_dir(&target.data_dir, run_id)?;
     let journal = read_journal(&dir)?;
     let backup = dir.join(BACKUP_DIR);
@@ -273,7 +314,10 @@ fn decide(target: &UndoTarget, run_id: &str) -> Result<(PathBuf, RunJournal, Dec
         return Ok((dir, journal, Vec::new()));
     }
     checked_store_backup(&backup, &journal, run_id)?;
-    let decided = decide_entries(target, run_id, &journal, &backup, started);
+    let mut decided = decide_entries(target, run_id, &journal, &backup, started);
+    if let Some(sid) = session {
+        decided.retain(|(s, _)| s.as_deref() == Some(sid));
+    }
     Ok((dir, journal, decided))
 }
 
@@ -341,6 +385,13 @@ fn decide_entries(
             .find(|e| e.kind == EntryKind::Title)
             .map(|e| e.path.as_str()),
     };
+    let quarantine = super::quarantine_dir(&target.data_dir, run_id);
+    let quarantined = QuarantineUndo {
+        claude_home: &target.claude_home,
+        state_dir: &target.state_dir,
+        quarantine: &quarantine,
+        emptied_at: journal.emptied_at.as_deref(),
+    };
     let mut decided = Vec::new();
     for entry in journal.entries.iter().rev() {
         let sid = Some(entry.session_id.clone());
@@ -366,6 +417,11 @@ fn decide_entries(
                 if let Some(tmp) = sidebar.leftover_temp(entry) {
                     decided
                         .push((sid, Step::Remove { path: tmp, action: UndoAction::TempRemoved }));
+                }
+            }
+            EntryKind::Quarantined => {
+                for step in quarantined.steps(entry) {
+                    decided.push((sid.clone(), Step::Quarantine(step)));
                 }
             }
             EntryKind::Record => decided.push((sid, ctx.record_step(entry))),

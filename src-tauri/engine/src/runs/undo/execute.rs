@@ -28,6 +28,15 @@ pub(super) fn step_summary(
             };
             Ok((s(step.path()), action))
         }
+        Step::Quarantine(step) => {
+            let action = match step {
+                QuarantineStep::PutBack { .. } => UndoAction::Unquarantined,
+                QuarantineStep::RemovePartial(_) => UndoAction::TempRemoved,
+                QuarantineStep::Nothing(_) => UndoAction::AlreadyGone,
+                QuarantineStep::Refuse(path, reason) => return Err((s(path), reason.clone())),
+            };
+            Ok((s(step.path()), action))
+        }
         Step::Refuse { path, reason } => Err((s(path), reason.clone())),
     }
 }
@@ -89,6 +98,10 @@ pub(super) fn execute(step: Step) -> std::result::Result<(String, UndoAction), (
         Step::Rename(step) => {
             let path = step.path().to_path_buf();
             step.apply().map_err(|e| fail(&path, "cannot change back", &e))?;
+        }
+        Step::Quarantine(step) => {
+            let path = step.path().display().to_string();
+            step.apply().map_err(|e| (path, e))?;
         }
         Step::Nothing { .. } | Step::Refuse { .. } => {}
     }

@@ -1,0 +1,215 @@
+//! Carrying a delete out: one run, each item journaled before it moves into the quarantine.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use ts_rs::TS;
+
+use super::plan::{DeletePlan, DeleteRequest, PlannedSession, RefusedSession, plan_delete_in};
+use crate::catalog::Catalog;
+use crate::error::{Error, Result};
+use crate::occupancy::ProcessSource;
+use crate::runs::{DeletedSession, EntryKind, EntryState, JournalEntry, RunFor, RunWriter};
+use crate::time::iso;
+
+/// How far a delete has got (sent after each session).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeleteProgress {
+    /// Sessions done so far.
+    pub done: u32,
+    /// Sessions in all.
+    pub total: u32,
+    /// Bytes moved so far.
+    #[ts(type = "number")]
+    pub bytes: u64,
+}
+
+/// What a delete did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeleteReport {
+    /// The run that can undo it (`None`: nothing moved, so no run was recorded).
+    pub run_id: Option<String>,
+    /// The sessions moved into the quarantine.
+    pub deleted: Vec<String>,
+    /// Those left alone, and why (the plan's refusals and any that failed midway).
+    pub refused: Vec<RefusedSession>,
+    /// Bytes moved.
+    #[ts(type = "number")]
+    pub bytes: u64,
+    /// Stopped before its end (between two sessions).
+    pub cancelled: bool,
+}
+
+/// Deletes what `request` names: planned again here, against the process table as it is now
+/// (a preview may be minutes old), then carried out as one run. Drops the catalog's cached
+/// listings afterwards.
+pub fn delete_in(
+    catalog: &Catalog,
+    request: &DeleteRequest,
+    processes: &dyn ProcessSource,
+    now: DateTime<Utc>,
+    progress: &mut dyn FnMut(DeleteProgress),
+    cancel: &AtomicBool,
+) -> Result<DeleteReport> {
+    let plan = plan_delete_in(catalog, request, processes, now)?;
+    if !plan.sessions.is_empty() {
+        catalog.claim_for_state_write()?;
+    }
+    let stores = DeleteStores {
+        claude_home: catalog.claude_home(),
+        state_dir: catalog.state_dir(),
+        data_dir: catalog.data_dir(),
+    };
+    let report = apply(&stores, plan, now, progress, cancel);
+    catalog.invalidate(&[]);
+    report
+}
+
+/// Where the run writes.
+struct DeleteStores<'a> {
+    pub claude_home: &'a Path,
+    pub state_dir: &'a Path,
+    pub data_dir: &'a Path,
+}
+
+/// Moves every planned session's items into a new run's quarantine folder, journaling each item
+/// before it moves; stops between sessions when `cancel` is set.
+fn apply(
+    stores: &DeleteStores<'_>,
+    plan: DeletePlan,
+    now: DateTime<Utc>,
+    progress: &mut dyn FnMut(DeleteProgress),
+    cancel: &AtomicBool,
+) -> Result<DeleteReport> {
+    let mut report = DeleteReport {
+        run_id: None,
+        deleted: Vec::new(),
+        refused: plan.refused,
+        bytes: 0,
+        cancelled: false,
+    };
+    if plan.sessions.is_empty() {
+        return Ok(report);
+    }
+    let root =
+        crate::runs::check_backup_root(stores.data_dir, stores.claude_home, stores.state_dir)?;
+    let mut w = RunWriter::create(
+        &root,
+        now,
+        RunFor::Delete { claude_home: stores.claude_home, state_dir: stores.state_dir },
+    )?;
+    let one_at_a_time = crate::files::lock_folder(&w.dir)?;
+    let quarantine = crate::runs::quarantine_dir(stores.data_dir, &w.journal.run_id);
+    fs::create_dir_all(&quarantine).map_err(|e| Error::io_at("create folder", &quarantine, e))?;
+    let total = u32::try_from(plan.sessions.len()).unwrap_or(u32::MAX);
+    let mut slot = 0usize;
+    for (i, session) in plan.sessions.into_iter().enumerate() {
+        if cancel.load(Ordering::SeqCst) {
+            report.cancelled = true;
+            w.journal.cancelled = true;
+            break;
+        }
+        match move_session(&mut w, &quarantine, &session, &mut slot) {
+            Ok(bytes) => {
+                report.bytes = report.bytes.saturating_add(bytes);
+                report.deleted.push(session.session_id.clone());
+            }
+            Err(why) => report
+                .refused
+                .push(RefusedSession { session_id: session.session_id.clone(), reason: why }),
+        }
+        progress(DeleteProgress {
+            done: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            total,
+            bytes: report.bytes,
+        });
+    }
+    w.journal.finished_at = Some(iso(Utc::now().max(now)));
+    w.save()?;
+    if w.journal.entries.iter().all(|e| e.state != EntryState::Done) {
+        // Nothing moved: a run that did nothing would only be litter in History.
+        drop(one_at_a_time);
+        let _ = fs::remove_dir(&quarantine);
+        let _ = fs::remove_dir(quarantine.parent().unwrap_or(&quarantine));
+        w.discard();
+        return Ok(report);
+    }
+    report.run_id = Some(w.journal.run_id.clone());
+    Ok(report)
+}
+
+/// Moves one session's items, the transcript first; returns the bytes moved, or why the session
+/// stays (its transcript did not move; items moved before a failure are in the quarantine and
+/// the run's undo puts them back).
+fn move_session(
+    w: &mut RunWriter,
+    quarantine: &Path,
+    session: &PlannedSession,
+    slot: &mut usize,
+) -> std::result::Result<u64, String> {
+    if let Some(d) = w.journal.delete.as_mut() {
+        d.sessions.push(DeletedSession {
+            session_id: session.session_id.clone(),
+            name: session.name.clone(),
+            working_directory: session.working_directory.clone(),
+        });
+    }
+    let mut bytes = 0u64;
+    for item in &session.items {
+        *slot += 1;
+        let from = PathBuf::from(&item.path);
+        let leaf = from.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let rel = format!("{slot}/{leaf}");
+        let mut e = JournalEntry::new(
+            EntryKind::Quarantined,
+            session.session_id.clone(),
+            item.path.clone(),
+            None,
+            Some(rel.clone()),
+            EntryState::Intended,
+        );
+        e.leftover = Some(item.kind);
+        let index = w.push(e).map_err(|e| e.to_string())?;
+        let to = quarantine.join(&rel);
+        let moved = to
+            .parent()
+            .map_or(Ok(()), fs::create_dir_all)
+            .and_then(|()| crate::moving::move_no_replace(&from, &to));
+        crate::fault::fault_point("delete: item moved, journal not yet updated");
+        match moved {
+            Ok(_) => {
+                let size = crate::moving::tree_size(&to).map_or(item.bytes, |s| s.bytes);
+                bytes = bytes.saturating_add(size);
+                if let Some(entry) = w.journal.entries.get_mut(index) {
+                    entry.backup_size = Some(size);
+                }
+                w.set(index, EntryState::Done, None, None).map_err(|e| e.to_string())?;
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let _ = fs::remove_dir(to.parent().unwrap_or(&to));
+                w.set(index, EntryState::Skipped, None, Some("gone before it was moved".into()))
+                    .map_err(|e| e.to_string())?;
+            }
+            Err(e) => {
+                let _ = fs::remove_dir(to.parent().unwrap_or(&to));
+                let why = format!("cannot move {} into the quarantine: {e}", item.path);
+                w.set(index, EntryState::Failed, None, Some(why.clone()))
+                    .map_err(|e| e.to_string())?;
+                let _ = w.save();
+                return Err(if bytes == 0 {
+                    format!("not deleted: {why}")
+                } else {
+                    format!("partly deleted ({why}); undo the run to put the rest back")
+                });
+            }
+        }
+    }
+    w.save().map_err(|e| e.to_string())?;
+    Ok(bytes)
+}

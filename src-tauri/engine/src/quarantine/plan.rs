@@ -1,0 +1,267 @@
+//! Which sessions a delete takes, by id or by rule, and the guards each must pass.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::leftovers::{HomeLeftovers, LeftoverItem, NOT_REMOVED};
+use crate::catalog::Catalog;
+use crate::error::{Error, Result};
+use crate::model::SessionSummary;
+use crate::occupancy::{OccupancySnapshot, ProcessSource};
+
+/// Rules that pick sessions; a session is picked when it meets every rule given.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DeleteRules {
+    /// Its last activity is more than this many days ago.
+    pub older_than_days: Option<u32>,
+    /// Nothing was ever typed in it (no prompt; Claude Code's bookkeeping only).
+    pub empty: bool,
+    /// Its transcript is larger than this many bytes.
+    #[ts(type = "number | null")]
+    pub larger_than: Option<u64>,
+    /// Its working directory no longer exists.
+    pub folder_gone: bool,
+}
+
+impl DeleteRules {
+    /// No rule at all.
+    pub fn is_none(&self) -> bool {
+        self == &Self::default()
+    }
+
+    fn picks(&self, s: &SessionSummary, now: DateTime<Utc>) -> bool {
+        let older = self.older_than_days.is_none_or(|days| {
+            let last = s.last_message_at.as_deref().unwrap_or(&s.mtime);
+            DateTime::parse_from_rfc3339(last)
+                .is_ok_and(|t| now.signed_duration_since(t).num_days() >= i64::from(days))
+        });
+        let empty = !self.empty || s.preview.is_none();
+        let larger = self.larger_than.is_none_or(|n| s.size_bytes > n);
+        let gone = !self.folder_gone
+            || (crate::paths::is_absolute_cwd(&s.working_directory)
+                && !Path::new(&s.working_directory).exists());
+        older && empty && larger && gone
+    }
+}
+
+/// What to delete: these sessions, or every session the rules pick (both: those of the sessions
+/// the rules pick).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DeleteRequest {
+    /// Session ids.
+    pub session_ids: Vec<String>,
+    /// Rules.
+    pub rules: DeleteRules,
+}
+
+/// A session the delete would move into the quarantine, with everything it left behind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedSession {
+    /// The session.
+    pub session_id: String,
+    /// The name it is shown by.
+    pub name: String,
+    /// Its working directory.
+    pub working_directory: String,
+    /// Everything it left behind, the transcript first.
+    pub items: Vec<LeftoverItem>,
+    /// Their bytes together.
+    #[ts(type = "number")]
+    pub bytes: u64,
+    /// What to know before deleting it (subagent runs, continuations).
+    pub notes: Vec<String>,
+    /// Sessions of the same conversation (it continues one, or one continues it) that are not
+    /// in this delete: a person may want them gone too.
+    pub related: Vec<String>,
+}
+
+/// A session the delete leaves alone, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedSession {
+    /// The session.
+    pub session_id: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// What a delete would do, computed without changing anything.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletePlan {
+    /// The sessions it would move into the quarantine.
+    pub sessions: Vec<PlannedSession>,
+    /// Those it would leave alone.
+    pub refused: Vec<RefusedSession>,
+    /// Bytes it would move.
+    #[ts(type = "number")]
+    pub bytes: u64,
+    /// What a delete never removes.
+    pub not_removed: Vec<String>,
+}
+
+/// [`plan_delete`] against the process table `processes` as it is now.
+pub fn plan_delete_in(
+    catalog: &Catalog,
+    request: &DeleteRequest,
+    processes: &dyn ProcessSource,
+    now: DateTime<Utc>,
+) -> Result<DeletePlan> {
+    plan_delete(catalog, request, &OccupancySnapshot::capture(processes), now)
+}
+
+/// Plans deleting what `request` names against the catalog and the running processes.
+pub fn plan_delete(
+    catalog: &Catalog,
+    request: &DeleteRequest,
+    snapshot: &OccupancySnapshot,
+    now: DateTime<Utc>,
+) -> Result<DeletePlan> {
+    let chosen = chosen(catalog, request, now)?;
+    let scan = catalog.scan()?;
+    let home = HomeLeftovers::scan(catalog.claude_home(), catalog.state_dir());
+    let agent_view = crate::job_states::agent_view_notes(catalog.claude_home());
+    let ids: std::collections::HashSet<&str> =
+        chosen.iter().filter_map(|c| c.as_ref().ok()).map(|s| s.session_id.as_str()).collect();
+    let mut plan = DeletePlan {
+        sessions: Vec::new(),
+        refused: Vec::new(),
+        bytes: 0,
+        not_removed: NOT_REMOVED.iter().map(|s| (*s).to_owned()).collect(),
+    };
+    for picked in &chosen {
+        let s = match picked {
+            Ok(s) => s,
+            Err(refused) => {
+                plan.refused.push(refused.clone());
+                continue;
+            }
+        };
+        let refuse = |reason: String| RefusedSession { session_id: s.session_id.clone(), reason };
+        if let Some(why) =
+            snapshot.check(&s.session_id, Some(&s.working_directory), Some(&s.encoded_path))
+        {
+            plan.refused.push(refuse(format!("not deleted: {why}")));
+            continue;
+        }
+        if let Some(job) = scan.attribution.job(&s.session_id)
+            && matches!(job.status.as_deref(), Some("running" | "pending"))
+        {
+            plan.refused.push(refuse(format!(
+                "not deleted: herdctl job {} of agent {} is {} on it",
+                job.id,
+                job.agent,
+                job.status.as_deref().unwrap_or("running")
+            )));
+            continue;
+        }
+        if let Some(note) = agent_view.get(&s.session_id).filter(|n| n.active) {
+            plan.refused.push(refuse(format!(
+                "not deleted: Claude Code's background job {} says it is {}",
+                note.id, note.state
+            )));
+            continue;
+        }
+        let items = home.of(&s.session_id, Path::new(&s.transcript_path));
+        if let Some(special) = items
+            .iter()
+            .find_map(|i| crate::moving::first_special(Path::new(&i.path)).ok().flatten())
+        {
+            plan.refused.push(refuse(format!(
+                "not deleted: {} is not a file, folder or link, so Corral does not move it",
+                special.display()
+            )));
+            continue;
+        }
+        let bytes = items.iter().map(|i| i.bytes).sum();
+        plan.bytes = plan.bytes.saturating_add(bytes);
+        let related: Vec<String> = [&s.continued_from, &s.continued_in]
+            .into_iter()
+            .flatten()
+            .filter(|id| !ids.contains(id.as_str()))
+            .cloned()
+            .collect();
+        plan.sessions.push(PlannedSession {
+            session_id: s.session_id.clone(),
+            name: s.display_name().to_owned(),
+            working_directory: s.working_directory.clone(),
+            notes: notes(s, &items),
+            items,
+            bytes,
+            related,
+        });
+    }
+    Ok(plan)
+}
+
+/// The sessions asked for, each found or refused (an id that is no session).
+fn chosen(
+    catalog: &Catalog,
+    request: &DeleteRequest,
+    now: DateTime<Utc>,
+) -> Result<Vec<std::result::Result<SessionSummary, RefusedSession>>> {
+    if request.session_ids.is_empty() && request.rules.is_none() {
+        return Err(Error::InvalidInput(
+            "name the sessions to delete, or a rule that picks them".into(),
+        ));
+    }
+    // Every main transcript, those with no message (never listed) included.
+    let scan = catalog.scan()?;
+    let summaries = || {
+        scan.transcripts
+            .iter()
+            .filter(|t| !t.facts.is_sidechain)
+            .map(|t| catalog.summary_of(t, &scan))
+    };
+    let mut out = Vec::new();
+    if request.session_ids.is_empty() {
+        out.extend(summaries().filter(|s| request.rules.picks(s, now)).map(Ok));
+        return Ok(out);
+    }
+    let mut seen = std::collections::HashSet::new();
+    for id in &request.session_ids {
+        if !seen.insert(id.as_str()) {
+            continue;
+        }
+        let found = catalog.session(id).or_else(|e| {
+            summaries().find(|s| &s.session_id == id && crate::paths::is_uuid(id)).ok_or(e)
+        });
+        match found {
+            Ok(s) if request.rules.picks(&s, now) => out.push(Ok(s)),
+            Ok(_) => {}
+            Err(e) => {
+                out.push(Err(RefusedSession { session_id: id.clone(), reason: e.to_string() }));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn notes(s: &SessionSummary, items: &[LeftoverItem]) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(folder) = items.iter().find(|i| i.kind == crate::runs::Leftover::SessionFolder) {
+        let runs = std::fs::read_dir(Path::new(&folder.path).join("subagents")).map_or(0, |rd| {
+            rd.flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl")).count()
+        });
+        if runs > 0 {
+            notes.push(format!(
+                "its {runs} subagent run{} go{} with it",
+                if runs == 1 { "" } else { "s" },
+                if runs == 1 { "es" } else { "" }
+            ));
+        }
+    }
+    if let Some(from) = &s.continued_from {
+        notes.push(format!("it continues session {from}"));
+    }
+    if let Some(into) = &s.continued_in {
+        notes.push(format!("session {into} continues it"));
+    }
+    notes
+}
