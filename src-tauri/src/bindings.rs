@@ -27,6 +27,12 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::import::ImportProgress::export_all(&cfg)?;
     corral_engine::placement::PlacementMode::export_all(&cfg)?;
     corral_engine::runs::RunSummary::export_all(&cfg)?;
+    corral_engine::quarantine::DeleteRequest::export_all(&cfg)?;
+    corral_engine::quarantine::DeletePlan::export_all(&cfg)?;
+    corral_engine::quarantine::DeleteProgress::export_all(&cfg)?;
+    corral_engine::quarantine::DeleteReport::export_all(&cfg)?;
+    corral_engine::quarantine::QuarantineRun::export_all(&cfg)?;
+    corral_engine::quarantine::EmptyReport::export_all(&cfg)?;
     corral_engine::runs::UndoPlan::export_all(&cfg)?;
     corral_engine::runs::UndoReport::export_all(&cfg)?;
     corral_engine::catalog::PageAt::export_all(&cfg)?;

@@ -12,6 +12,7 @@ use corral_engine::import::{
 };
 use corral_engine::occupancy::{OccupancySnapshot, SystemProcesses};
 use corral_engine::placement::PlacementMode;
+use corral_engine::quarantine;
 use corral_engine::renames::Renamed;
 use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
@@ -478,6 +479,76 @@ pub async fn resume_session(
     )?;
     with_catalog(&state, move |c| {
         corral_engine::resume::resume_in(c, &session_id, from_home, &terminals, &SystemProcesses)
+    })
+    .await
+}
+
+/// What deleting `request` would move into the quarantine (writes nothing).
+pub async fn plan_delete(
+    state: State<'_, AppState>,
+    request: quarantine::DeleteRequest,
+) -> Reply<quarantine::DeletePlan> {
+    check_delete(&request)?;
+    with_catalog(&state, move |c| {
+        quarantine::plan_delete_in(c, &request, &SystemProcesses, Utc::now())
+    })
+    .await
+}
+
+/// Deletes `request` into the quarantine as an undoable run, sending a `DeleteProgress` after
+/// each session; `cancel_run` stops it between sessions.
+pub async fn delete_sessions(
+    state: State<'_, AppState>,
+    request: quarantine::DeleteRequest,
+    on_progress: Progress<quarantine::DeleteProgress>,
+) -> Reply<quarantine::DeleteReport> {
+    check_delete(&request)?;
+    let cancel = state.run_cancel();
+    cancel.store(false, Ordering::SeqCst);
+    with_catalog(&state, move |c| {
+        let mut progress = |p| {
+            let _ = on_progress.0.send(p);
+        };
+        quarantine::delete_in(c, &request, &SystemProcesses, Utc::now(), &mut progress, &cancel)
+    })
+    .await
+}
+
+fn check_delete(request: &quarantine::DeleteRequest) -> Reply<()> {
+    if request.session_ids.len() > MAX_SOURCES {
+        return Err(invalid(format!("at most {MAX_SOURCES} sessions at once")));
+    }
+    Ok(())
+}
+
+/// Every delete run and what its quarantine folder holds, newest first.
+pub async fn quarantine(state: State<'_, AppState>) -> Reply<Vec<quarantine::QuarantineRun>> {
+    with_catalog(&state, |c| quarantine::quarantine(c.data_dir())).await
+}
+
+/// Puts a delete run's sessions back (only `session_id`'s when given).
+pub async fn restore_deleted(
+    state: State<'_, AppState>,
+    run_id: String,
+    session_id: Option<String>,
+) -> Reply<UndoReport> {
+    check_run_id(&run_id)?;
+    with_catalog(&state, move |c| {
+        quarantine::restore_in(c, &run_id, session_id.as_deref(), Utc::now())
+    })
+    .await
+}
+
+/// Sends delete runs' quarantine folders to the system's trash.
+pub async fn empty_quarantine(
+    state: State<'_, AppState>,
+    run_ids: Vec<String>,
+) -> Reply<quarantine::EmptyReport> {
+    for id in &run_ids {
+        check_run_id(id)?;
+    }
+    with_catalog(&state, move |c| {
+        quarantine::empty(c.data_dir(), &run_ids, &quarantine::SystemTrash, Utc::now())
     })
     .await
 }

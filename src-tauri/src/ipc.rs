@@ -26,6 +26,9 @@ use corral_engine::live::LiveNow;
 use corral_engine::lost_questions::LostQuestion;
 use corral_engine::model::{AgentSummary, AttachmentData, MessagePage, ModelUsage, SessionSummary};
 use corral_engine::placement::PlacementMode;
+use corral_engine::quarantine::{
+    DeletePlan, DeleteProgress, DeleteReport, DeleteRequest, EmptyReport, QuarantineRun,
+};
 use corral_engine::renames::Renamed;
 use corral_engine::resume::ResumeOutcome;
 use corral_engine::runs::{RunSummary, UndoPlan, UndoReport};
@@ -150,6 +153,18 @@ surface! {
     /// Opens a terminal resuming the session and waits up to 5 s for `claude` to be on it;
     /// `fromHome` resumes from the home folder when the session's own folder is gone.
     resume_session(session_id: String, from_home: bool) -> ResumeOutcome;
+    /// What deleting `request` would move into the quarantine (writes nothing).
+    plan_delete(request: DeleteRequest) -> DeletePlan;
+    /// Deletes `request` into the quarantine as an undoable run (planned again against the
+    /// process table as it is now), sending a `DeleteProgress` after each session; `cancel_run`
+    /// stops it between sessions.
+    delete_sessions(request: DeleteRequest, on_progress: Progress<DeleteProgress>) -> DeleteReport;
+    /// Every delete run and what its quarantine folder holds, newest first.
+    quarantine() -> Vec<QuarantineRun>;
+    /// Puts a delete run's sessions back (only `sessionId`'s when given).
+    restore_deleted(run_id: String, session_id: Option<String>) -> UndoReport;
+    /// Sends delete runs' quarantine folders to the system's trash.
+    empty_quarantine(run_ids: Vec<String>) -> EmptyReport;
     list_runs() -> Vec<RunSummary>;
     plan_undo(run_id: String) -> UndoPlan;
     undo_run(run_id: String) -> UndoReport;

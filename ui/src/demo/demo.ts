@@ -4,6 +4,9 @@
 // URL switches: ?demo=scale (10,000 sessions in 1,000 folders), ?demo=empty (no Claude home),
 // ?demo=nofleet (no fleet open).
 import type {
+  DeleteProgress,
+  DeleteReport,
+  DeleteRequest,
   DesktopReport,
   DesktopRestorePlan,
   DesktopRestorePreview,
@@ -34,6 +37,7 @@ import type {
 import { NO_TOKENS, addTokens } from '../lib/format';
 import type { PickKind } from '../lib/backend/backend';
 import type { Args, Command, Handlers, Result } from '../lib/commands';
+import { DemoQuarantine } from './quarantine';
 
 const HOME = '/home/ada';
 const mode = typeof location !== 'undefined' ? (new URLSearchParams(location.search).get('demo') ?? '') : '';
@@ -715,6 +719,11 @@ function run(id: string, agoMs: number, o: Partial<RunSummary>): RunSummary {
     mode: 'copy',
     sidebar: null,
     rename: null,
+    delete: null,
+    restoredSessions: [],
+    emptiedAt: null,
+    quarantineDir: null,
+    quarantineBytes: 0,
     placed: 0,
     records: 0,
     skipped: 0,
@@ -1180,6 +1189,7 @@ const handlers: Handlers = {
     } satisfies ImportPlan;
   },
   cancel_run: (a) => {
+    if (quarantineState) quarantineState.cancelled = true;
     cancelRequested = true;
     return null;
   },
@@ -1347,7 +1357,33 @@ const handlers: Handlers = {
   desktop_restore: () => {
     throw { kind: 'invalid-input', message: 'the demo restores through demoDesktopRestore' };
   },
+  plan_delete: (a) => quarantined().plan(a.request),
+  delete_sessions: () => {
+    throw { kind: 'invalid-input', message: 'the demo deletes through demoDelete' };
+  },
+  quarantine: () => quarantined().list(),
+  restore_deleted: (a) => {
+    const r = quarantined().restore(a.runId, a.sessionId);
+    if (!r) throw { kind: 'not-found', message: `No delete run ${a.runId}` };
+    return r;
+  },
+  empty_quarantine: (a) => quarantined().empty(a.runIds),
 };
+
+let quarantineState: DemoQuarantine | null = null;
+/** The demo's quarantine (made on first use: the sessions and runs exist by then). */
+function quarantined(): DemoQuarantine {
+  quarantineState ??= new DemoQuarantine(sessions, runs, run, settings.claudeHome, settings.dataDir);
+  return quarantineState;
+}
+
+/** The demo's streamed delete. */
+export async function demoDelete(
+  request: DeleteRequest,
+  onProgress: (p: DeleteProgress) => void,
+): Promise<DeleteReport> {
+  return await quarantined().delete(request, onProgress);
+}
 
 export async function demoInvoke<K extends Command>(cmd: K, a: Args<K>): Promise<Result<K>> {
   await delay(mode === 'scale' ? 30 : 120);

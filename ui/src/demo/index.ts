@@ -2,16 +2,25 @@
 // events among the demo's own listeners, the browser's drag events for the drop overlay, and
 // dialogs that answer with fixed paths.
 import type { Backend, DragState, Unsubscribe } from '../lib/backend/backend';
-import { demoApplyImport, demoDesktopRestore, demoEmit, demoInvoke, demoListen, demoPick, demoSavePath } from './demo';
+import {
+  demoApplyImport,
+  demoDelete,
+  demoDesktopRestore,
+  demoEmit,
+  demoInvoke,
+  demoListen,
+  demoPick,
+  demoSavePath,
+} from './demo';
 
 export const demoBackend: Backend = {
   call: demoInvoke,
-  async stream(cmd, plan, onProgress) {
-    // The two streamed commands, each with its own progress type.
-    if (cmd === 'apply_import') {
-      return (await demoApplyImport(plan as never, onProgress as never)) as never;
-    }
-    return (await demoDesktopRestore(plan as never, onProgress as never)) as never;
+  async stream(cmd, args, onProgress) {
+    // The streamed commands, each with its own progress type.
+    const a = args as unknown as Record<string, never>;
+    if (cmd === 'apply_import') return (await demoApplyImport(a.plan, onProgress as never)) as never;
+    if (cmd === 'delete_sessions') return (await demoDelete(a.request, onProgress as never)) as never;
+    return (await demoDesktopRestore(a.plan, onProgress as never)) as never;
   },
   listen: async (event, cb) => demoListen(event, cb as (p: unknown) => void),
   windowDrag: async (cb) => browserDrag(cb),

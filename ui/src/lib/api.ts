@@ -7,6 +7,9 @@ import type { DragState, PickKind, Unsubscribe } from './backend';
 import type { Args, Command, Result, SettingsPatch } from './commands';
 import type {
   AppError,
+  DeleteProgress,
+  DeleteReport,
+  DeleteRequest,
   FilesDropped,
   DesktopRestorePlan,
   DesktopRestoreProgress,
@@ -95,6 +98,20 @@ export const lostQuestions = () => call('lost_questions', {});
 export const liveStates = () => call('live_states', {});
 /** Opens a terminal resuming the session and waits (up to 5 s) for claude to be on it. */
 export const resumeSession = (sessionId: string, fromHome = false) => call('resume_session', { sessionId, fromHome });
+/** What deleting `request` would move into the quarantine (writes nothing). */
+export const planDelete = (request: DeleteRequest) => call('plan_delete', { request });
+/** Deletes into the quarantine as an undoable run, streaming progress (sessions done / total). */
+export const deleteSessions = (
+  request: DeleteRequest,
+  onProgress: (p: DeleteProgress) => void,
+): Promise<DeleteReport> => on((b) => b.stream('delete_sessions', { request }, onProgress));
+/** Every delete run and what the quarantine holds of it, newest first. */
+export const quarantine = () => call('quarantine', {});
+/** Puts a delete run's sessions back (only `sessionId`'s when given). */
+export const restoreDeleted = (runId: string, sessionId: string | null = null) =>
+  call('restore_deleted', { runId, sessionId });
+/** Sends delete runs' quarantine folders to the system's trash. */
+export const emptyQuarantine = (runIds: string[]) => call('empty_quarantine', { runIds });
 export const listRuns = () => call('list_runs', {});
 export const planUndo = (runId: string) => call('plan_undo', { runId });
 export const undoRun = (runId: string) => call('undo_run', { runId });
@@ -104,11 +121,11 @@ export const revealPath = (path: string) => call('reveal_path', { path });
 export const desktopRestore = (
   plan: DesktopRestorePlan,
   onProgress: (p: DesktopRestoreProgress) => void,
-): Promise<DesktopRestoreReport> => on((b) => b.stream('desktop_restore', plan, onProgress));
+): Promise<DesktopRestoreReport> => on((b) => b.stream('desktop_restore', { plan }, onProgress));
 
 /** Runs an import plan, streaming progress (files done / total, current file) to `onProgress`. */
 export const applyImport = (plan: ImportPlan, onProgress: (p: ImportProgress) => void): Promise<ImportReport> =>
-  on((b) => b.stream('apply_import', plan, onProgress));
+  on((b) => b.stream('apply_import', { plan }, onProgress));
 
 function subscribe<T>(event: string, cb: (payload: T) => void): Promise<Unsubscribe> {
   return on((b) => b.listen<T>(event, cb));

@@ -78,6 +78,7 @@ export const UNDO_ACTION_TEXT: Record<UndoAction, string> = {
   'sidecar-restored': 'Restore Claude Code’s title file it replaced',
   'sidecar-removed': 'Remove the Claude Code title file it created',
   'name-restored': 'Set the name herdctl shows back to the earlier one',
+  unquarantined: 'Put it back from the quarantine (nothing there now is replaced)',
 };
 
 export const UNDO_STATE_TEXT: Record<UndoState, string> = {

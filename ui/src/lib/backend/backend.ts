@@ -2,7 +2,7 @@
 // in-memory demo in a plain browser (../../demo). api.ts chooses one, once (./index.ts), and
 // talks only to it.
 import type { Args, Command, Result } from '../commands';
-import type { DesktopRestoreProgress, ExportFormat, ImportProgress } from '../types';
+import type { DeleteProgress, DesktopRestoreProgress, ExportFormat, ImportProgress } from '../types';
 
 export type Unsubscribe = () => void;
 
@@ -10,7 +10,11 @@ export type Unsubscribe = () => void;
 export type Streamed = {
   apply_import: ImportProgress;
   desktop_restore: DesktopRestoreProgress;
+  delete_sessions: DeleteProgress;
 };
+
+/** A streamed command's arguments but its progress channel. */
+export type StreamArgs<K extends keyof Streamed> = Omit<Args<K>, 'onProgress'>;
 
 /** Window-level drag state (for the drop overlay): enter/over with a CSS-pixel position, leave, drop. */
 export type DragState =
@@ -25,7 +29,7 @@ export interface Backend {
   /** Runs a command that streams its progress to `onProgress` while it runs. */
   stream<K extends keyof Streamed>(
     cmd: K,
-    plan: Args<K>['plan'],
+    args: StreamArgs<K>,
     onProgress: (p: Streamed[K]) => void,
   ): Promise<Result<K>>;
   /** Subscribes to an event the backend sends (`sessions-changed`, `search-status`, `files-dropped`). */

@@ -2,9 +2,9 @@
 // notification plugins (loaded when first used).
 import { invoke, Channel } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
-import type { Args, Result } from '../commands';
+import type { Result } from '../commands';
 import type { ExportFormat } from '../types';
-import type { Backend, PickKind, Streamed } from './backend';
+import type { Backend, PickKind, StreamArgs, Streamed } from './backend';
 
 const DIALOGS: Record<PickKind, Record<string, unknown>> = {
   'claude-home': { directory: true, multiple: false, title: 'Choose a Claude home (the folder that holds projects/)' },
@@ -35,12 +35,12 @@ export const tauriBackend: Backend = {
 
   async stream<K extends keyof Streamed>(
     cmd: K,
-    plan: Args<K>['plan'],
+    args: StreamArgs<K>,
     onProgress: (p: Streamed[K]) => void,
   ): Promise<Result<K>> {
     const channel = new Channel<Streamed[K]>();
     channel.onmessage = onProgress;
-    return await invoke<Result<K>>(cmd, { plan, onProgress: channel });
+    return await invoke<Result<K>>(cmd, { ...args, onProgress: channel });
   },
 
   listen: <T>(event: string, cb: (payload: T) => void) => listen<T>(event, (e) => cb(e.payload)),

@@ -4,12 +4,17 @@ import type { AdoptResult } from './AdoptResult';
 import type { AdoptableSession } from './AdoptableSession';
 import type { AgentSummary } from './AgentSummary';
 import type { AttachmentData } from './AttachmentData';
+import type { DeletePlan } from './DeletePlan';
+import type { DeleteProgress } from './DeleteProgress';
+import type { DeleteReport } from './DeleteReport';
+import type { DeleteRequest } from './DeleteRequest';
 import type { DesktopReport } from './DesktopReport';
 import type { DesktopRestorePlan } from './DesktopRestorePlan';
 import type { DesktopRestorePreview } from './DesktopRestorePreview';
 import type { DesktopRestoreProgress } from './DesktopRestoreProgress';
 import type { DesktopRestoreReport } from './DesktopRestoreReport';
 import type { DesktopRestoreRequest } from './DesktopRestoreRequest';
+import type { EmptyReport } from './EmptyReport';
 import type { ExportRequest } from './ExportRequest';
 import type { ExportSummary } from './ExportSummary';
 import type { ImportPlan } from './ImportPlan';
@@ -24,6 +29,7 @@ import type { MessagePage } from './MessagePage';
 import type { ModelUsage } from './ModelUsage';
 import type { PageAt } from './PageAt';
 import type { PlacementMode } from './PlacementMode';
+import type { QuarantineRun } from './QuarantineRun';
 import type { Renamed } from './Renamed';
 import type { ResumeOutcome } from './ResumeOutcome';
 import type { RunSummary } from './RunSummary';
@@ -138,6 +144,28 @@ export interface Commands {
    * `fromHome` resumes from the home folder when the session's own folder is gone.
    */
   resume_session: { args: { sessionId: string; fromHome: boolean }; result: ResumeOutcome };
+  /**
+   * What deleting `request` would move into the quarantine (writes nothing).
+   */
+  plan_delete: { args: { request: DeleteRequest }; result: DeletePlan };
+  /**
+   * Deletes `request` into the quarantine as an undoable run (planned again against the
+   * process table as it is now), sending a `DeleteProgress` after each session; `cancel_run`
+   * stops it between sessions.
+   */
+  delete_sessions: { args: { request: DeleteRequest; onProgress: Channel<DeleteProgress> }; result: DeleteReport };
+  /**
+   * Every delete run and what its quarantine folder holds, newest first.
+   */
+  quarantine: { args: Record<string, never>; result: Array<QuarantineRun> };
+  /**
+   * Puts a delete run's sessions back (only `sessionId`'s when given).
+   */
+  restore_deleted: { args: { runId: string; sessionId: string | null }; result: UndoReport };
+  /**
+   * Sends delete runs' quarantine folders to the system's trash.
+   */
+  empty_quarantine: { args: { runIds: Array<string> }; result: EmptyReport };
   list_runs: { args: Record<string, never>; result: Array<RunSummary> };
   plan_undo: { args: { runId: string }; result: UndoPlan };
   undo_run: { args: { runId: string }; result: UndoReport };
