@@ -938,6 +938,64 @@ CORPUS_IMAGE_SID = "0d3a8e6f-290f-4105-a327-a2496e5e2a83"  # a 1 MB pasted PNG (
 CORPUS_TOOLS_SID = "258c7280-ae70-4798-800f-63464d01a85d"  # 2.1.39: tools, subagents, notifications
 
 
+def step_delete_and_quarantine(driver, fx, home):
+    # 20. Clean up by age from All Chats: the preview names every session with its size and what it
+    # left behind; the run moves them into the quarantine; the Quarantine view puts one back, then the rest, byte for byte; a second
+    # clean-up is emptied into the (test home's) system trash.
+    claude, state_dir = fx / "claude", fx / "fleet" / ".herdctl"
+    before = tree_digest(claude / "projects", state_dir)
+    click(driver, one(driver, "nav-all-chats"))
+    click(driver, one(driver, "open-cleanup-chats"))
+    one(driver, "delete-dialog")
+    Select(one(driver, "rule-older-days")).select_by_value("7")
+    summary = wait_until("the clean-up's preview", lambda: [
+        e for e in by_testid(driver, "delete-summary") if "move into Corral's quarantine" in " ".join(text_of(e).split())])[0]
+    items = by_testid(driver, "delete-item")
+    assert len(items) >= 3, text_of(summary)
+    shot(driver, "70-cleanup-preview")
+    click(driver, one(driver, "delete-run"))
+    result = text_of(one(driver, "delete-result", "the delete's result"))
+    assert "moved into the quarantine" in " ".join(result.split()), result
+    shot(driver, "71-cleanup-result")
+    click(driver, one(driver, "delete-done"))
+    moved = [k for k in before if k not in tree_digest(claude / "projects", state_dir)]
+    assert any(k.endswith(".jsonl") for k in moved), "no transcript left its place"
+
+    click(driver, one(driver, "nav-quarantine"))
+    run = one(driver, "quarantine-run", "the delete run in the quarantine")
+    sessions = by_testid(driver, "quarantined-session")
+    assert len(sessions) == len(items), f"{len(sessions)} sessions held of {len(items)} deleted"
+    shot(driver, "72-quarantine")
+    click(driver, by_testid(driver, "restore-session")[0])
+    wait_until("one session put back", lambda: "put back" in text_of(by_testid(driver, "quarantined-session")[0]))
+    click(driver, one(driver, "restore-run"))
+    wait_until("the whole run put back",
+               lambda: by_testid(driver, "quarantine-run")[0].get_attribute("data-state") == "restored")
+    after = tree_digest(claude / "projects", state_dir)
+    assert after == before, f"not back byte for byte: {digest_diff(before, after)}"
+    shot(driver, "73-quarantine-restored")
+
+    # Again, then emptied into the trash: it lands whole in the test home's trash.
+    click(driver, one(driver, "open-cleanup"))
+    Select(one(driver, "rule-older-days")).select_by_value("7")
+    wait_until("the second preview", lambda: by_testid(driver, "delete-item"))
+    click(driver, one(driver, "delete-run"))
+    one(driver, "delete-result", "the second delete's result")
+    click(driver, one(driver, "delete-done"))
+    empty = wait_until("the Empty button", lambda: [b for b in by_testid(driver, "empty-quarantine") if b.is_enabled()])[0]
+    click(driver, empty)
+    confirm = one(driver, "confirm-dialog")
+    assert "system's trash" in text_of(confirm), text_of(confirm)
+    shot(driver, "74-empty-confirm")
+    click(driver, one(driver, "confirm-button"))
+    wait_until("the run marked as sent to the trash",
+               lambda: by_testid(driver, "quarantine-run")[0].get_attribute("data-state") == "emptied")
+    trash = home / ".local" / "share" / "Trash" / "files"
+    held = list(trash.rglob("*.jsonl")) if trash.is_dir() else []
+    assert len(held) >= len(items) - 1, f"the trash holds {len(held)} transcripts"
+    shot(driver, "75-quarantine-emptied")
+
+
 def corpus_home(tmp):
     """A Claude home made of ../shared/corpus's real transcripts, laid out as Claude Code lays them
     out: each project folder as it was, spotter's flat files under one folder and named by their
@@ -1047,6 +1105,7 @@ def main():
         step_tool_forms(driver, claude)
         step_views(driver, "light")
         step_views(driver, "dark", src)
+        step_delete_and_quarantine(driver, fx, home)
         quit_app(driver, tauri)
         driver = tauri = None
         step_corpus_home(tmp)
@@ -1057,6 +1116,7 @@ def main():
             "undone byte-identically, a rewound session with its branch and tokens by model, the export "
             "menu and a Markdown export through its IPC command, a fork run without the copied history, Fleet tokens, "
             "tool calls in their own form (an Edit's diff, Bash colours, a rejected call), a pasted image's thumbnail, light and dark views, "
+            "a clean-up by age into the quarantine, put back byte-identically, and emptied into the trash, "
             "the real transcripts of ../shared/corpus")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
         log(f"FAIL: {type(e).__name__}: {e}")

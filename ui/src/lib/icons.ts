@@ -1,7 +1,10 @@
 // Every icon the app draws comes from one bundled SVG set (Lucide), so none depends on an emoji
 // font being installed. Icons are decoration: whatever shows one also says it in text or a tooltip.
 import {
+  Archive,
+  ArchiveRestore,
   Ban,
+  Broom,
   Bot,
   Check,
   ChevronDown,
@@ -47,6 +50,7 @@ import {
   SunMoon,
   Terminal,
   Timer,
+  Trash,
   Triangle,
   TriangleAlert,
   UserPlus,
@@ -56,7 +60,10 @@ import {
 } from 'lucide';
 
 export const ICONS = {
+  archive: Archive,
+  'archive-restore': ArchiveRestore,
   ban: Ban,
+  broom: Broom,
   bot: Bot,
   check: Check,
   'chevron-down': ChevronDown,
@@ -95,6 +102,7 @@ export const ICONS = {
   plug: Plug,
   refresh: RefreshCw,
   'rotate-ccw': RotateCcw,
+  trash: Trash,
   search: Search,
   settings: Settings,
   square: Square,

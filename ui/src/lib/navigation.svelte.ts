@@ -5,7 +5,7 @@ import { listing } from './listing.svelte';
 import { toasts } from './toasts.svelte';
 import type { SessionSummary } from './types';
 
-export type View = 'fleet' | 'chats' | 'import' | 'history' | 'desktop' | 'settings';
+export type View = 'fleet' | 'chats' | 'import' | 'history' | 'quarantine' | 'desktop' | 'settings';
 
 /** A place in a transcript to open at: a search hit's line, and the words to mark there. */
 export type TranscriptAnchor = {
@@ -20,6 +20,9 @@ export type TranscriptAnchor = {
   /** The search that found it: the viewer's find bar opens with it, at this hit. */
   query?: string;
 };
+
+/** How a delete starts: these sessions, or (none given) a clean-up by rules. */
+export type DeleteStart = { sessionIds?: string[] };
 
 export type WizardStart = {
   step?: 1 | 2;
@@ -42,6 +45,8 @@ class Navigation {
   openPanels = $state.raw<Set<string>>(new Set());
 
   wizard = $state<WizardStart | null>(null);
+  /** The delete dialog, when open: chosen sessions, or a clean-up by rules. */
+  deleting = $state<DeleteStart | null>(null);
   /** The agent row under a drag in progress (drop target highlight). */
   dropAgent = $state<string | null>(null);
   /** Agent to reveal in the Fleet view (set by "agent" links elsewhere). */
@@ -74,6 +79,11 @@ class Navigation {
 
   openWizard(start: WizardStart = {}): void {
     this.wizard = { step: 1, ...start };
+  }
+
+  /** Opens the delete dialog: these sessions, or (none) a clean-up by rules. */
+  openDelete(start: DeleteStart = {}): void {
+    this.deleting = start;
   }
 }
 
