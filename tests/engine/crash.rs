@@ -322,6 +322,31 @@ fn a_rename_killed_at_any_step_leaves_no_partial_line() {
     panic!("the rename never finished");
 }
 
+/// Whether `/dev/shm` is a filesystem of its own (then a quarantine there is across filesystems).
+fn shm_is_another_filesystem() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let probe = crate::import::World::new();
+    fs::metadata("/dev/shm").is_ok_and(|m| m.dev() != fs::metadata(&probe.root).unwrap().dev())
+}
+
+/// A world with sessions 1 and 2 of alpha, each with a subagent run and a `file-history/` copy,
+/// and the data dir to use: on `/dev/shm` when `across` (the temp dir is returned to keep it).
+fn delete_world(across: bool) -> (crate::import::World, Option<tempfile::TempDir>, PathBuf) {
+    let w = crate::import::World::new();
+    let shm_data = tempfile::tempdir_in("/dev/shm").ok().filter(|_| across);
+    let data = shm_data.as_ref().map_or(w.data.clone(), |d| d.path().to_path_buf());
+    for n in [1, 2] {
+        let t = w.session(&w.alpha_folder(), &sid(n), crate::import::ALPHA_WD, false);
+        let sub = t.with_extension("").join("subagents");
+        fs::create_dir_all(&sub).unwrap();
+        fs::write(sub.join("agent-a1.jsonl"), format!("{{\"n\":{n}}}\n")).unwrap();
+        let history = w.home.join("file-history").join(sid(n));
+        fs::create_dir_all(&history).unwrap();
+        fs::write(history.join("a@v1"), format!("history {n}\n")).unwrap();
+    }
+    (w, shm_data, data)
+}
+
 /// The child of the delete scenario: deletes sessions 1 and 2 of the world in
 /// `CORRAL_DELETE_CRASH` (`<home>\n<fleet>\n<data dir>`).
 #[test]
@@ -353,29 +378,14 @@ fn delete_crash_child() {
 /// byte. Until the delete finishes unkilled.
 #[test]
 fn a_delete_killed_at_any_step_loses_nothing_and_is_undone() {
-    use std::os::unix::fs::MetadataExt;
-    let shm = std::path::Path::new("/dev/shm");
-    let probe = crate::import::World::new();
-    let cross =
-        fs::metadata(shm).is_ok_and(|m| m.dev() != fs::metadata(&probe.root).unwrap().dev());
+    let cross = shm_is_another_filesystem();
     if !cross {
         println!("notice: no second filesystem (/dev/shm): the delete's crash test runs on one");
     }
     for across in [false, true].into_iter().filter(|a| !a || cross) {
         let mut crashes = 0;
         for k in 1..400u32 {
-            let w = crate::import::World::new();
-            let shm_data = tempfile::tempdir_in(shm).ok().filter(|_| across);
-            let data = shm_data.as_ref().map_or(w.data.clone(), |d| d.path().to_path_buf());
-            for n in [1, 2] {
-                let t = w.session(&w.alpha_folder(), &sid(n), crate::import::ALPHA_WD, false);
-                let sub = t.with_extension("").join("subagents");
-                fs::create_dir_all(&sub).unwrap();
-                fs::write(sub.join("agent-a1.jsonl"), format!("{{\"n\":{n}}}\n")).unwrap();
-                let env = w.home.join("file-history").join(sid(n));
-                fs::create_dir_all(&env).unwrap();
-                fs::write(env.join("a@v1"), format!("history {n}\n")).unwrap();
-            }
+            let (w, _shm_data, data) = delete_world(across);
             w.adoption_record(&sid(2), "alpha");
             let before = w.user_tree();
             let files = all_contents(&[w.home.clone(), w.state.clone()]);
@@ -412,6 +422,126 @@ fn a_delete_killed_at_any_step_loses_nothing_and_is_undone() {
                 break;
             }
             assert!(k < 399, "the delete never finished");
+        }
+    }
+}
+
+/// The child of the delete-undo scenario: undoes (or, with `CORRAL_EMPTY_FIRST`, empties into
+/// a folder trash, then undoes) the only run in the data dir of `CORRAL_UNDELETE_CRASH`.
+#[test]
+#[ignore = "run by a_delete_s_undo_or_empty_killed_at_any_step_loses_nothing in a child process"]
+fn undelete_crash_child() {
+    let Ok(spec) = std::env::var("CORRAL_UNDELETE_CRASH") else { return };
+    let catalog = catalog_of(&spec);
+    let [run] = &runs::runs(catalog.data_dir()).unwrap()[..] else { panic!("one run") };
+    if let Ok(trash) = std::env::var("CORRAL_EMPTY_FIRST") {
+        struct Folder(PathBuf);
+        impl corral_engine::quarantine::Trash for Folder {
+            fn put(&self, path: &std::path::Path) -> Result<(), String> {
+                fs::create_dir_all(&self.0).unwrap();
+                fs::rename(path, self.0.join(path.file_name().unwrap())).map_err(|e| e.to_string())
+            }
+        }
+        let ids = [run.run_id.clone()];
+        corral_engine::quarantine::empty(catalog.data_dir(), &ids, &Folder(trash.into()), now())
+            .unwrap();
+        return;
+    }
+    runs::undo_in(&catalog, None, &run.run_id, now()).unwrap();
+}
+
+/// A delete's undo SIGKILLed at every step (on one filesystem and across two) loses nothing and
+/// finishes when run again; an empty killed between marking the journal and the trash leaves the
+/// quarantine whole, and its undo still puts the tree back.
+#[test]
+fn a_delete_s_undo_or_empty_killed_at_any_step_loses_nothing() {
+    let cross = shm_is_another_filesystem();
+    for (across, empty_first) in [(false, false), (true, false), (false, true)] {
+        if across && !cross {
+            continue;
+        }
+        let mut crashes = 0;
+        for k in 1..200u32 {
+            let (w, _shm_data, data) = delete_world(across);
+            let before = w.user_tree();
+            let spec =
+                format!("{}\n{}\n{}", w.home.display(), w.fleet_file.display(), data.display());
+            let catalog = catalog_of(&spec);
+            let request = corral_engine::quarantine::DeleteRequest {
+                session_ids: vec![sid(1), sid(2)],
+                rules: corral_engine::quarantine::DeleteRules::default(),
+            };
+            let nobody = corral_engine::occupancy::FixedProcesses(Ok(Vec::new()));
+            let cancel = std::sync::atomic::AtomicBool::new(false);
+            corral_engine::quarantine::delete_in(
+                &catalog,
+                &request,
+                &nobody,
+                now(),
+                &mut |_| {},
+                &cancel,
+            )
+            .unwrap();
+            // Every byte of every item, wherever it is (the journal itself changes; it is no item).
+            let files = all_contents(&[w.home.clone(), data.join("quarantine")]);
+            let ctx = format!("undo across={across} empty={empty_first}, crash at point {k}");
+            let trash = w.root.join("trash");
+            let child = Command::new(std::env::current_exe().unwrap())
+                .args([
+                    "--exact",
+                    "crash::undelete_crash_child",
+                    "--ignored",
+                    "--nocapture",
+                    "--test-threads=1",
+                ])
+                .env("CORRAL_UNDELETE_CRASH", &spec)
+                .env("CORRAL_FAULT_AT", k.to_string())
+                .envs(empty_first.then(|| ("CORRAL_EMPTY_FIRST", trash.clone())))
+                .output()
+                .unwrap();
+            let finished = child.status.success();
+            crashes += usize::from(!finished);
+            if !finished {
+                use std::os::unix::process::ExitStatusExt;
+                assert_eq!(
+                    child.status.signal(),
+                    Some(9),
+                    "{ctx}: {}",
+                    String::from_utf8_lossy(&child.stdout)
+                );
+            }
+            let present = all_contents(&[w.home.clone(), data.clone(), trash.clone()]);
+            for bytes in &files {
+                assert!(
+                    present.contains(bytes),
+                    "{ctx}: {:?} is gone",
+                    String::from_utf8_lossy(bytes)
+                );
+            }
+            if empty_first && finished {
+                // Emptied whole into the trash: every byte is there, and undo says where to look.
+                let run = &runs::runs(&data).unwrap()[0];
+                let report = runs::undo_in(&catalog, None, &run.run_id, now()).unwrap();
+                assert!(
+                    report.not_undone.iter().all(|n| n.reason.contains("trash")),
+                    "{ctx}: {report:?}"
+                );
+                println!("empty: crashed and undone at {crashes} fault points");
+                assert!(crashes >= 1, "{ctx}: the empty passed no fault point");
+                break;
+            }
+            // Run again (unkilled), the undo finishes and the tree is as it was.
+            let run = &runs::runs(&data).unwrap()[0];
+            let report = runs::undo_in(&catalog, None, &run.run_id, now()).unwrap();
+            assert!(report.not_undone.is_empty(), "{ctx}: {report:?}");
+            assert_eq!(w.user_tree(), before, "{ctx}");
+            if finished {
+                println!(
+                    "undo across={across}: crashed and finished again at {crashes} fault points"
+                );
+                assert!(crashes >= 4, "{ctx}: only {crashes} fault points were reached");
+                break;
+            }
         }
     }
 }

@@ -108,14 +108,16 @@ fn apply(
     let quarantine = crate::runs::quarantine_dir(stores.data_dir, &w.journal.run_id);
     fs::create_dir_all(&quarantine).map_err(|e| Error::io_at("create folder", &quarantine, e))?;
     let total = u32::try_from(plan.sessions.len()).unwrap_or(u32::MAX);
-    let mut slot = 0usize;
-    for (i, session) in plan.sessions.into_iter().enumerate() {
+    let journaled = journal_all(&mut w, &plan.sessions)?;
+    let mut attempted = 0usize;
+    for (i, (session, indices)) in plan.sessions.iter().zip(&journaled).enumerate() {
         if cancel.load(Ordering::SeqCst) {
             report.cancelled = true;
             w.journal.cancelled = true;
             break;
         }
-        match move_session(&mut w, &quarantine, &session, &mut slot) {
+        attempted = i + 1;
+        match move_session(&mut w, &quarantine, session, indices) {
             Ok(bytes) => {
                 report.bytes = report.bytes.saturating_add(bytes);
                 report.deleted.push(session.session_id.clone());
@@ -124,11 +126,21 @@ fn apply(
                 .refused
                 .push(RefusedSession { session_id: session.session_id.clone(), reason: why }),
         }
+        if attempted.is_multiple_of(SAVE_EVERY) {
+            w.save()?;
+        }
         progress(DeleteProgress {
-            done: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            done: u32::try_from(attempted).unwrap_or(u32::MAX),
             total,
             bytes: report.bytes,
         });
+    }
+    // Sessions a cancel kept out were never touched: they leave the journal.
+    if let Some(first_untouched) = journaled.get(attempted).and_then(|ix| ix.first()) {
+        w.journal.entries.truncate(*first_untouched);
+    }
+    if let Some(d) = w.journal.delete.as_mut() {
+        d.sessions.truncate(attempted);
     }
     w.journal.finished_at = Some(iso(Utc::now().max(now)));
     w.save()?;
@@ -144,38 +156,64 @@ fn apply(
     Ok(report)
 }
 
-/// Moves one session's items, the transcript first; returns the bytes moved, or why the session
-/// stays (its transcript did not move; items moved before a failure are in the quarantine and
-/// the run's undo puts them back).
+/// How many sessions go between two saves of the journal while items move (each item was
+/// journaled before the first move; these saves only keep its states current for a reader).
+const SAVE_EVERY: usize = 50;
+
+/// Journals every item of every planned session as intended, in one write before anything moves
+/// (one write per item would make a delete of thousands of sessions rewrite a growing journal
+/// thousands of times). Gives each session's entry indices; a crash from here on leaves every
+/// item in its place or in the quarantine slot its entry names, which is all undo needs.
+fn journal_all(w: &mut RunWriter, sessions: &[PlannedSession]) -> Result<Vec<Vec<usize>>> {
+    let mut slot = 0usize;
+    let mut out = Vec::with_capacity(sessions.len());
+    for session in sessions {
+        if let Some(d) = w.journal.delete.as_mut() {
+            d.sessions.push(DeletedSession {
+                session_id: session.session_id.clone(),
+                name: session.name.clone(),
+                working_directory: session.working_directory.clone(),
+            });
+        }
+        let mut indices = Vec::with_capacity(session.items.len());
+        for item in &session.items {
+            slot += 1;
+            let leaf = Path::new(&item.path)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let mut e = JournalEntry::new(
+                EntryKind::Quarantined,
+                session.session_id.clone(),
+                item.path.clone(),
+                None,
+                Some(format!("{slot}/{leaf}")),
+                EntryState::Intended,
+            );
+            e.leftover = Some(item.kind);
+            indices.push(w.journal.entries.len());
+            w.journal.entries.push(e);
+        }
+        out.push(indices);
+    }
+    w.save()?;
+    crate::fault::fault_point("delete: every item journaled");
+    Ok(out)
+}
+
+/// Moves one session's items (journaled at `indices`), the transcript first; returns the bytes
+/// moved, or why the session stays (its transcript did not move; items moved before a failure
+/// are in the quarantine and the run's undo puts them back).
 fn move_session(
     w: &mut RunWriter,
     quarantine: &Path,
     session: &PlannedSession,
-    slot: &mut usize,
+    indices: &[usize],
 ) -> std::result::Result<u64, String> {
-    if let Some(d) = w.journal.delete.as_mut() {
-        d.sessions.push(DeletedSession {
-            session_id: session.session_id.clone(),
-            name: session.name.clone(),
-            working_directory: session.working_directory.clone(),
-        });
-    }
     let mut bytes = 0u64;
-    for item in &session.items {
-        *slot += 1;
+    for (item, &index) in session.items.iter().zip(indices) {
         let from = PathBuf::from(&item.path);
-        let leaf = from.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let rel = format!("{slot}/{leaf}");
-        let mut e = JournalEntry::new(
-            EntryKind::Quarantined,
-            session.session_id.clone(),
-            item.path.clone(),
-            None,
-            Some(rel.clone()),
-            EntryState::Intended,
-        );
-        e.leftover = Some(item.kind);
-        let index = w.push(e).map_err(|e| e.to_string())?;
+        let rel = w.journal.entries.get(index).and_then(|e| e.backup.clone()).unwrap_or_default();
         let to = quarantine.join(&rel);
         let moved = to
             .parent()
@@ -210,6 +248,5 @@ fn move_session(
             }
         }
     }
-    w.save().map_err(|e| e.to_string())?;
     Ok(bytes)
 }

@@ -13,9 +13,9 @@
 //!   Claude Code's background job says it is going. Subagent runs and continuations are noted.
 //! - **The move** ([`crate::moving`]): into `<data dir>/quarantine/<run id>/<n>/<name>`, one
 //!   rename that never replaces on one filesystem; across filesystems a copy checked byte for
-//!   byte before the source goes. Each item is journaled (`intended`) before it moves, so a
-//!   crash leaves every byte in its place or in the quarantine, and the run's undo
-//!   ([`crate::runs`]) puts it back.
+//!   byte before the source goes. Every item is journaled (`intended`, with its quarantine slot)
+//!   in one write before the first move, so a crash leaves every byte in its place or in the
+//!   slot its entry names, and the run's undo ([`crate::runs`]) puts it back.
 //! - **Emptying** (`contents`): a run's quarantine folder goes to the system's trash, never a
 //!   permanent delete of Corral's own; a trash that refuses keeps the files and says so.
 

@@ -270,6 +270,7 @@ impl QuarantineStep {
                 }
                 let kept = crate::moving::merge_back(&from, &to)
                     .map_err(|e| format!("cannot put it back: {e}; it stays in the quarantine"))?;
+                crate::fault::fault_point("undo: an item put back from the quarantine");
                 if let Some(first) = kept.first() {
                     return Err(format!(
                         "{} differ{} from what is there now (written after the delete); the \
