@@ -55,13 +55,12 @@ pub struct QuarantineRun {
 /// Every delete run, newest first, with what its quarantine folder holds.
 pub fn quarantine(data_dir: &Path) -> Result<Vec<QuarantineRun>> {
     let mut out = Vec::new();
-    for run in crate::runs::runs(data_dir)? {
-        if run.delete.is_none() {
-            continue;
+    for id in crate::runs::run_ids(data_dir)? {
+        let Ok(dir) = run_dir(data_dir, &id) else { continue };
+        match read_journal(&dir) {
+            Ok(journal) if journal.delete.is_some() => out.push(summarize(data_dir, &journal)),
+            _ => {}
         }
-        let Ok(dir) = run_dir(data_dir, &run.run_id) else { continue };
-        let Ok(journal) = read_journal(&dir) else { continue };
-        out.push(summarize(data_dir, &journal));
     }
     Ok(out)
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use ts_rs::TS;
 
+use crate::job_states::JobNote;
 use crate::runs::Leftover;
 
 /// One thing a session left behind.
@@ -29,7 +30,7 @@ pub struct HomeLeftovers {
     claude_home: PathBuf,
     state_dir: PathBuf,
     todos: HashMap<String, Vec<PathBuf>>,
-    jobs: HashMap<String, PathBuf>,
+    jobs: HashMap<String, JobNote>,
 }
 
 impl HomeLeftovers {
@@ -45,16 +46,18 @@ impl HomeLeftovers {
                 }
             }
         }
-        let jobs = crate::job_states::agent_view_notes(claude_home)
-            .into_iter()
-            .map(|(sid, note)| (sid, claude_home.join("jobs").join(note.id)))
-            .collect();
+        let jobs = crate::job_states::agent_view_notes(claude_home);
         Self {
             claude_home: claude_home.to_path_buf(),
             state_dir: state_dir.to_path_buf(),
             todos,
             jobs,
         }
+    }
+
+    /// What Claude Code's background job record that names `sid` says, if one does.
+    pub fn agent_view_job(&self, sid: &str) -> Option<&JobNote> {
+        self.jobs.get(sid)
     }
 
     /// Everything session `sid`, whose transcript is `transcript`, left behind and is still there:
@@ -79,7 +82,7 @@ impl HomeLeftovers {
         }
         places.push((Leftover::DebugLog, home.join("debug").join(format!("{sid}.txt"))));
         if let Some(job) = self.jobs.get(sid) {
-            places.push((Leftover::AgentViewJob, job.clone()));
+            places.push((Leftover::AgentViewJob, home.join("jobs").join(&job.id)));
         }
         if let Ok(record) = crate::adoption_store::record_path(&self.state_dir, sid) {
             places.push((Leftover::AdoptionRecord, record));

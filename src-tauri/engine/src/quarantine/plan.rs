@@ -126,7 +126,6 @@ pub fn plan_delete(
     let chosen = chosen(catalog, request, now)?;
     let scan = catalog.scan()?;
     let home = HomeLeftovers::scan(catalog.claude_home(), catalog.state_dir());
-    let agent_view = crate::job_states::agent_view_notes(catalog.claude_home());
     let ids: std::collections::HashSet<&str> =
         chosen.iter().filter_map(|c| c.as_ref().ok()).map(|s| s.session_id.as_str()).collect();
     let mut plan = DeletePlan {
@@ -161,7 +160,7 @@ pub fn plan_delete(
             )));
             continue;
         }
-        if let Some(note) = agent_view.get(&s.session_id).filter(|n| n.active) {
+        if let Some(note) = home.agent_view_job(&s.session_id).filter(|n| n.active) {
             plan.refused.push(refuse(format!(
                 "not deleted: Claude Code's background job {} says it is {}",
                 note.id, note.state

@@ -96,6 +96,13 @@ fn dir_size(dir: &Path) -> u64 {
 /// Every run under `<data dir>/runs`, newest first. A missing folder means no runs.
 pub fn runs(data_dir: &Path) -> Result<Vec<RunSummary>> {
     let root = runs_root(data_dir);
+    Ok(run_ids(data_dir)?.iter().map(|id| summarize(data_dir, &root.join(id), id)).collect())
+}
+
+/// The id of every run folder under `<data dir>/runs` (valid names, real folders), newest first.
+/// A missing folder means no runs.
+pub fn run_ids(data_dir: &Path) -> Result<Vec<String>> {
+    let root = runs_root(data_dir);
     let rd = match fs::read_dir(&root) {
         Ok(rd) => rd,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -107,9 +114,9 @@ pub fn runs(data_dir: &Path) -> Result<Vec<RunSummary>> {
         if validate_run_id(&id).is_err() || !entry.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
         }
-        out.push(summarize(data_dir, &entry.path(), &id));
+        out.push(id);
     }
-    out.sort_by(|a, b| b.run_id.cmp(&a.run_id));
+    out.sort_by(|a, b| b.cmp(a));
     Ok(out)
 }
 

@@ -91,7 +91,7 @@ pub use journal::{
     STORE_BACKUP_DIR, SidebarTarget, Written, check_backup_root, read_journal,
 };
 pub(crate) use journal::{RunFor, RunWriter};
-pub use list::{RunSummary, UndoState, runs};
+pub use list::{RunSummary, UndoState, run_ids, runs};
 pub use quarantined::Leftover;
 pub use undo::{
     NotUndone, UndoAction, UndoItem, UndoPlan, UndoReport, UndoTarget, plan_undo, plan_undo_in,
