@@ -136,7 +136,9 @@ fn apply(
         });
     }
     // Sessions a cancel kept out were never touched: they leave the journal.
-    if let Some(first_untouched) = journaled.get(attempted).and_then(|ix| ix.first()) {
+    // (A session with no item left has no entry: the first entry of any later one counts.)
+    if let Some(first_untouched) = journaled.get(attempted..).into_iter().flatten().flatten().next()
+    {
         w.journal.entries.truncate(*first_untouched);
     }
     if let Some(d) = w.journal.delete.as_mut() {
