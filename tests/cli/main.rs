@@ -22,6 +22,7 @@ mod support;
 #[path = "../engine/world.rs"]
 mod world;
 
+mod cleanup;
 mod commands;
 mod desktop;
 mod reliability;

@@ -356,7 +356,7 @@ fn delete_crash_child() {
     let catalog = catalog_of(&spec);
     let request = corral_engine::quarantine::DeleteRequest {
         session_ids: vec![sid(1), sid(2)],
-        rules: corral_engine::quarantine::DeleteRules::default(),
+        ..corral_engine::quarantine::DeleteRequest::default()
     };
     let nobody = corral_engine::occupancy::FixedProcesses(Ok(Vec::new()));
     let cancel = std::sync::atomic::AtomicBool::new(false);
@@ -469,7 +469,7 @@ fn a_delete_s_undo_or_empty_killed_at_any_step_loses_nothing() {
             let catalog = catalog_of(&spec);
             let request = corral_engine::quarantine::DeleteRequest {
                 session_ids: vec![sid(1), sid(2)],
-                rules: corral_engine::quarantine::DeleteRules::default(),
+                ..corral_engine::quarantine::DeleteRequest::default()
             };
             let nobody = corral_engine::occupancy::FixedProcesses(Ok(Vec::new()));
             let cancel = std::sync::atomic::AtomicBool::new(false);

@@ -40,6 +40,7 @@ mod quarantine;
 mod reliability;
 mod runs;
 mod search;
+mod storage;
 mod support;
 mod synthetic;
 mod transcript;

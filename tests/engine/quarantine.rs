@@ -14,7 +14,7 @@ use corral_engine::runs::{self, Leftover, UndoTarget};
 use crate::import::{ALPHA_WD, World, now, sid};
 
 /// Session `n` in alpha's folder with everything a real home keeps for a session beside it.
-fn full_session(w: &World, n: u32) -> PathBuf {
+pub(crate) fn full_session(w: &World, n: u32) -> PathBuf {
     let id = sid(n);
     let t = w.session(&w.alpha_folder(), &id, ALPHA_WD, false);
     let sub = w.alpha_folder().join(&id).join("subagents");
@@ -36,7 +36,7 @@ fn full_session(w: &World, n: u32) -> PathBuf {
 }
 
 fn request(ids: &[String]) -> DeleteRequest {
-    DeleteRequest { session_ids: ids.to_vec(), rules: DeleteRules::default() }
+    DeleteRequest { session_ids: ids.to_vec(), ..DeleteRequest::default() }
 }
 
 fn delete(w: &World, req: &DeleteRequest, processes: &FixedProcesses) -> DeleteReport {
@@ -44,7 +44,7 @@ fn delete(w: &World, req: &DeleteRequest, processes: &FixedProcesses) -> DeleteR
     quarantine::delete_in(&w.catalog(), req, processes, now(), &mut |_| {}, &cancel).unwrap()
 }
 
-fn nobody() -> FixedProcesses {
+pub(crate) fn nobody() -> FixedProcesses {
     FixedProcesses(Ok(Vec::new()))
 }
 
@@ -162,7 +162,7 @@ fn rules_pick_empty_old_large_and_orphaned_sessions() {
     )
     .unwrap();
     let pick = |rules: DeleteRules| -> Vec<String> {
-        let req = DeleteRequest { session_ids: Vec::new(), rules };
+        let req = DeleteRequest { rules, ..DeleteRequest::default() };
         let plan = quarantine::plan_delete(&w.catalog(), &req, &OccupancySnapshot::nobody(), now())
             .unwrap();
         let mut ids: Vec<String> = plan.sessions.into_iter().map(|s| s.session_id).collect();
@@ -311,6 +311,63 @@ fn emptying_goes_to_the_trash_and_a_refusing_trash_keeps_everything() {
     let again = quarantine::empty(&w.data, &[run], &FolderTrash(w.root.join("trash"), true), now())
         .unwrap();
     assert!(again.kept[0].reason.contains("emptied already"));
+}
+
+#[test]
+fn automatic_emptying_takes_only_runs_older_than_its_age() {
+    let w = World::new();
+    full_session(&w, 1);
+    let run = delete(&w, &request(&[sid(1)]), &nobody()).run_id.unwrap();
+    let trash = FolderTrash(w.root.join("trash"), true);
+    // The run was made at `now()`: 29 days on it stays, 30 days on it goes.
+    let early = now() + chrono::Duration::days(29);
+    let kept = quarantine::empty_older_than(&w.data, 30, &trash, early).unwrap();
+    assert!(kept.emptied.is_empty() && kept.kept.is_empty(), "{kept:?}");
+    assert!(runs::quarantine_dir(&w.data, &run).exists());
+    let late = now() + chrono::Duration::days(30);
+    let gone = quarantine::empty_older_than(&w.data, 30, &trash, late).unwrap();
+    assert_eq!(gone.emptied, [run.clone()]);
+    assert!(w.root.join("trash").join(&run).is_dir());
+    // Once emptied it is never taken again.
+    assert!(quarantine::empty_older_than(&w.data, 30, &trash, late).unwrap().emptied.is_empty());
+}
+
+#[test]
+fn herdctl_s_names_go_with_the_session_and_undo_sets_them_back() {
+    let w = World::new();
+    full_session(&w, 1);
+    full_session(&w, 2);
+    let store = corral_engine::metadata::MetadataStore::new(&w.state);
+    store.set_custom_name("alpha", &sid(1), Some("Release notes")).unwrap();
+    store.set_custom_name("adhoc", &sid(1), Some("Old name")).unwrap();
+    store.set_custom_name("alpha", &sid(2), Some("Keep me")).unwrap();
+    let plan = quarantine::plan_delete(
+        &w.catalog(),
+        &request(&[sid(1)]),
+        &OccupancySnapshot::nobody(),
+        now(),
+    )
+    .unwrap();
+    let names: Vec<(&str, &str)> =
+        plan.sessions[0].names.iter().map(|n| (n.agent_key.as_str(), n.name.as_str())).collect();
+    assert_eq!(names, [("adhoc", "Old name"), ("alpha", "Release notes")]);
+    assert!(plan.not_removed.iter().all(|n| !n.contains("herdctl")), "{:?}", plan.not_removed);
+
+    // Renamed between the preview and the delete: the name as it is then is what undo restores.
+    store.set_custom_name("alpha", &sid(1), Some("Release notes v2")).unwrap();
+    let run = delete(&w, &request(&[sid(1)]), &nobody()).run_id.unwrap();
+    assert_eq!(store.custom_name("alpha", &sid(1)).unwrap(), None);
+    assert_eq!(store.custom_name("adhoc", &sid(1)).unwrap(), None);
+    assert_eq!(store.custom_name("alpha", &sid(2)).unwrap().as_deref(), Some("Keep me"));
+
+    let undone = runs::undo(&target(&w), &run, now()).unwrap();
+    assert!(undone.not_undone.is_empty(), "{undone:?}");
+    assert_eq!(store.custom_name("alpha", &sid(1)).unwrap().as_deref(), Some("Release notes v2"));
+    assert_eq!(store.custom_name("adhoc", &sid(1)).unwrap().as_deref(), Some("Old name"));
+    assert_eq!(
+        w.catalog().session(&sid(1)).unwrap().custom_name.as_deref(),
+        Some("Release notes v2")
+    );
 }
 
 #[test]

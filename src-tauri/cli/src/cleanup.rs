@@ -1,10 +1,11 @@
-//! `delete` and `quarantine`: deleting sessions into Corral's quarantine, and what is in it.
+//! `delete`, `quarantine` and `storage`: deleting sessions into Corral's quarantine, what is in
+//! it, and where the Claude home's space goes.
 
 use std::sync::atomic::AtomicBool;
 
 use clap::Subcommand;
 use corral_engine::occupancy::SystemProcesses;
-use corral_engine::quarantine::{self, DeleteRequest, DeleteRules, SystemTrash};
+use corral_engine::quarantine::{self, DeleteRequest, DeleteRules, LeftoverSweep, SystemTrash};
 use corral_engine::{Catalog, Error};
 
 use crate::{print_json, say};
@@ -27,6 +28,18 @@ pub struct DeleteArgs {
     /// Only sessions whose working directory no longer exists.
     #[arg(long)]
     folder_gone: bool,
+    /// Only sessions that ran in this working directory.
+    #[arg(long = "in", value_name = "FOLDER")]
+    working_directory: Option<String>,
+    /// Only sessions this agent owns (its qualified name).
+    #[arg(long, value_name = "AGENT")]
+    agent: Option<String>,
+    /// Also sweep up what sessions that no longer exist left behind (untouched for a day).
+    #[arg(long)]
+    orphaned: bool,
+    /// Also sweep up Claude Code's debug logs untouched for this long (`30d`); the sessions stay.
+    #[arg(long, value_name = "AGE", value_parser = parse_days)]
+    debug_logs_older_than: Option<u32>,
     /// Show what would be deleted, with sizes; change nothing.
     #[arg(long)]
     dry_run: bool,
@@ -93,6 +106,12 @@ pub fn delete(catalog: &Catalog, a: &DeleteArgs, json: bool) -> Result<(), Error
             empty: a.empty,
             larger_than: a.larger_than,
             folder_gone: a.folder_gone,
+            working_directory: a.working_directory.clone(),
+            agent: a.agent.clone(),
+        },
+        sweep: LeftoverSweep {
+            orphaned: a.orphaned,
+            debug_logs_older_than_days: a.debug_logs_older_than,
         },
     };
     let now = chrono::Utc::now();
@@ -211,6 +230,45 @@ pub fn run(catalog: &Catalog, cmd: &QuarantineCommand, json: bool) -> Result<(),
             Ok(())
         }
     }
+}
+
+/// `corral-cli storage`.
+pub fn storage(catalog: &Catalog, json: bool) -> Result<(), Error> {
+    let report = corral_engine::storage::storage(catalog, chrono::Utc::now())?;
+    if json {
+        return print_json(&report);
+    }
+    say!("{}  {}", size(report.total_bytes), report.claude_home);
+    for a in &report.areas {
+        say!("  {:>9}  {:<16} {}", size(a.bytes), a.name, a.what.as_deref().unwrap_or(""));
+    }
+    say!("largest sessions:");
+    for s in report.largest.iter().take(10) {
+        say!("  {:>9}  {}  {}", size(s.bytes), s.session_id, s.name);
+    }
+    say!("by working directory:");
+    for f in report.folders.iter().take(10) {
+        let gone = if f.gone { "  (gone)" } else { "" };
+        let key = f.key.as_deref().unwrap_or("");
+        say!("  {:>9}  {}  {key}{gone}", size(f.bytes), sessions(f.sessions as usize));
+    }
+    say!(
+        "leftovers of {} that no longer exist: {} (corral-cli delete --orphaned)",
+        sessions(report.orphaned_sessions as usize),
+        size(report.orphaned_bytes)
+    );
+    let d = &report.debug_logs;
+    say!("debug logs: {} in {} files", size(d.bytes), d.files);
+    for aged in &d.older {
+        say!(
+            "  {:>9} untouched for {} days (corral-cli delete --debug-logs-older-than {}d)",
+            size(aged.bytes),
+            aged.days,
+            aged.days
+        );
+    }
+    say!("in Corral's quarantine: {}", size(report.quarantine_bytes));
+    Ok(())
 }
 
 fn sessions(n: usize) -> String {

@@ -73,6 +73,8 @@ enum Command {
     /// What is in the quarantine; put runs back; send them to the system's trash.
     #[command(subcommand)]
     Quarantine(cleanup::QuarantineCommand),
+    /// Where the Claude home's space goes, and what cleans each part up.
+    Storage,
     /// List the fleet's agents with their session counts.
     Agents,
     /// Which sessions a claude process is on now: running, waiting on you, idle — and why.
@@ -122,6 +124,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Rename(a) => sessions::rename(&catalog, &a, g.json),
         Command::Delete(a) => cleanup::delete(&catalog, &a, g.json),
         Command::Quarantine(c) => cleanup::run(&catalog, &c, g.json),
+        Command::Storage => cleanup::storage(&catalog, g.json),
         Command::Agents => sessions::agents(&catalog, g.json),
         Command::Status => status::status(&catalog, g.json),
         Command::Resume(a) => status::resume(&catalog, &a, g.json),

@@ -54,6 +54,7 @@ pub mod renames;
 pub mod resume;
 pub mod runs;
 pub mod search;
+pub mod storage;
 pub mod watch;
 
 pub use catalog::{Catalog, CatalogConfig, ListOptions, Listing, SessionDetails};

@@ -39,12 +39,14 @@ pub struct TreeSize {
     pub bytes: u64,
     /// Entries (files, folders, links).
     pub entries: u64,
+    /// When its newest entry last changed (`None` when no time could be read).
+    pub newest: Option<std::time::SystemTime>,
 }
 
 /// The size of what is at `path` (a file, a link, or a folder's whole tree), links not followed.
 pub fn tree_size(path: &Path) -> io::Result<TreeSize> {
     let meta = fs::symlink_metadata(path)?;
-    let mut size = TreeSize { bytes: 0, entries: 1 };
+    let mut size = TreeSize { bytes: 0, entries: 1, newest: meta.modified().ok() };
     if meta.is_file() {
         size.bytes = meta.len();
     } else if meta.is_dir() {
@@ -52,6 +54,7 @@ pub fn tree_size(path: &Path) -> io::Result<TreeSize> {
             let inner = tree_size(&entry?.path())?;
             size.bytes = size.bytes.saturating_add(inner.bytes);
             size.entries = size.entries.saturating_add(inner.entries);
+            size.newest = size.newest.max(inner.newest);
         }
     }
     Ok(size)

@@ -9,9 +9,11 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::plan::{DeletePlan, DeleteRequest, PlannedSession, RefusedSession, plan_delete_in};
+use super::plan::{DeleteRequest, plan_delete_in};
+use super::planned::{DeletePlan, PlannedSession, RefusedSession};
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
+use crate::metadata::MetadataStore;
 use crate::occupancy::ProcessSource;
 use crate::runs::{DeletedSession, EntryKind, EntryState, JournalEntry, RunFor, RunWriter};
 use crate::time::iso;
@@ -108,7 +110,8 @@ fn apply(
     let quarantine = crate::runs::quarantine_dir(stores.data_dir, &w.journal.run_id);
     fs::create_dir_all(&quarantine).map_err(|e| Error::io_at("create folder", &quarantine, e))?;
     let total = u32::try_from(plan.sessions.len()).unwrap_or(u32::MAX);
-    let journaled = journal_all(&mut w, &plan.sessions)?;
+    let store = MetadataStore::new(stores.state_dir);
+    let journaled = journal_all(&mut w, &plan.sessions, &store)?;
     let mut attempted = 0usize;
     for (i, (session, indices)) in plan.sessions.iter().zip(&journaled).enumerate() {
         if cancel.load(Ordering::SeqCst) {
@@ -119,6 +122,7 @@ fn apply(
         attempted = i + 1;
         match move_session(&mut w, &quarantine, session, indices) {
             Ok(bytes) => {
+                remove_names(&mut w, &store, indices.get(session.items.len()..).unwrap_or(&[]));
                 report.bytes = report.bytes.saturating_add(bytes);
                 report.deleted.push(session.session_id.clone());
             }
@@ -166,7 +170,11 @@ const SAVE_EVERY: usize = 50;
 /// (one write per item would make a delete of thousands of sessions rewrite a growing journal
 /// thousands of times). Gives each session's entry indices; a crash from here on leaves every
 /// item in its place or in the quarantine slot its entry names, which is all undo needs.
-fn journal_all(w: &mut RunWriter, sessions: &[PlannedSession]) -> Result<Vec<Vec<usize>>> {
+fn journal_all(
+    w: &mut RunWriter,
+    sessions: &[PlannedSession],
+    store: &MetadataStore,
+) -> Result<Vec<Vec<usize>>> {
     let mut slot = 0usize;
     let mut out = Vec::with_capacity(sessions.len());
     for session in sessions {
@@ -177,7 +185,7 @@ fn journal_all(w: &mut RunWriter, sessions: &[PlannedSession]) -> Result<Vec<Vec
                 working_directory: session.working_directory.clone(),
             });
         }
-        let mut indices = Vec::with_capacity(session.items.len());
+        let mut indices = Vec::with_capacity(session.items.len() + session.names.len());
         for item in &session.items {
             slot += 1;
             let leaf = Path::new(&item.path)
@@ -193,6 +201,21 @@ fn journal_all(w: &mut RunWriter, sessions: &[PlannedSession]) -> Result<Vec<Vec
                 EntryState::Intended,
             );
             e.leftover = Some(item.kind);
+            indices.push(w.journal.entries.len());
+            w.journal.entries.push(e);
+        }
+        for name in &session.names {
+            let Ok(file) = store.file_path(&name.agent_key) else { continue };
+            let mut e = JournalEntry::new(
+                EntryKind::Name,
+                session.session_id.clone(),
+                file.display().to_string(),
+                None,
+                None,
+                EntryState::Intended,
+            );
+            e.agent_name = Some(name.agent_key.clone());
+            e.previous_name = Some(name.name.clone());
             indices.push(w.journal.entries.len());
             w.journal.entries.push(e);
         }
@@ -251,4 +274,32 @@ fn move_session(
         }
     }
     Ok(bytes)
+}
+
+/// Removes herdctl's names of a session whose items moved (journaled at `indices`), each as
+/// herdctl has it now: a name renamed since the plan is journaled as it is before it goes, and one
+/// already gone is skipped. A name that cannot be removed stays, and its entry says why.
+fn remove_names(w: &mut RunWriter, store: &MetadataStore, indices: &[usize]) {
+    for &index in indices {
+        let Some(entry) = w.journal.entries.get(index) else { continue };
+        let (sid, key) = (entry.session_id.clone(), entry.agent_name.clone().unwrap_or_default());
+        let result = match store.custom_name(&key, &sid) {
+            Ok(None) => {
+                let _ = w.set(index, EntryState::Skipped, None, Some("no name any more".into()));
+                continue;
+            }
+            Ok(Some(now)) => {
+                if let Some(e) = w.journal.entries.get_mut(index) {
+                    e.previous_name = Some(now);
+                }
+                // The name as it is now is on disk in the journal before it goes.
+                w.save().and_then(|()| store.set_custom_name(&key, &sid, None))
+            }
+            Err(e) => Err(e),
+        };
+        let _ = match result {
+            Ok(()) => w.set(index, EntryState::Done, None, None),
+            Err(e) => w.set(index, EntryState::Failed, None, Some(e.to_string())),
+        };
+    }
 }

@@ -188,6 +188,17 @@ pub fn runs_older_than(data_dir: &Path, days: u32, now: DateTime<Utc>) -> Result
         .collect())
 }
 
+/// Sends every delete run older than `days` whose quarantine still holds something to `trash`
+/// (the automatic emptying a person can turn on, and `quarantine empty --older-than`).
+pub fn empty_older_than(
+    data_dir: &Path,
+    days: u32,
+    trash: &dyn Trash,
+    now: DateTime<Utc>,
+) -> Result<EmptyReport> {
+    empty(data_dir, &runs_older_than(data_dir, days, now)?, trash, now)
+}
+
 fn empty_one(data_dir: &Path, run_id: &str, trash: &dyn Trash, now: DateTime<Utc>) -> Result<u64> {
     let dir = run_dir(data_dir, run_id)?;
     let _one_at_a_time = crate::files::lock_folder(&dir)?;

@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::leftovers::{HomeLeftovers, LeftoverItem, NOT_REMOVED};
+use super::planned::{DeletePlan, PlannedSession, RefusedSession, herdctl_names};
+use super::sweep::{LeftoverSweep, plan_sweep};
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
 use crate::model::SessionSummary;
@@ -25,6 +27,10 @@ pub struct DeleteRules {
     pub larger_than: Option<u64>,
     /// Its working directory no longer exists.
     pub folder_gone: bool,
+    /// It ran in this working directory.
+    pub working_directory: Option<String>,
+    /// This agent (a qualified name) owns it.
+    pub agent: Option<String>,
 }
 
 impl DeleteRules {
@@ -44,7 +50,9 @@ impl DeleteRules {
         let gone = !self.folder_gone
             || (crate::paths::is_absolute_cwd(&s.working_directory)
                 && !Path::new(&s.working_directory).exists());
-        older && empty && larger && gone
+        let within = self.working_directory.as_ref().is_none_or(|w| &s.working_directory == w);
+        let owned = self.agent.as_ref().is_none_or(|a| s.agent_name.as_ref() == Some(a));
+        older && empty && larger && gone && within && owned
     }
 }
 
@@ -57,53 +65,8 @@ pub struct DeleteRequest {
     pub session_ids: Vec<String>,
     /// Rules.
     pub rules: DeleteRules,
-}
-
-/// A session the delete would move into the quarantine, with everything it left behind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct PlannedSession {
-    /// The session.
-    pub session_id: String,
-    /// The name it is shown by.
-    pub name: String,
-    /// Its working directory.
-    pub working_directory: String,
-    /// Everything it left behind, the transcript first.
-    pub items: Vec<LeftoverItem>,
-    /// Their bytes together.
-    #[ts(type = "number")]
-    pub bytes: u64,
-    /// What to know before deleting it (subagent runs, continuations).
-    pub notes: Vec<String>,
-    /// Sessions of the same conversation (it continues one, or one continues it) that are not
-    /// in this delete: a person may want them gone too.
-    pub related: Vec<String>,
-}
-
-/// A session the delete leaves alone, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct RefusedSession {
-    /// The session.
-    pub session_id: String,
-    /// Why.
-    pub reason: String,
-}
-
-/// What a delete would do, computed without changing anything.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct DeletePlan {
-    /// The sessions it would move into the quarantine.
-    pub sessions: Vec<PlannedSession>,
-    /// Those it would leave alone.
-    pub refused: Vec<RefusedSession>,
-    /// Bytes it would move.
-    #[ts(type = "number")]
-    pub bytes: u64,
-    /// What a delete never removes.
-    pub not_removed: Vec<String>,
+    /// Leftovers to sweep up on their own (with or without sessions).
+    pub sweep: LeftoverSweep,
 }
 
 /// [`plan_delete`] against the process table `processes` as it is now.
@@ -191,10 +154,14 @@ pub fn plan_delete(
             name: s.display_name().to_owned(),
             working_directory: s.working_directory.clone(),
             notes: notes(s, &items),
+            names: herdctl_names(&scan, &s.session_id),
             items,
             bytes,
             related,
         });
+    }
+    if !request.sweep.is_none() {
+        plan_sweep(catalog, &request.sweep, (&scan, &home), snapshot, now, &mut plan);
     }
     Ok(plan)
 }
@@ -206,8 +173,11 @@ fn chosen(
     now: DateTime<Utc>,
 ) -> Result<Vec<std::result::Result<SessionSummary, RefusedSession>>> {
     if request.session_ids.is_empty() && request.rules.is_none() {
+        if !request.sweep.is_none() {
+            return Ok(Vec::new());
+        }
         return Err(Error::InvalidInput(
-            "name the sessions to delete, or a rule that picks them".into(),
+            "name the sessions to delete, a rule that picks them, or leftovers to sweep up".into(),
         ));
     }
     // Every main transcript, those with no message (never listed) included.

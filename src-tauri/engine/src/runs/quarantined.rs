@@ -49,7 +49,7 @@ pub enum Leftover {
 
 impl Leftover {
     /// The folder of the Claude home this kind lives in (`None`: the state dir's).
-    fn home_folder(self) -> Option<&'static str> {
+    pub fn home_folder(self) -> Option<&'static str> {
         Some(match self {
             Self::Transcript | Self::SessionFolder => "projects",
             Self::SessionEnv => "session-env",

@@ -358,6 +358,18 @@ fn checked_store_backup(backup: &Path, journal: &RunJournal, run_id: &str) -> Re
     Ok(())
 }
 
+/// A herdctl name a delete removed, undone as a rename of the entry's own session.
+fn deleted_name_step(target: &UndoTarget, backup: &Path, entry: &JournalEntry) -> Step {
+    let own = RenameUndo {
+        claude_home: &target.claude_home,
+        state_dir: &target.state_dir,
+        backup,
+        session_id: &entry.session_id,
+        transcript: None,
+    };
+    Step::Rename(own.step(entry))
+}
+
 /// Each entry decided, newest first (a run is undone in the reverse of the order it wrote).
 fn decide_entries(
     target: &UndoTarget,
@@ -398,6 +410,11 @@ fn decide_entries(
         match entry.kind {
             // A record the rename had not got to yet (it was killed first) is decided all the
             // same: the files say whether it was written.
+            // A delete removes herdctl's names of each session it takes: each entry is undone
+            // as a rename of its own session.
+            EntryKind::Name if journal.delete.is_some() => {
+                decided.push((sid, deleted_name_step(target, backup, entry)));
+            }
             EntryKind::Title | EntryKind::TitleSidecar | EntryKind::Name => {
                 decided.push((sid, Step::Rename(renamed.step(entry))));
             }
