@@ -486,9 +486,10 @@ pub async fn resume_session(
 /// What deleting `request` would move into the quarantine (writes nothing).
 pub async fn plan_delete(
     state: State<'_, AppState>,
-    request: quarantine::DeleteRequest,
+    mut request: quarantine::DeleteRequest,
 ) -> Reply<quarantine::DeletePlan> {
     check_delete(&request)?;
+    request.desktop_store = state.desktop_store()?;
     with_catalog(&state, move |c| {
         quarantine::plan_delete_in(c, &request, &SystemProcesses, Utc::now())
     })
@@ -499,10 +500,11 @@ pub async fn plan_delete(
 /// each session; `cancel_run` stops it between sessions.
 pub async fn delete_sessions(
     state: State<'_, AppState>,
-    request: quarantine::DeleteRequest,
+    mut request: quarantine::DeleteRequest,
     on_progress: Progress<quarantine::DeleteProgress>,
 ) -> Reply<quarantine::DeleteReport> {
     check_delete(&request)?;
+    request.desktop_store = state.desktop_store()?;
     let cancel = state.run_cancel();
     cancel.store(false, Ordering::SeqCst);
     with_catalog(&state, move |c| {
@@ -533,8 +535,9 @@ pub async fn restore_deleted(
     session_id: Option<String>,
 ) -> Reply<UndoReport> {
     check_run_id(&run_id)?;
+    let store = state.desktop_store()?;
     with_catalog(&state, move |c| {
-        quarantine::restore_in(c, &run_id, session_id.as_deref(), Utc::now())
+        quarantine::restore_in(c, store, &run_id, session_id.as_deref(), Utc::now())
     })
     .await
 }
@@ -551,6 +554,11 @@ pub async fn empty_quarantine(
         quarantine::empty(c.data_dir(), &run_ids, &quarantine::SystemTrash, Utc::now())
     })
     .await
+}
+
+/// Where the Claude home's space goes.
+pub async fn storage(state: State<'_, AppState>) -> Reply<corral_engine::storage::StorageReport> {
+    with_catalog(&state, |c| corral_engine::storage::storage(c, Utc::now())).await
 }
 
 pub async fn list_runs(state: State<'_, AppState>) -> Reply<Vec<RunSummary>> {

@@ -371,6 +371,65 @@ fn herdctl_s_names_go_with_the_session_and_undo_sets_them_back() {
 }
 
 #[test]
+fn the_desktop_app_s_sidebar_entries_go_only_while_it_is_closed() {
+    let w = World::new();
+    full_session(&w, 1);
+    full_session(&w, 2);
+    let store = w.root.join("desktop-store");
+    let org = store
+        .join("0000aaaa-0000-4000-a000-000000000001")
+        .join("0000bbbb-0000-4000-a000-000000000002");
+    fs::create_dir_all(&org).unwrap();
+    let entry_of = |n: u32| {
+        let path = org.join(format!("local_1111111{n}-0000-4000-a000-000000000001.json"));
+        let body = format!(
+            r#"{{"sessionId":"local_x{n}","cliSessionId":"{}","title":"Chat {n}","cwd":"{ALPHA_WD}"}}"#,
+            sid(n)
+        );
+        fs::write(&path, body).unwrap();
+        path
+    };
+    let (entry, other) = (entry_of(1), entry_of(2));
+    let before = fs::read(&entry).unwrap();
+    let req = DeleteRequest { desktop_store: Some(store.clone()), ..request(&[sid(1)]) };
+
+    // The app is running: the entry stays, and the preview says so.
+    let app = ProcessInfo {
+        pid: 77,
+        name: "claude-desktop".into(),
+        cmd: vec!["/usr/lib/claude-desktop/claude-desktop".into()],
+        cwd: None,
+        exe: Some("/usr/lib/claude-desktop/claude-desktop".into()),
+        exited: false,
+        parent: None,
+    };
+    let running = FixedProcesses(Ok(vec![app]));
+    let plan = quarantine::plan_delete_in(&w.catalog(), &req, &running, now()).unwrap();
+    let s = &plan.sessions[0];
+    assert!(s.items.iter().all(|i| i.kind != Leftover::DesktopEntry), "{s:?}");
+    assert!(s.notes.iter().any(|n| n.contains("the app is running")), "{:?}", s.notes);
+
+    // Closed: it goes with the session (the other session's stays), and undo puts it back.
+    let plan = quarantine::plan_delete_in(&w.catalog(), &req, &nobody(), now()).unwrap();
+    assert_eq!(plan.sessions[0].items.last().unwrap().kind, Leftover::DesktopEntry);
+    let run = delete(&w, &req, &nobody()).run_id.unwrap();
+    assert!(!entry.exists());
+    assert!(other.exists());
+    let undone =
+        quarantine::restore_in(&w.catalog(), Some(store.clone()), &run, None, now()).unwrap();
+    assert!(undone.not_undone.is_empty(), "{undone:?}");
+    assert_eq!(fs::read(&entry).unwrap(), before);
+
+    // An undo pointed at no store (or another one) leaves the entry in the quarantine.
+    let run = delete(&w, &req, &nobody()).run_id.unwrap();
+    let undone = quarantine::restore_in(&w.catalog(), None, &run, None, now()).unwrap();
+    assert_eq!(undone.not_undone.len(), 1, "{undone:?}");
+    assert!(undone.not_undone[0].reason.contains("no desktop app store"), "{undone:?}");
+    assert!(!entry.exists());
+    assert!(w.catalog().session(&sid(1)).is_ok(), "the session itself is back");
+}
+
+#[test]
 fn one_session_of_a_run_is_restored_alone() {
     let w = World::new();
     full_session(&w, 1);

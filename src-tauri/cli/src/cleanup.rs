@@ -98,7 +98,12 @@ fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// `corral-cli delete`.
-pub fn delete(catalog: &Catalog, a: &DeleteArgs, json: bool) -> Result<(), Error> {
+pub fn delete(
+    catalog: &Catalog,
+    a: &DeleteArgs,
+    desktop_store: Option<&std::path::Path>,
+    json: bool,
+) -> Result<(), Error> {
     let request = DeleteRequest {
         session_ids: a.session_ids.clone(),
         rules: DeleteRules {
@@ -113,6 +118,7 @@ pub fn delete(catalog: &Catalog, a: &DeleteArgs, json: bool) -> Result<(), Error
             orphaned: a.orphaned,
             debug_logs_older_than_days: a.debug_logs_older_than,
         },
+        desktop_store: corral_engine::desktop::store_from_env(desktop_store),
     };
     let now = chrono::Utc::now();
     if a.dry_run {
@@ -166,7 +172,12 @@ pub fn delete(catalog: &Catalog, a: &DeleteArgs, json: bool) -> Result<(), Error
 }
 
 /// `corral-cli quarantine …`.
-pub fn run(catalog: &Catalog, cmd: &QuarantineCommand, json: bool) -> Result<(), Error> {
+pub fn run(
+    catalog: &Catalog,
+    cmd: &QuarantineCommand,
+    desktop_store: Option<&std::path::Path>,
+    json: bool,
+) -> Result<(), Error> {
     let now = chrono::Utc::now();
     match cmd {
         QuarantineCommand::List => {
@@ -197,7 +208,8 @@ pub fn run(catalog: &Catalog, cmd: &QuarantineCommand, json: bool) -> Result<(),
             Ok(())
         }
         QuarantineCommand::Restore { run_id, session } => {
-            let report = quarantine::restore_in(catalog, run_id, session.as_deref(), now)?;
+            let store = corral_engine::desktop::store_from_env(desktop_store);
+            let report = quarantine::restore_in(catalog, store, run_id, session.as_deref(), now)?;
             if json {
                 return print_json(&report);
             }

@@ -102,14 +102,17 @@ fn summarize(data_dir: &Path, j: &RunJournal) -> QuarantineRun {
 }
 
 /// Puts a delete run's sessions back (only `session`'s when given) through the run's undo, and
-/// drops the catalog's cached listings.
+/// drops the catalog's cached listings; `desktop_store` is where the run's sidebar entries go
+/// back to.
 pub fn restore_in(
     catalog: &crate::catalog::Catalog,
+    desktop_store: Option<std::path::PathBuf>,
     run_id: &str,
     session: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<crate::runs::UndoReport> {
-    let report = crate::runs::undo_of(&crate::runs::UndoTarget::of(catalog), run_id, session, now);
+    let target = crate::runs::UndoTarget::of(catalog).with_desktop_store(desktop_store);
+    let report = crate::runs::undo_of(&target, run_id, session, now);
     catalog.invalidate(&[]);
     report
 }

@@ -32,6 +32,8 @@ pub struct HomeLeftovers {
     state_dir: PathBuf,
     todos: HashMap<String, Vec<PathBuf>>,
     jobs: HashMap<String, JobNote>,
+    /// The desktop app's sidebar entries by the Claude Code session they show.
+    desktop: HashMap<String, Vec<PathBuf>>,
 }
 
 impl HomeLeftovers {
@@ -53,7 +55,31 @@ impl HomeLeftovers {
             state_dir: state_dir.to_path_buf(),
             todos,
             jobs,
+            desktop: HashMap::new(),
         }
+    }
+
+    /// Also reads the desktop app's store at `store`: every sidebar entry (archived ones too) by
+    /// the session it shows.
+    #[must_use]
+    pub fn with_desktop(mut self, store: &Path) -> Self {
+        for sidebar in crate::desktop::Store::read(store).sidebars {
+            for entry in sidebar.entries {
+                if let Some(sid) = entry.cli_session_id.filter(|s| crate::paths::is_uuid(s)) {
+                    self.desktop.entry(sid).or_default().push(entry.path);
+                }
+            }
+        }
+        self
+    }
+
+    /// The desktop app's sidebar entries that show session `sid`, with their sizes.
+    pub fn desktop_entries(&self, sid: &str) -> Vec<LeftoverItem> {
+        let places = self.desktop.get(sid).into_iter().flatten();
+        measure(places.map(|p| (Leftover::DesktopEntry, p.clone())).collect())
+            .into_iter()
+            .map(|(item, _)| item)
+            .collect()
     }
 
     /// What Claude Code's background job record that names `sid` says, if one does.
@@ -209,5 +235,6 @@ fn measure(places: Vec<(Leftover, PathBuf)>) -> Vec<(LeftoverItem, Option<System
 pub const NOT_REMOVED: &[&str] = &[
     "the session's lines in history.jsonl (Claude Code appends to that file all the time; no \
      tool should rewrite it)",
-    "the desktop app's sidebar entries for it",
+    "the desktop app's sidebar entries for it while the app is running (quit it first and they \
+     go too)",
 ];

@@ -7,7 +7,8 @@
 //!   `tasks/<sid>/`, `todos/<sid>-*.json`, `debug/<sid>.txt`, `uploads/<sid>/`, an Agent View
 //!   job record naming it (`jobs/<id>/`) and Corral's adoption record of it; herdctl's names
 //!   for it are removed from its metadata (each journaled with the name, so undo sets it back).
-//!   What stays (`history.jsonl`'s lines, the desktop app's sidebar) is said in the preview.
+//!   With the desktop app closed, its sidebar entries that show the session go too. What stays
+//!   (`history.jsonl`'s lines; the sidebar while the app runs) is said in the preview.
 //! - **Guards** (`plan`): refused while a `claude` process may be on the session (or the
 //!   process table cannot be read), while a herdctl job is running or pending on it, or while
 //!   Claude Code's background job says it is going. Subagent runs and continuations are noted.

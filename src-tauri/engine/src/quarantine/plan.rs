@@ -10,6 +10,7 @@ use super::leftovers::{HomeLeftovers, LeftoverItem, NOT_REMOVED};
 use super::planned::{DeletePlan, PlannedSession, RefusedSession, herdctl_names};
 use super::sweep::{LeftoverSweep, plan_sweep};
 use crate::catalog::Catalog;
+use crate::desktop::AppState;
 use crate::error::{Error, Result};
 use crate::model::SessionSummary;
 use crate::occupancy::{OccupancySnapshot, ProcessSource};
@@ -67,28 +68,49 @@ pub struct DeleteRequest {
     pub rules: DeleteRules,
     /// Leftovers to sweep up on their own (with or without sessions).
     pub sweep: LeftoverSweep,
+    /// The desktop app's store, whose sidebar entries of each session go too while the app is
+    /// closed (set by the shell and the CLI from their settings, never by the UI).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub desktop_store: Option<std::path::PathBuf>,
 }
 
-/// [`plan_delete`] against the process table `processes` as it is now.
+/// [`plan_delete`] against the process table `processes` as it is now, which also says whether
+/// the desktop app is closed (then the sidebar entries of the request's `desktop_store` go too).
 pub fn plan_delete_in(
     catalog: &Catalog,
     request: &DeleteRequest,
     processes: &dyn ProcessSource,
     now: DateTime<Utc>,
 ) -> Result<DeletePlan> {
-    plan_delete(catalog, request, &OccupancySnapshot::capture(processes), now)
+    let app = request.desktop_store.as_ref().map(|_| crate::desktop::app_state(processes));
+    plan(catalog, request, &OccupancySnapshot::capture(processes), app.as_ref(), now)
 }
 
-/// Plans deleting what `request` names against the catalog and the running processes.
+/// Plans deleting what `request` names against the catalog and the running processes (the
+/// desktop app's sidebar is left alone: [`plan_delete_in`] looks at it).
 pub fn plan_delete(
     catalog: &Catalog,
     request: &DeleteRequest,
     snapshot: &OccupancySnapshot,
     now: DateTime<Utc>,
 ) -> Result<DeletePlan> {
+    plan(catalog, request, snapshot, None, now)
+}
+
+fn plan(
+    catalog: &Catalog,
+    request: &DeleteRequest,
+    snapshot: &OccupancySnapshot,
+    app: Option<&AppState>,
+    now: DateTime<Utc>,
+) -> Result<DeletePlan> {
     let chosen = chosen(catalog, request, now)?;
     let scan = catalog.scan()?;
-    let home = HomeLeftovers::scan(catalog.claude_home(), catalog.state_dir());
+    let mut home = HomeLeftovers::scan(catalog.claude_home(), catalog.state_dir());
+    if let (Some(store), Some(_)) = (&request.desktop_store, app) {
+        home = home.with_desktop(store);
+    }
     let ids: std::collections::HashSet<&str> =
         chosen.iter().filter_map(|c| c.as_ref().ok()).map(|s| s.session_id.as_str()).collect();
     let mut plan = DeletePlan {
@@ -106,31 +128,13 @@ pub fn plan_delete(
             }
         };
         let refuse = |reason: String| RefusedSession { session_id: s.session_id.clone(), reason };
-        if let Some(why) =
-            snapshot.check(&s.session_id, Some(&s.working_directory), Some(&s.encoded_path))
-        {
+        if let Some(why) = in_use(s, snapshot, &scan, &home) {
             plan.refused.push(refuse(format!("not deleted: {why}")));
             continue;
         }
-        if let Some(job) = scan.attribution.job(&s.session_id)
-            && matches!(job.status.as_deref(), Some("running" | "pending"))
-        {
-            plan.refused.push(refuse(format!(
-                "not deleted: herdctl job {} of agent {} is {} on it",
-                job.id,
-                job.agent,
-                job.status.as_deref().unwrap_or("running")
-            )));
-            continue;
-        }
-        if let Some(note) = home.agent_view_job(&s.session_id).filter(|n| n.active) {
-            plan.refused.push(refuse(format!(
-                "not deleted: Claude Code's background job {} says it is {}",
-                note.id, note.state
-            )));
-            continue;
-        }
-        let items = home.of(&s.session_id, Path::new(&s.transcript_path));
+        let mut items = home.of(&s.session_id, Path::new(&s.transcript_path));
+        let mut notes = notes(s, &items);
+        desktop_entries(&home, app, &s.session_id, (&mut items, &mut notes));
         if let Some(special) = items
             .iter()
             .find_map(|i| crate::moving::first_special(Path::new(&i.path)).ok().flatten())
@@ -153,7 +157,7 @@ pub fn plan_delete(
             session_id: s.session_id.clone(),
             name: s.display_name().to_owned(),
             working_directory: s.working_directory.clone(),
-            notes: notes(s, &items),
+            notes,
             names: herdctl_names(&scan, &s.session_id),
             items,
             bytes,
@@ -164,6 +168,61 @@ pub fn plan_delete(
         plan_sweep(catalog, &request.sweep, (&scan, &home), snapshot, now, &mut plan);
     }
     Ok(plan)
+}
+
+/// Why session `s` is in use, if it is: a `claude` may be on it, a herdctl job runs it, or
+/// Claude Code's background job says it is going.
+fn in_use(
+    s: &SessionSummary,
+    snapshot: &OccupancySnapshot,
+    scan: &crate::catalog::Scan,
+    home: &HomeLeftovers,
+) -> Option<String> {
+    if let Some(why) =
+        snapshot.check(&s.session_id, Some(&s.working_directory), Some(&s.encoded_path))
+    {
+        return Some(why);
+    }
+    if let Some(job) = scan.attribution.job(&s.session_id)
+        && matches!(job.status.as_deref(), Some("running" | "pending"))
+    {
+        return Some(format!(
+            "herdctl job {} of agent {} is {} on it",
+            job.id,
+            job.agent,
+            job.status.as_deref().unwrap_or("running")
+        ));
+    }
+    let note = home.agent_view_job(&s.session_id).filter(|n| n.active)?;
+    Some(format!("Claude Code's background job {} says it is {}", note.id, note.state))
+}
+
+/// The desktop app's sidebar entries of `sid` join its items while the app is closed; while it
+/// runs (or nobody can tell) they stay, and a note says so.
+fn desktop_entries(
+    home: &HomeLeftovers,
+    app: Option<&AppState>,
+    sid: &str,
+    (items, notes): (&mut Vec<LeftoverItem>, &mut Vec<String>),
+) {
+    let entries = home.desktop_entries(sid);
+    let n = entries.len();
+    let what = if n == 1 {
+        "its sidebar entry in the desktop app stays"
+    } else {
+        "its sidebar entries in the desktop app stay"
+    };
+    match app {
+        _ if n == 0 => {}
+        Some(AppState::Closed) => items.extend(entries),
+        Some(AppState::Running { .. }) => {
+            notes.push(format!("{what}: the app is running (quit it first to remove them too)"));
+        }
+        Some(AppState::Unknown { reason }) => {
+            notes.push(format!("{what}: whether the app is running cannot be told ({reason})"));
+        }
+        None => {}
+    }
 }
 
 /// The sessions asked for, each found or refused (an id that is no session).

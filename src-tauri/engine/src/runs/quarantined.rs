@@ -45,6 +45,9 @@ pub enum Leftover {
     AgentViewJob,
     /// Corral's (herdctl-compatible) adoption record of it in the state dir.
     AdoptionRecord,
+    /// `<store>/<account>/<org>/local_<id>.json`: an entry of the desktop app's sidebar that
+    /// shows it (moved only while the app is closed).
+    DesktopEntry,
 }
 
 impl Leftover {
@@ -59,7 +62,7 @@ impl Leftover {
             Self::DebugLog => "debug",
             Self::Uploads => "uploads",
             Self::AgentViewJob => "jobs",
-            Self::AdoptionRecord => return None,
+            Self::AdoptionRecord | Self::DesktopEntry => return None,
         })
     }
 
@@ -76,17 +79,19 @@ impl Leftover {
             Self::DebugLog => name.strip_suffix(".txt") == Some(sid),
             Self::AgentViewJob => !name.starts_with('.'),
             Self::AdoptionRecord => true,
+            Self::DesktopEntry => name.starts_with("local_") && name.ends_with(".json"),
         }
     }
 
     /// Where an item of this kind for `sid` may be put back: `path` itself when it has this
-    /// kind's shape under `claude_home` (or `state_dir`) and no link lies on the way.
+    /// kind's shape under `claude_home` (or `state_dir`, or the desktop app's `desktop_store`)
+    /// and no link lies on the way.
     pub fn checked_place(
         self,
         path: &Path,
         sid: &str,
         claude_home: &Path,
-        state_dir: &Path,
+        (state_dir, desktop_store): (&Path, Option<&Path>),
     ) -> Result<PathBuf, String> {
         crate::paths::validate_session_id(sid).map_err(|e| e.to_string())?;
         if !path.is_absolute() || path.components().any(|c| !plain_or_root(c)) {
@@ -95,6 +100,16 @@ impl Leftover {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if !self.named_for(name, sid) {
             return Err(format!("it is not named as a {self:?} of session {sid} is"));
+        }
+        if self == Self::DesktopEntry {
+            // `<store>/<account>/<org>/local_<id>.json`, in the store undo was pointed at.
+            let store = desktop_store.ok_or("undo was given no desktop app store")?;
+            let parent = path.parent().ok_or("it has no folder")?;
+            if parent.parent().and_then(Path::parent) != Some(store) {
+                return Err(format!("it is not a sidebar entry of {}", store.display()));
+            }
+            no_link_between(store, parent)?;
+            return Ok(path.to_path_buf());
         }
         let (base, parent) = match self.home_folder() {
             None => {
@@ -198,6 +213,8 @@ pub(super) enum QuarantineStep {
 pub(super) struct QuarantineUndo<'a> {
     pub claude_home: &'a Path,
     pub state_dir: &'a Path,
+    /// The desktop app's store, for its sidebar entries.
+    pub desktop_store: Option<&'a Path>,
     /// `<data dir>/quarantine/<run id>`.
     pub quarantine: &'a Path,
     /// When the run's quarantine went to the system's trash.
@@ -211,13 +228,17 @@ impl QuarantineUndo<'_> {
         let Some(kind) = entry.leftover else {
             return vec![QuarantineStep::Refuse(path, "the journal says not what it is".into())];
         };
-        let place =
-            match kind.checked_place(&path, &entry.session_id, self.claude_home, self.state_dir) {
-                Ok(p) => p,
-                Err(why) => {
-                    return vec![QuarantineStep::Refuse(path, format!("{why}; not touched"))];
-                }
-            };
+        let place = match kind.checked_place(
+            &path,
+            &entry.session_id,
+            self.claude_home,
+            (self.state_dir, self.desktop_store),
+        ) {
+            Ok(p) => p,
+            Err(why) => {
+                return vec![QuarantineStep::Refuse(path, format!("{why}; not touched"))];
+            }
+        };
         let from = match checked_source(self.quarantine, entry) {
             Ok(f) => f,
             Err(why) => return vec![QuarantineStep::Refuse(path, format!("{why}; not touched"))],

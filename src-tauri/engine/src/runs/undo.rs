@@ -401,6 +401,7 @@ fn decide_entries(
     let quarantined = QuarantineUndo {
         claude_home: &target.claude_home,
         state_dir: &target.state_dir,
+        desktop_store: target.desktop_store.as_deref(),
         quarantine: &quarantine,
         emptied_at: journal.emptied_at.as_deref(),
     };
