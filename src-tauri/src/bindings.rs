@@ -32,6 +32,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::quarantine::DeleteProgress::export_all(&cfg)?;
     corral_engine::quarantine::DeleteReport::export_all(&cfg)?;
     corral_engine::quarantine::QuarantineRun::export_all(&cfg)?;
+    corral_engine::storage::StorageReport::export_all(&cfg)?;
     corral_engine::quarantine::EmptyReport::export_all(&cfg)?;
     corral_engine::runs::UndoPlan::export_all(&cfg)?;
     corral_engine::runs::UndoReport::export_all(&cfg)?;

@@ -33,6 +33,7 @@ use corral_engine::renames::Renamed;
 use corral_engine::resume::ResumeOutcome;
 use corral_engine::runs::{RunSummary, UndoPlan, UndoReport};
 use corral_engine::search::{IndexStatus, SearchResults, TranscriptMatches};
+use corral_engine::storage::StorageReport;
 use corral_engine::{ErrorKind, ErrorPayload, Listing, SessionDetails};
 use serde::de::DeserializeOwned;
 use tauri::Runtime;
@@ -165,6 +166,9 @@ surface! {
     restore_deleted(run_id: String, session_id: Option<String>) -> UndoReport;
     /// Sends delete runs' quarantine folders to the system's trash.
     empty_quarantine(run_ids: Vec<String>) -> EmptyReport;
+    /// Where the Claude home's space goes: its folders, sessions by working directory and by
+    /// agent, the largest sessions, gone sessions' leftovers and debug logs.
+    storage() -> StorageReport;
     list_runs() -> Vec<RunSummary>;
     plan_undo(run_id: String) -> UndoPlan;
     undo_run(run_id: String) -> UndoReport;

@@ -48,6 +48,9 @@ pub struct Settings {
     pub terminals: Vec<String>,
     /// Raise a desktop notification when a session starts waiting on you (off by default).
     pub notify_waiting: bool,
+    /// Send delete runs older than this many days from the quarantine to the system's trash, at
+    /// start and when set (`null`: never, the default).
+    pub empty_quarantine_after_days: Option<u32>,
 }
 
 /// What is saved on disk. Absent values mean "use the default".
@@ -60,6 +63,7 @@ pub struct SavedSettings {
     pub desktop_store: Option<PathBuf>,
     pub terminal: Option<String>,
     pub notify_waiting: bool,
+    pub empty_quarantine_after_days: Option<u32>,
 }
 
 /// The process environment that matters, captured once at start (tests build it by hand).
@@ -136,6 +140,7 @@ pub struct Effective {
     pub desktop_store: Option<PathBuf>,
     pub terminal: Option<String>,
     pub notify_waiting: bool,
+    pub empty_quarantine_after_days: Option<u32>,
 }
 
 impl Effective {
@@ -158,6 +163,7 @@ impl Effective {
             desktop_store,
             terminal: saved.terminal.clone(),
             notify_waiting: saved.notify_waiting,
+            empty_quarantine_after_days: saved.empty_quarantine_after_days,
         })
     }
 }
@@ -185,6 +191,10 @@ pub struct SettingsPatch {
     #[serde(default)]
     #[ts(optional)]
     pub notify_waiting: Option<bool>,
+    /// Empty the quarantine's runs older than this many days automatically; `null` = never.
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "number | null")]
+    pub empty_quarantine_after_days: Option<Option<u32>>,
 }
 
 /// A field that is present: `null` is `Some(None)`, so "absent" and `null` stay apart.
@@ -209,6 +219,13 @@ impl SettingsPatch {
         }
         if let Some(Some(terminal)) = &patch.terminal {
             corral_engine::resume::Terminal::parse(terminal)?;
+        }
+        if let Some(Some(days)) = patch.empty_quarantine_after_days
+            && !(1..=MAX_QUARANTINE_DAYS).contains(&days)
+        {
+            return Err(Error::InvalidInput(format!(
+                "emptyQuarantineAfterDays must be 1 to {MAX_QUARANTINE_DAYS}, got {days}"
+            )));
         }
         Ok(())
     }
@@ -240,6 +257,9 @@ impl SettingsPatch {
         if let Some(on) = self.notify_waiting {
             next.notify_waiting = on;
         }
+        if let Some(days) = self.empty_quarantine_after_days {
+            next.empty_quarantine_after_days = days;
+        }
         Ok(next)
     }
 
@@ -260,8 +280,14 @@ impl SettingsPatch {
         if let Some(on) = self.notify_waiting {
             saved.notify_waiting = on;
         }
+        if let Some(days) = self.empty_quarantine_after_days {
+            saved.empty_quarantine_after_days = days;
+        }
     }
 }
+
+/// The longest automatic-emptying age a person can set (ten years).
+const MAX_QUARANTINE_DAYS: u32 = 3650;
 
 /// A path from the UI: non-empty, absolute, without NUL bytes.
 fn checked_path(key: &str, value: &str) -> Result<PathBuf> {

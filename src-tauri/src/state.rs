@@ -92,6 +92,7 @@ impl AppState {
                     desktop_store: None,
                     terminal: saved.terminal.clone(),
                     notify_waiting: saved.notify_waiting,
+                    empty_quarantine_after_days: saved.empty_quarantine_after_days,
                 },
                 catalog: Err(e.payload()),
                 fleet_error: None,
@@ -206,6 +207,12 @@ impl AppState {
             describe(&opened, &self.0.env)
         };
         drop(saved);
+        if patch.empty_quarantine_after_days.is_some() {
+            let state = self.clone();
+            let _ = std::thread::Builder::new()
+                .name("empty-quarantine".into())
+                .spawn(move || state.empty_expired_quarantine());
+        }
         if !patch.touches_paths() {
             return Ok(self.with_live_updates_note(described));
         }
@@ -280,12 +287,28 @@ impl AppState {
             if let Ok(catalog) = state.catalog() {
                 let _ = catalog.listed_sessions();
             }
+            state.empty_expired_quarantine();
             std::thread::sleep(fallback);
             state.listing_served();
         });
         if started.is_err() {
             self.listing_served();
         }
+    }
+
+    /// When automatic emptying is on, sends the quarantine's runs older than its age to the
+    /// system's trash (a trash that refuses keeps them; the Quarantine view still lists them).
+    pub fn empty_expired_quarantine(&self) {
+        let Ok(opened) = self.0.opened.read() else { return };
+        let Some(days) = opened.effective.empty_quarantine_after_days else { return };
+        let data_dir = opened.effective.data_dir.clone();
+        drop(opened);
+        let _ = corral_engine::quarantine::empty_older_than(
+            &data_dir,
+            days,
+            &corral_engine::quarantine::SystemTrash,
+            chrono::Utc::now(),
+        );
     }
 
     /// The window has its first listing: the background indexer starts (once; later changes ask
@@ -391,6 +414,7 @@ fn describe(opened: &Opened, env: &LaunchEnv) -> Settings {
         terminal: e.terminal.clone(),
         terminals: corral_engine::resume::installed_terminals(env.path.as_deref()),
         notify_waiting: e.notify_waiting,
+        empty_quarantine_after_days: e.empty_quarantine_after_days,
     }
 }
 

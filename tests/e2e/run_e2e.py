@@ -939,7 +939,7 @@ CORPUS_TOOLS_SID = "258c7280-ae70-4798-800f-63464d01a85d"  # 2.1.39: tools, suba
 
 
 def step_delete_and_quarantine(driver, fx, home):
-    # 20. Clean up by age from All Chats: the preview names every session with its size and what it
+    # 21. Clean up by age from All Chats: the preview names every session with its size and what it
     # left behind; the run moves them into the quarantine; the Quarantine view puts one back, then the rest, byte for byte; a second
     # clean-up is emptied into the (test home's) system trash.
     claude, state_dir = fx / "claude", fx / "fleet" / ".herdctl"
@@ -950,10 +950,11 @@ def step_delete_and_quarantine(driver, fx, home):
     Select(one(driver, "rule-older-days")).select_by_value("7")
     summary = wait_until("the clean-up's preview", lambda: [
         e for e in by_testid(driver, "delete-summary") if "move into Corral's quarantine" in " ".join(text_of(e).split())])[0]
+    run_button = ready_to_delete(driver, "the clean-up's run button")
     items = by_testid(driver, "delete-item")
     assert len(items) >= 3, text_of(summary)
     shot(driver, "70-cleanup-preview")
-    click(driver, one(driver, "delete-run"))
+    click(driver, run_button)
     result = text_of(one(driver, "delete-result", "the delete's result"))
     assert "moved into the quarantine" in " ".join(result.split()), result
     shot(driver, "71-cleanup-result")
@@ -963,7 +964,7 @@ def step_delete_and_quarantine(driver, fx, home):
 
     click(driver, one(driver, "nav-quarantine"))
     run = one(driver, "quarantine-run", "the delete run in the quarantine")
-    sessions = by_testid(driver, "quarantined-session")
+    sessions = by_testid(run, "quarantined-session")
     assert len(sessions) == len(items), f"{len(sessions)} sessions held of {len(items)} deleted"
     shot(driver, "72-quarantine")
     click(driver, by_testid(driver, "restore-session")[0])
@@ -979,7 +980,7 @@ def step_delete_and_quarantine(driver, fx, home):
     click(driver, one(driver, "open-cleanup"))
     Select(one(driver, "rule-older-days")).select_by_value("7")
     wait_until("the second preview", lambda: by_testid(driver, "delete-item"))
-    click(driver, one(driver, "delete-run"))
+    click(driver, ready_to_delete(driver, "the second clean-up's run button"))
     one(driver, "delete-result", "the second delete's result")
     click(driver, one(driver, "delete-done"))
     empty = wait_until("the Empty button", lambda: [b for b in by_testid(driver, "empty-quarantine") if b.is_enabled()])[0]
@@ -994,6 +995,50 @@ def step_delete_and_quarantine(driver, fx, home):
     held = list(trash.rglob("*.jsonl")) if trash.is_dir() else []
     assert len(held) >= len(items) - 1, f"the trash holds {len(held)} transcripts"
     shot(driver, "75-quarantine-emptied")
+
+
+def ready_to_delete(driver, what):
+    """The delete dialog's run button once the preview in force is made (a rule changed a moment
+    ago re-plans; a click meanwhile would meet a disabled button)."""
+    def ready():
+        buttons = by_testid(driver, "delete-run")
+        ok = buttons and buttons[0].get_attribute("data-planning") == "false" and buttons[0].is_enabled()
+        return [buttons[0]] if ok else []
+    return wait_until(what, ready)[0]
+
+
+def step_storage_and_sweep(driver, fx):
+    # 20. The Storage view measures the home, finds what a session that is gone left behind (its
+    # transcript deleted by hand three days ago), and sweeps it into the quarantine.
+    claude = fx / "claude"
+    gone = "dead0000-0000-4000-a000-00000000e2e0"
+    planted = [claude / "file-history" / gone, claude / "session-env" / gone]
+    for d in planted:
+        d.mkdir(parents=True)
+        (d / "kept.bin").write_bytes(b"x" * 300_000)
+    old = time.time() - 3 * 86_400
+    for d in planted:
+        for p in (d / "kept.bin", d):
+            os.utime(p, (old, old))
+    click(driver, one(driver, "nav-storage"))
+    total = text_of(one(driver, "storage-total", "the home's total"))
+    assert " in " in total, total
+    card = wait_until("the gone session's leftovers", lambda: [
+        e for e in by_testid(driver, "storage-orphaned") if "1 session" in " ".join(text_of(e).split())])[0]
+    assert "586" in text_of(card) or "600" in text_of(card), text_of(card)
+    assert by_testid(driver, "storage-largest-row"), "no session listed among the largest"
+    shot(driver, "76-storage")
+    click(driver, one(driver, "sweep-orphaned"))
+    wait_until("the sweep's preview", lambda: [
+        e for e in by_testid(driver, "delete-summary") if "1 set of leftovers" in " ".join(text_of(e).split())])
+    shot(driver, "77-sweep-preview")
+    click(driver, ready_to_delete(driver, "the sweep's run button"))
+    one(driver, "delete-result", "the sweep's result")
+    click(driver, one(driver, "delete-done"))
+    assert not any(d.exists() for d in planted), "the leftovers are still in the home"
+    wait_until("the view measured again", lambda: [
+        e for e in by_testid(driver, "storage-orphaned") if "No session that is gone" in text_of(e)])
+    shot(driver, "78-storage-swept")
 
 
 def corpus_home(tmp):
@@ -1105,6 +1150,7 @@ def main():
         step_tool_forms(driver, claude)
         step_views(driver, "light")
         step_views(driver, "dark", src)
+        step_storage_and_sweep(driver, fx)
         step_delete_and_quarantine(driver, fx, home)
         quit_app(driver, tauri)
         driver = tauri = None
@@ -1116,6 +1162,7 @@ def main():
             "undone byte-identically, a rewound session with its branch and tokens by model, the export "
             "menu and a Markdown export through its IPC command, a fork run without the copied history, Fleet tokens, "
             "tool calls in their own form (an Edit's diff, Bash colours, a rejected call), a pasted image's thumbnail, light and dark views, "
+            "the Storage view and a sweep of a gone session's leftovers, "
             "a clean-up by age into the quarantine, put back byte-identically, and emptied into the trash, "
             "the real transcripts of ../shared/corpus")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot

@@ -119,6 +119,27 @@ fn terminal_and_notification_preferences_are_checked_saved_and_keep_the_catalog(
 }
 
 #[test]
+fn automatic_emptying_of_the_quarantine_is_off_until_set_and_checked() {
+    let h = harness(true);
+    assert_eq!(h.ok("get_settings", json!({}))["emptyQuarantineAfterDays"], Value::Null);
+    for bad in [json!(0), json!(3651), json!(-1), json!("30")] {
+        assert_eq!(
+            h.err_kind("set_settings", json!({"patch": {"emptyQuarantineAfterDays": bad}})),
+            "invalid-input",
+            "{bad}"
+        );
+    }
+    let s = h.ok("set_settings", json!({"patch": {"emptyQuarantineAfterDays": 30}}));
+    assert_eq!(s["emptyQuarantineAfterDays"], json!(30));
+    let saved: Value = serde_json::from_slice(&std::fs::read(h.settings_file()).unwrap()).unwrap();
+    assert_eq!(saved["emptyQuarantineAfterDays"], json!(30));
+    let s = h.ok("set_settings", json!({"patch": {"notifyWaiting": true}}));
+    assert_eq!(s["emptyQuarantineAfterDays"], json!(30), "absent is unchanged");
+    let s = h.ok("set_settings", json!({"patch": {"emptyQuarantineAfterDays": null}}));
+    assert_eq!(s["emptyQuarantineAfterDays"], Value::Null);
+}
+
+#[test]
 fn list_agents_lists_the_fleet() {
     let h = harness(true);
     let agents = h.ok("list_agents", json!({}));

@@ -73,6 +73,7 @@ const settings: Settings = {
   terminal: null,
   terminals: ['x-terminal-emulator', 'gnome-terminal', 'xterm'],
   notifyWaiting: false,
+  emptyQuarantineAfterDays: null,
 };
 
 const agentDefs = [
@@ -1368,6 +1369,7 @@ const handlers: Handlers = {
     return r;
   },
   empty_quarantine: (a) => quarantined().empty(a.runIds),
+  storage: () => quarantined().storage(),
 };
 
 let quarantineState: DemoQuarantine | null = null;

@@ -107,6 +107,8 @@ export const deleteSessions = (
 ): Promise<DeleteReport> => on((b) => b.stream('delete_sessions', { request }, onProgress));
 /** Every delete run and what the quarantine holds of it, newest first. */
 export const quarantine = () => call('quarantine', {});
+/** Where the Claude home's space goes, and what each part holds. */
+export const storage = () => call('storage', {});
 /** Puts a delete run's sessions back (only `sessionId`'s when given). */
 export const restoreDeleted = (runId: string, sessionId: string | null = null) =>
   call('restore_deleted', { runId, sessionId });

@@ -23,7 +23,11 @@ class Config {
   }
 
   /** Changes a preference (no new catalog): the error's message when the backend refused it. */
-  async changePreferences(patch: { terminal?: string | null; notifyWaiting?: boolean }): Promise<string | null> {
+  async changePreferences(patch: {
+    terminal?: string | null;
+    notifyWaiting?: boolean;
+    emptyQuarantineAfterDays?: number | null;
+  }): Promise<string | null> {
     try {
       this.settings = await api.setSettings(patch);
       return null;

@@ -13,6 +13,8 @@ export type AppEvents = {
   /** Transcripts or Corral's records changed on disk (the shell's `sessions-changed`): these
    *  transcript folders, the projects folder (anything may have changed) or the state dir. */
   'sessions-changed': { folders: string[] };
+  /** A delete, clean-up or sweep moved something into the quarantine (its dialog closed). */
+  'quarantine-changed': null;
 };
 export type AppEvent = keyof AppEvents;
 

@@ -3,9 +3,9 @@
 // agent row under a drag).
 import { listing } from './listing.svelte';
 import { toasts } from './toasts.svelte';
-import type { SessionSummary } from './types';
+import type { DeleteRules, LeftoverSweep, SessionSummary } from './types';
 
-export type View = 'fleet' | 'chats' | 'import' | 'history' | 'quarantine' | 'desktop' | 'settings';
+export type View = 'fleet' | 'chats' | 'import' | 'history' | 'quarantine' | 'storage' | 'desktop' | 'settings';
 
 /** A place in a transcript to open at: a search hit's line, and the words to mark there. */
 export type TranscriptAnchor = {
@@ -21,8 +21,17 @@ export type TranscriptAnchor = {
   query?: string;
 };
 
-/** How a delete starts: these sessions, or (none given) a clean-up by rules. */
-export type DeleteStart = { sessionIds?: string[] };
+/**
+ * How a delete starts: these sessions; or (none given) a clean-up by rules, some set already
+ * (`rules`: a folder's or an agent's sessions); or a sweep of leftovers with no rule to choose.
+ */
+export type DeleteStart = {
+  sessionIds?: string[];
+  rules?: Partial<DeleteRules>;
+  sweep?: LeftoverSweep;
+  /** What the rules are scoped to, said in the dialog ("in ~/work/api"). */
+  scope?: string;
+};
 
 export type WizardStart = {
   step?: 1 | 2;

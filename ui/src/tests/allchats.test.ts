@@ -84,6 +84,7 @@ describe('All Chats', () => {
       terminal: null,
       terminals: [],
       notifyWaiting: false,
+      emptyQuarantineAfterDays: null,
     };
   });
 

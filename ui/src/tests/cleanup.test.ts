@@ -23,6 +23,7 @@ function plan(): DeletePlan {
         ],
         bytes: 1_500_000,
         notes: ['its 2 subagent runs go with it'],
+        names: [{ agentKey: 'team.alpha', name: 'Release notes' }],
         related: [],
       },
     ],
@@ -79,6 +80,9 @@ describe('Deleting sessions', () => {
     expect(screen.queryByTestId('cleanup-rules')).toBeNull();
     await fireEvent.click(screen.getByText('Fix the login redirect'));
     expect(screen.getByTestId('delete-preview').textContent).toContain('Copies of edited files');
+    expect(screen.getByTestId('delete-preview').textContent).toContain(
+      "herdctl's name “Release notes” under team.alpha",
+    );
     await fireEvent.click(screen.getByTestId('delete-run'));
     const result = await screen.findByTestId('delete-result');
     expect(result.textContent).toMatch(/1 session.*moved into the quarantine/s);

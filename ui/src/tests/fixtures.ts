@@ -20,6 +20,7 @@ export function settings(o: Partial<Settings> = {}): Settings {
     terminal: null,
     terminals: [],
     notifyWaiting: false,
+    emptyQuarantineAfterDays: null,
     ...o,
   };
 }
@@ -163,6 +164,7 @@ export function apiMock(): ApiFunctions {
     planDelete: fn<'planDelete'>(),
     deleteSessions: fn<'deleteSessions'>(),
     quarantine: fn<'quarantine'>(async () => []),
+    storage: fn<'storage'>(),
     restoreDeleted: fn<'restoreDeleted'>(),
     emptyQuarantine: fn<'emptyQuarantine'>(),
     listRuns: fn<'listRuns'>(async () => []),

@@ -36,6 +36,7 @@ describe('Fleet view: grouping and release', () => {
       terminal: null,
       terminals: [],
       notifyWaiting: false,
+      emptyQuarantineAfterDays: null,
     };
     listing.agents = [
       {

@@ -55,4 +55,17 @@ describe('settings', () => {
     await fireEvent.click(box);
     await vi.waitFor(() => expect(api.setSettings).toHaveBeenCalledWith({ notifyWaiting: true }));
   });
+
+  it('automatic emptying of the quarantine is off until chosen, and can be turned off again', async () => {
+    config.settings = settings();
+    vi.mocked(api.setSettings).mockResolvedValue(settings({ emptyQuarantineAfterDays: 30 }));
+    render(SettingsView);
+    const select = screen.getByTestId('settings-empty-after') as HTMLSelectElement;
+    expect(select.value).toBe('');
+    await fireEvent.change(select, { target: { value: '30' } });
+    await vi.waitFor(() => expect(api.setSettings).toHaveBeenCalledWith({ emptyQuarantineAfterDays: 30 }));
+    await vi.waitFor(() => expect(select.value).toBe('30'));
+    await fireEvent.change(select, { target: { value: '' } });
+    await vi.waitFor(() => expect(api.setSettings).toHaveBeenLastCalledWith({ emptyQuarantineAfterDays: null }));
+  });
 });

@@ -38,6 +38,7 @@ import type { SessionDetails } from './SessionDetails';
 import type { SessionSummary } from './SessionSummary';
 import type { Settings } from './Settings';
 import type { SettingsPatch } from './SettingsPatch';
+import type { StorageReport } from './StorageReport';
 import type { TranscriptMatches } from './TranscriptMatches';
 import type { UndoPlan } from './UndoPlan';
 import type { UndoReport } from './UndoReport';
@@ -166,6 +167,11 @@ export interface Commands {
    * Sends delete runs' quarantine folders to the system's trash.
    */
   empty_quarantine: { args: { runIds: Array<string> }; result: EmptyReport };
+  /**
+   * Where the Claude home's space goes: its folders, sessions by working directory and by
+   * agent, the largest sessions, gone sessions' leftovers and debug logs.
+   */
+  storage: { args: Record<string, never>; result: StorageReport };
   list_runs: { args: Record<string, never>; result: Array<RunSummary> };
   plan_undo: { args: { runId: string }; result: UndoPlan };
   undo_run: { args: { runId: string }; result: UndoReport };

@@ -19,4 +19,12 @@ largerThan: number | null,
 /**
  * Its working directory no longer exists.
  */
-folderGone: boolean, };
+folderGone: boolean, 
+/**
+ * It ran in this working directory.
+ */
+workingDirectory: string | null, 
+/**
+ * This agent (a qualified name) owns it.
+ */
+agent: string | null, };

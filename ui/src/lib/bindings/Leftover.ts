@@ -3,4 +3,4 @@
 /**
  * What a session left behind, each kind in one place of the Claude home or the state dir.
  */
-export type Leftover = "transcript" | "session-folder" | "session-env" | "file-history" | "tasks" | "todos" | "debug-log" | "uploads" | "agent-view-job" | "adoption-record";
+export type Leftover = "transcript" | "session-folder" | "session-env" | "file-history" | "tasks" | "todos" | "debug-log" | "uploads" | "agent-view-job" | "adoption-record" | "desktop-entry";

@@ -37,4 +37,9 @@ terminals: Array<string>,
 /**
  * Raise a desktop notification when a session starts waiting on you (off by default).
  */
-notifyWaiting: boolean, };
+notifyWaiting: boolean, 
+/**
+ * Send delete runs older than this many days from the quarantine to the system's trash, at
+ * start and when set (`null`: never, the default).
+ */
+emptyQuarantineAfterDays: number | null, };

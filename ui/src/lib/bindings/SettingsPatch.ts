@@ -13,4 +13,8 @@ desktopStore?: string | null,
 /**
  * The terminal "Resume" opens (a program or a template); `null` = automatic.
  */
-terminal?: string | null, notifyWaiting?: boolean, };
+terminal?: string | null, notifyWaiting?: boolean, 
+/**
+ * Empty the quarantine's runs older than this many days automatically; `null` = never.
+ */
+emptyQuarantineAfterDays?: number | null, };

@@ -12,4 +12,5 @@ export const LEFTOVER_TEXT: Record<Leftover, string> = {
   uploads: 'Attached files',
   'agent-view-job': 'Background job record',
   'adoption-record': 'Adoption record',
+  'desktop-entry': "The desktop app's sidebar entry",
 };
