@@ -344,6 +344,10 @@ fn delete_world(across: bool) -> (crate::import::World, Option<tempfile::TempDir
         fs::create_dir_all(&history).unwrap();
         fs::write(history.join("a@v1"), format!("history {n}\n")).unwrap();
     }
+    // herdctl's name for session 1 goes with it, journaled first, and comes back by undo.
+    corral_engine::metadata::MetadataStore::new(&w.state)
+        .set_custom_name("alpha", &sid(1), Some("Named one"))
+        .unwrap();
     (w, shm_data, data)
 }
 
@@ -388,7 +392,10 @@ fn a_delete_killed_at_any_step_loses_nothing_and_is_undone() {
             let (w, _shm_data, data) = delete_world(across);
             w.adoption_record(&sid(2), "alpha");
             let before = w.user_tree();
-            let files = all_contents(&[w.home.clone(), w.state.clone()]);
+            // Every file a delete moves; herdctl's metadata is edited in place instead, its name
+            // journaled first (undo below must give its bytes back).
+            let mut files = all_contents(&[w.home.clone(), w.state.clone()]);
+            files.retain(|b| !String::from_utf8_lossy(b).contains("\"customName\""));
             let spec =
                 format!("{}\n{}\n{}", w.home.display(), w.fleet_file.display(), data.display());
             let ctx = format!("delete across={across}, crash at point {k}");

@@ -34,7 +34,7 @@ class Listing {
   desktopPlacements = $state.raw<Map<string, DesktopPlacement[]>>(new Map());
   /** The background search indexer's status (null until the shell reports it). */
   indexStatus = $state.raw<IndexStatus | null>(null);
-  /** Sessions selected in All Chats for "Adopt into agent…". */
+  /** Sessions selected (All Chats, Fleet) for an action on many: resume, adopt, delete. */
   selected = $state<string[]>([]);
 
   /** Each agent's name as a person sees it, by qualified name (the engine's choice: `gamma`, or

@@ -23,6 +23,22 @@ const native = session({
   workingDirectory: '/home/ada/work/alpha',
 });
 
+/** All Chats' listing of alpha's folder, holding both sessions. */
+function alphaGroups() {
+  return [
+    {
+      workingDirectory: '/home/ada/work/alpha',
+      encodedPath: '-home-ada-work-alpha',
+      agentName: 'team.alpha',
+      sessionCount: 2,
+      owners: [],
+      tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      isTemp: false,
+      sessions: [adopted, native],
+    },
+  ];
+}
+
 describe('Fleet view: grouping and release', () => {
   beforeEach(() => {
     localStorage.clear();
@@ -98,18 +114,7 @@ describe('Fleet view: grouping and release', () => {
   });
 
   it('counts the live sessions of each agent beside its sessions', () => {
-    listing.groups = [
-      {
-        workingDirectory: '/home/ada/work/alpha',
-        encodedPath: '-home-ada-work-alpha',
-        agentName: 'team.alpha',
-        sessionCount: 2,
-        owners: [],
-        tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        isTemp: false,
-        sessions: [adopted, native],
-      },
-    ];
+    listing.groups = alphaGroups();
     live.sessions = new Map([
       [
         adopted.sessionId,
@@ -236,5 +241,24 @@ describe('Fleet view: grouping and release', () => {
     // Every session is in the tree (no "show more"): the lines are agents, groups and sessions.
     expect(Number(screen.getByTestId('fleet-tree').dataset.count)).toBeGreaterThanOrEqual(5000 + 3);
     expect(screen.queryByText(/more of/)).toBeNull();
+  });
+
+  it('sessions picked in the tree get the selection bar, whose Delete takes them all', async () => {
+    const { nav } = await import('../lib/navigation.svelte');
+    listing.selected = [];
+    listing.groups = alphaGroups();
+    render(FleetView);
+    expect(screen.queryByTestId('selection-bar')).toBeNull();
+    const checks = screen.getAllByTestId('session-check');
+    expect(checks).toHaveLength(2);
+    await fireEvent.click(checks[0]);
+    await fireEvent.click(checks[1]);
+    expect(screen.getByTestId('selection-bar').textContent).toContain('2 selected');
+    await fireEvent.click(screen.getByTestId('delete-selected'));
+    expect(new Set(nav.deleting?.sessionIds)).toEqual(new Set([adopted.sessionId, native.sessionId]));
+    await fireEvent.click(checks[0]);
+    expect(listing.selected).toHaveLength(1);
+    listing.selected = [];
+    nav.deleting = null;
   });
 });
