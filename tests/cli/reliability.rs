@@ -17,6 +17,26 @@ fn cli(args: &[&str], home: &Path, data: &Path, fleet: Option<&Path>) -> std::pr
     c.env("HOME", "/nonexistent").env_remove("CLAUDE_CONFIG_DIR").output().unwrap()
 }
 
+/// `corral-cli ARGS` on `w`'s home and fleet with data dir `data`, its files limited to
+/// `blocks` × 512 bytes (a write past that fails as on a full disk; SIGXFSZ ignored).
+fn cli_within(blocks: u64, args: &[&str], w: &World, data: &Path) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_corral-cli"))
+        .args(args)
+        .arg("--claude-home")
+        .arg(&w.home)
+        .arg("--data-dir")
+        .arg(data)
+        .arg("--fleet")
+        .arg(&w.fleet_file)
+        .env("HOME", "/nonexistent")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .output()
+        .unwrap()
+}
+
 // ---- 1: renames from several processes ----
 
 #[test]
@@ -202,21 +222,12 @@ fn a_rename_on_a_full_disk_leaves_no_partial_line() {
     bytes.extend_from_slice(pad.as_bytes());
     fs::write(&t, &bytes).unwrap();
     assert_eq!(bytes.len() as u64, limit - 20);
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!("trap '' XFSZ; ulimit -f {limit_blocks}; exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_corral-cli"))
-        .args(["rename", &sid(1), "A name the disk has no room for"])
-        .arg("--claude-home")
-        .arg(&w.home)
-        .arg("--data-dir")
-        .arg(&w.data)
-        .arg("--fleet")
-        .arg(&w.fleet_file)
-        .env("HOME", "/nonexistent")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .output()
-        .unwrap();
+    let out = cli_within(
+        limit_blocks,
+        &["rename", &sid(1), "A name the disk has no room for"],
+        &w,
+        &w.data,
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("disk full"), "{err}");
@@ -238,4 +249,54 @@ fn a_rename_on_a_full_disk_leaves_no_partial_line() {
     assert_eq!(undo["notUndone"], serde_json::json!([]), "{undo}");
     assert!(undo["undone"].as_array().unwrap().iter().all(|i| i["action"] == "already-gone"));
     assert!(fs::read(&t).unwrap() == bytes, "undo wrote nothing");
+}
+
+// ---- a delete into a quarantine whose disk fills up ----
+
+/// The quarantine is on another filesystem (`/dev/shm`) and the disk "fills" (the file-size limit
+/// cuts the copy as a full disk does) while the transcript is copied: the session stays whole
+/// where it was, no partial copy is left in the quarantine, no run is recorded, and the reason is
+/// given.
+#[test]
+fn a_delete_into_a_full_quarantine_disk_keeps_the_session_whole() {
+    use std::os::unix::fs::MetadataExt;
+    let w = World::new();
+    let Ok(shm) = tempfile::tempdir_in("/dev/shm") else {
+        println!("notice: no /dev/shm here: the full-disk delete test is skipped");
+        return;
+    };
+    if fs::metadata(shm.path()).unwrap().dev() == fs::metadata(&w.home).unwrap().dev() {
+        println!("notice: /dev/shm is this filesystem: the full-disk delete test is skipped");
+        return;
+    }
+    let data = shm.path().join("data");
+    let t = w.session(&w.folder_of("/home/u/scratch"), &sid(1), "/home/u/scratch", false);
+    let mut bytes = fs::read(&t).unwrap();
+    let pad = format!(
+        "{{\"type\":\"system\",\"subtype\":\"note\",\"content\":\"{}\"}}\n",
+        "x".repeat(300_000)
+    );
+    bytes.extend_from_slice(pad.as_bytes());
+    fs::write(&t, &bytes).unwrap();
+    let out = cli_within(400, &["delete", &sid(1), "--json"], &w, &data);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["runId"], serde_json::Value::Null, "{report}");
+    assert_eq!(report["deleted"], serde_json::json!([]), "{report}");
+    let reason = report["refused"][0]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("not deleted: cannot move"), "{reason}");
+    assert!(fs::read(&t).unwrap() == bytes, "the transcript is whole where it was");
+    let held: Vec<_> = walkdir(&data.join("quarantine"));
+    assert!(held.is_empty(), "left in the quarantine: {held:?}");
+}
+
+fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(rd) = fs::read_dir(dir) else { return Vec::new() };
+    rd.flatten()
+        .flat_map(|e| {
+            let p = e.path();
+            if p.is_dir() { walkdir(&p) } else { vec![p] }
+        })
+        .collect()
 }
