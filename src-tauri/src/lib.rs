@@ -8,6 +8,7 @@ pub mod bindings;
 pub mod commands;
 pub mod events;
 pub mod ipc;
+pub mod launch;
 pub mod render;
 pub mod reveal;
 pub mod settings;
@@ -71,8 +72,19 @@ pub fn start_live_updates<R: Runtime>(
     state.start_first_listing(INDEX_FALLBACK);
 }
 
-/// Runs the desktop app.
+/// Runs the desktop app (after answering `--help`, `--version` or a missing display on the
+/// terminal).
 pub fn run() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if let Some(answer) = launch::terminal_answer(&args, launch::Display::of_process()) {
+        #[allow(clippy::print_stdout, clippy::print_stderr, reason = "answered on the terminal")]
+        if answer.to_stderr {
+            eprintln!("{}", answer.text);
+        } else {
+            println!("{}", answer.text);
+        }
+        return ExitCode::from(answer.code);
+    }
     let state = AppState::launch(LaunchEnv::from_process(), Arc::new(reveal::open_in_file_manager));
     let builder = configure(tauri::Builder::default(), state)
         .plugin(tauri_plugin_dialog::init())

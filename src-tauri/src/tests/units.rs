@@ -168,3 +168,22 @@ fn compositing_needs_a_gpu_render_node_unless_the_person_chooses() {
     assert!(gpu_compositing(Some(""), &dri));
     assert!(!gpu_compositing(Some("off"), &dri));
 }
+
+#[test]
+fn help_version_and_a_missing_display_are_answered_on_the_terminal() {
+    use crate::launch::{Display, terminal_answer};
+    let args = |a: &[&str]| a.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
+    let here = Display { present: true };
+    let help = terminal_answer(&args(&["--help"]), here).unwrap();
+    assert!(help.text.contains("corral-cli") && help.text.contains("CORRAL_FLEET"), "{help:?}");
+    assert_eq!((help.code, help.to_stderr), (0, false));
+    assert_eq!(terminal_answer(&args(&["-h"]), Display { present: false }).unwrap().code, 0);
+    let version = terminal_answer(&args(&["--version"]), here).unwrap();
+    assert_eq!(version.text, format!("corral {}", env!("CARGO_PKG_VERSION")));
+    // No display: a sentence on stderr, not a toolkit panic.
+    let none = terminal_answer(&[], Display { present: false }).unwrap();
+    assert!(none.to_stderr && none.code == 1 && none.text.contains("no display"), "{none:?}");
+    // A display and no flag (or one the platform adds): the window opens.
+    assert_eq!(terminal_answer(&[], here), None);
+    assert_eq!(terminal_answer(&args(&["-psn_0_12345"]), here), None);
+}
