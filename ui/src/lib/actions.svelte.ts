@@ -1,7 +1,7 @@
 // What a person does to a session from any view: rename it (and undo that), release it from an
 // agent, export it, resume it in a terminal. Each says what happened in a toast.
 import * as api from './api';
-import { exportFileName } from './format';
+import { exportFileName, formatCount } from './format';
 import { listing, own } from './listing.svelte';
 import { live } from './live.svelte';
 import { toasts } from './toasts.svelte';
@@ -79,7 +79,7 @@ async function exportSession(s: SessionSummary, format: ExportFormat, subagents 
     // The system dialog asked before the person chose an existing file.
     const done = await api.exportSession(s.sessionId, { format, subagents }, path, true);
     const runs = done.subagents ? ` and ${done.subagents} subagent run${done.subagents === 1 ? '' : 's'}` : '';
-    toasts.show(`Exported ${done.messages.toLocaleString()} messages${runs} to ${done.path ?? path}`);
+    toasts.show(`Exported ${formatCount(done.messages, 'message')}${runs} to ${done.path ?? path}`);
   } catch (e) {
     toasts.error('Could not export the conversation', e);
   }

@@ -253,6 +253,11 @@ describe('All Chats', () => {
     await fireEvent.click(screen.getByTestId('resume-selected'));
     await vi.waitFor(() => expect(api.resumeSession).toHaveBeenCalledTimes(4));
     expect(vi.mocked(api.resumeSession).mock.calls.map((c) => c[0])).not.toContain(ids[2]);
+    // One chosen: one terminal, said in the singular.
+    listing.selected = [ids[0]];
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('resume-selected').textContent).toContain('Resume 1 in a terminal'),
+    );
     listing.selected = [];
   });
 
