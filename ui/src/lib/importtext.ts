@@ -1,4 +1,5 @@
 // Plain-words wording for the import wizard and History.
+import { listing } from './listing.svelte';
 import type { ImportSkip, ImportTarget, PlacementMode, UndoAction, UndoState } from './types';
 
 export function skipReasonText(
@@ -58,9 +59,10 @@ export const MODE_TEXT: Record<PlacementMode, { label: string; doing: string; se
   },
 };
 
+/** Where an import goes, as a person reads it: the agent by the name shown everywhere. */
 export function targetText(t: ImportTarget | null | undefined): string {
   if (!t) return 'unknown target';
-  return t.kind === 'agent' ? t.name : 'this Claude home';
+  return t.kind === 'agent' ? listing.agentLabel(t.name) : 'this Claude home';
 }
 
 export const UNDO_ACTION_TEXT: Record<UndoAction, string> = {

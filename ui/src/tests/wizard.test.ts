@@ -9,7 +9,7 @@ const { listing } = await import('../lib/listing.svelte');
 const { nav } = await import('../lib/navigation.svelte');
 const { default: ImportWizard } = await import('../lib/components/ImportWizard.svelte');
 const { default: HistoryView } = await import('../lib/components/HistoryView.svelte');
-const { companionText, skipReasonText } = await import('../lib/importtext');
+const { companionText, skipReasonText, targetText } = await import('../lib/importtext');
 const { group, session } = await import('./fixtures');
 
 const ALL_REASONS: SkipReason[] = [
@@ -421,7 +421,7 @@ describe('History', () => {
     render(HistoryView);
     await vi.waitFor(() => expect(screen.getAllByTestId('run-row')).toHaveLength(2));
     const [a, b] = screen.getAllByTestId('run-row');
-    expect(a.textContent).toContain('Copy into team.alpha');
+    expect(a.textContent).toContain('Copy into alpha'); // the name shown everywhere, not the qualified one
     expect(a.textContent).toContain('3 placed · 1 skipped');
     expect(a.textContent).toContain('2.0 KB');
     expect(b.textContent).toContain('Move into this Claude home');
@@ -493,5 +493,26 @@ describe('History', () => {
     await fireEvent.click(screen.getByTestId('confirm-undo'));
     await vi.waitFor(() => expect(screen.getByTestId('run-row').dataset.state).toBe('partly-undone'));
     expect(screen.getByTestId('undo-report').textContent).toContain('it changed after the import');
+  });
+});
+
+describe('Import targets', () => {
+  it('are named as agents are everywhere: the display name, the qualified one only when needed', () => {
+    const saved = listing.agents;
+    const agent = (name: string, displayName: string) => ({
+      name,
+      displayName,
+      fleetPath: name.split('.').slice(0, -1),
+      workingDirectory: null,
+      docker: false,
+      sessionCount: 0,
+      lastActivityAt: null,
+      tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    });
+    listing.agents = [agent('team.gamma', 'gamma')];
+    expect(targetText({ kind: 'agent', name: 'team.gamma' })).toBe('gamma');
+    expect(targetText({ kind: 'agent', name: 'not.listed' })).toBe('not.listed');
+    expect(targetText({ kind: 'claudeHome' })).toBe('this Claude home');
+    listing.agents = saved;
   });
 });
