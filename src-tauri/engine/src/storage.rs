@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -310,13 +310,12 @@ impl HomeWalk {
             .into_iter()
             .flatten()
             .filter(|(n, _)| n.strip_suffix(".txt").is_some_and(crate::paths::is_uuid));
+        let lines: Vec<SystemTime> =
+            DEBUG_LOG_AGES.iter().map(|&d| crate::time::days_before(now, d)).collect();
         for (_, size) in logs {
             out.files += 1;
             out.bytes = out.bytes.saturating_add(size.bytes);
-            for aged in &mut out.older {
-                let before = now
-                    .checked_sub(Duration::from_secs(u64::from(aged.days) * 86_400))
-                    .unwrap_or(SystemTime::UNIX_EPOCH);
+            for (aged, &before) in out.older.iter_mut().zip(&lines) {
                 if size.newest.is_some_and(|t| t <= before) {
                     aged.files += 1;
                     aged.bytes = aged.bytes.saturating_add(size.bytes);

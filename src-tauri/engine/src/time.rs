@@ -16,6 +16,13 @@ pub fn iso_system(t: SystemTime) -> String {
     iso(DateTime::<Utc>::from(t))
 }
 
+/// The moment `days` whole days before `now` (the epoch when that is earlier): the line a file must
+/// be untouched since to count as that old.
+pub fn days_before(now: SystemTime, days: u32) -> SystemTime {
+    now.checked_sub(std::time::Duration::from_secs(u64::from(days) * 86_400))
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
 /// Milliseconds since the epoch of a system time, as [`millis`] reads its [`iso_system`] form.
 pub fn system_millis(t: SystemTime) -> Option<i64> {
     Some(DateTime::<Utc>::from(t).timestamp_millis())

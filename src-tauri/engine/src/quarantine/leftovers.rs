@@ -147,10 +147,8 @@ impl HomeLeftovers {
                 sids.entry(name).or_default();
             }
         }
-        for name in names_in(&self.claude_home.join("debug")) {
-            if let Some(sid) = name.strip_suffix(".txt") {
-                sids.entry(sid.to_owned()).or_default();
-            }
+        for sid in self.debug_log_ids() {
+            sids.entry(sid).or_default();
         }
         sids.extend(self.todos.keys().map(|sid| (sid.clone(), Vec::new())));
         sids.extend(

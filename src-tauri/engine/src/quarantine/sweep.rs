@@ -65,9 +65,7 @@ pub(super) fn plan_sweep(
         }
     }
     if let Some(days) = sweep.debug_logs_older_than_days {
-        let before = now_sys
-            .checked_sub(std::time::Duration::from_secs(u64::from(days) * 86_400))
-            .unwrap_or(SystemTime::UNIX_EPOCH);
+        let before = crate::time::days_before(now_sys, days);
         for sid in home.debug_log_ids() {
             let Some((item, newest)) = home.debug_log(&sid) else { continue };
             if newest.is_none_or(|t| t > before) {
