@@ -120,6 +120,9 @@ pub struct SessionSummary {
     pub git_branch: Option<String>,
     /// The Claude Code version that wrote it, as last recorded.
     pub claude_code_version: Option<String>,
+    /// The surface that last wrote to it, as recorded (`cli` for an interactive `claude`,
+    /// `sdk-cli` for `claude -p`, `claude-desktop`, …; `None` before Claude Code recorded it).
+    pub entrypoint: Option<String>,
     /// The time of its first message.
     pub first_message_at: Option<String>,
     /// The time of its last message.

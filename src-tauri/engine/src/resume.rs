@@ -617,6 +617,7 @@ mod tests {
             preview: None,
             git_branch: None,
             claude_code_version: None,
+            entrypoint: None,
             first_message_at: None,
             last_message_at: None,
             message_count: 0,

@@ -148,6 +148,7 @@ function addSession(
     preview: pick(previews),
     gitBranch: pick(branches),
     claudeCodeVersion: pick(['2.1.3', '2.1.7', '2.0.55']),
+    entrypoint: 'cli',
     firstMessageAt: iso(ago + 3_600_000 * rnd()),
     lastMessageAt: iso(ago),
     messageCount: 4 + Math.floor(rnd() * 300),

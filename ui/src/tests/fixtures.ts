@@ -44,6 +44,7 @@ export function session(o: Partial<SessionSummary> = {}): SessionSummary {
     preview: `Preview text ${n}`,
     gitBranch: 'main',
     claudeCodeVersion: '2.1.3',
+    entrypoint: 'cli',
     firstMessageAt: null,
     lastMessageAt: null,
     messageCount: 10,

@@ -49,6 +49,7 @@ const s = session({
   messageCount: 250,
   gitBranch: 'feat/x',
   claudeCodeVersion: '2.1.7',
+  entrypoint: null,
 });
 
 describe('a fork subagent run', () => {

@@ -668,6 +668,7 @@ impl Catalog {
             preview: t.facts.preview.clone(),
             git_branch: t.facts.git_branch.clone(),
             claude_code_version: t.facts.version.clone(),
+            entrypoint: t.facts.entrypoint.clone(),
             first_message_at: t.facts.first_message_at.clone(),
             last_message_at: t.facts.last_message_at.clone(),
             message_count: t.facts.message_count,

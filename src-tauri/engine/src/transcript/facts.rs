@@ -43,7 +43,7 @@ pub use usage::UsageAccumulator;
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
-pub const EXTRACTOR_VERSION: u32 = 6;
+pub const EXTRACTOR_VERSION: u32 = 7;
 
 pub use super::{PREVIEW_CHARS, preview_of};
 
@@ -75,6 +75,11 @@ pub struct TranscriptFacts {
     pub git_branch: Option<String>,
     /// Last `version` (Claude Code version).
     pub version: Option<String>,
+    /// Last `entrypoint`: the surface that last wrote a message (`cli` for an interactive
+    /// `claude`, `sdk-cli` for `claude -p`, `sdk-ts`/`sdk-py`, `claude-desktop`, …; absent
+    /// before 2.1.7x).
+    #[serde(default)]
+    pub entrypoint: Option<String>,
     /// Earliest timestamp of real (non-meta, non-sidechain) user/assistant lines.
     pub first_message_at: Option<String>,
     /// Latest timestamp of those lines.
@@ -213,6 +218,8 @@ record! {
         #[serde(default, borrow)]
         version: Loose<'a>,
         #[serde(default, borrow)]
+        entrypoint: Loose<'a>,
+        #[serde(default, borrow)]
         message: MapOr<MessageRef<'a>>,
         #[serde(default, borrow)]
         request_id: Loose<'a>,
@@ -350,6 +357,9 @@ impl FactsScanner {
         }
         if let Some(v) = non_empty(&l.version) {
             self.facts.version = Some(v);
+        }
+        if let Some(e) = l.entrypoint.as_str().filter(|e| !e.trim().is_empty()) {
+            set_string(&mut self.facts.entrypoint, e);
         }
         if let Some(b) = non_empty(&l.git_branch) {
             self.facts.git_branch = Some(b);

@@ -66,6 +66,11 @@ gitBranch: string | null,
  */
 claudeCodeVersion: string | null, 
 /**
+ * The surface that last wrote to it, as recorded (`cli` for an interactive `claude`,
+ * `sdk-cli` for `claude -p`, `claude-desktop`, …; `None` before Claude Code recorded it).
+ */
+entrypoint: string | null, 
+/**
  * The time of its first message.
  */
 firstMessageAt: string | null, 
