@@ -98,17 +98,7 @@ impl Claude {
 }
 
 fn claude(pid: u32, args: &[&str], cwd: &str) -> ProcessInfo {
-    let mut cmd = vec!["claude".to_owned()];
-    cmd.extend(args.iter().map(|a| (*a).to_owned()));
-    ProcessInfo {
-        pid,
-        name: "claude".into(),
-        cmd,
-        cwd: Some(cwd.into()),
-        exe: None,
-        exited: false,
-        parent: None,
-    }
+    crate::support::claude_process(pid, Some(std::path::Path::new(cwd)), args)
 }
 
 fn of<'a>(states: &'a [LiveStatus], short: &str) -> &'a LiveStatus {

@@ -38,6 +38,7 @@ mod paths;
 mod placement;
 mod quarantine;
 mod reliability;
+mod reopen;
 mod runs;
 mod search;
 mod storage;

@@ -106,3 +106,23 @@ pub fn within<T: Send + 'static>(
     rx.recv_timeout(std::time::Duration::from_secs(secs))
         .unwrap_or_else(|_| panic!("{what} did not finish within {secs} s (it hangs)"))
 }
+
+/// A `claude` process as the occupancy guard sees it: `claude ARGS…` running in `cwd` (`None`:
+/// its folder cannot be read).
+pub fn claude_process(
+    pid: u32,
+    cwd: Option<&Path>,
+    args: &[&str],
+) -> corral_engine::occupancy::ProcessInfo {
+    let mut cmd = vec!["claude".to_owned()];
+    cmd.extend(args.iter().map(|a| (*a).to_owned()));
+    corral_engine::occupancy::ProcessInfo {
+        pid,
+        name: "claude".into(),
+        cmd,
+        cwd: cwd.map(Path::to_path_buf),
+        exe: None,
+        exited: false,
+        parent: None,
+    }
+}

@@ -68,7 +68,7 @@ pub enum QuarantineCommand {
     },
 }
 
-fn parse_days(s: &str) -> Result<u32, String> {
+pub(crate) fn parse_days(s: &str) -> Result<u32, String> {
     let (n, unit) = match s.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() => (s.get(..i).unwrap_or(""), c),
         _ => (s, 'd'),

@@ -9,6 +9,7 @@ mod desktop;
 mod formats;
 mod generate;
 mod import;
+mod reopen;
 mod search;
 mod sessions;
 mod status;
@@ -81,6 +82,9 @@ enum Command {
     Status,
     /// Resume a session in a terminal (refused while a process may be on it; verified).
     Resume(status::ResumeArgs),
+    /// After a restart: each recent folder's newest conversation, started again in a terminal
+    /// of its own (guarded and verified); without FOLDERs or --all, lists them.
+    Reopen(reopen::ReopenArgs),
     /// Search every conversation (updates the index first).
     Search(search::SearchArgs),
     /// Build or update the full-text search index.
@@ -128,6 +132,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Agents => sessions::agents(&catalog, g.json),
         Command::Status => status::status(&catalog, g.json),
         Command::Resume(a) => status::resume(&catalog, &a, g.json),
+        Command::Reopen(a) => reopen::reopen(&catalog, &a, g.desktop_store.as_deref(), g.json),
         Command::Search(a) => search::search(&catalog, &a, g.json),
         Command::Index(a) => search::index(&catalog, &a, g.json),
         Command::Formats => formats::formats(&catalog, g.json),

@@ -51,6 +51,7 @@ pub mod moving;
 pub mod placement;
 pub mod quarantine;
 pub mod renames;
+pub mod reopen;
 pub mod resume;
 pub mod runs;
 pub mod search;
