@@ -123,6 +123,7 @@ class ReopeningRecentWork(unittest.TestCase):
     def test_1_every_free_folder_starts_verified_and_nothing_planted_runs(self):
         listed = self.home.corral("reopen", env=self.home.env(self.api))
         self.assertIsNone(listed["report"])
+        self.assertEqual(listed["chosen"], [])
         rows = listed["recent"]["rows"]
         self.assertEqual(sorted(r["folder"] for r in rows), sorted(str(f) for f in self.folders))
         self.assertTrue(all(r["state"] == "free" for r in rows), rows)
@@ -133,6 +134,11 @@ class ReopeningRecentWork(unittest.TestCase):
         self.assertEqual(planted["kind"], "repository", planted)
         self.assertEqual((planted["branch"], planted["changed"]), ("main", 1), planted)
         self.assertEqual(len({r["remoteName"] for r in rows}), 5)
+
+        dry = self.reopen("--all", "--dry-run")
+        self.assertIsNone(dry["report"])
+        self.assertEqual(sorted(dry["chosen"]), sorted(r["sessionId"] for r in rows))
+        self.assertEqual(claude_pids_under(self.home.root), {}, "a dry run starts nothing")
 
         done = self.reopen("--all")
         report = done["report"]

@@ -289,16 +289,14 @@ fn git_state_is_read_without_running_what_the_repository_plants() {
 #[cfg(unix)]
 #[test]
 fn a_hanging_git_is_bounded_and_a_missing_one_named() {
-    use std::os::unix::fs::PermissionsExt;
     let w = World::new();
     let fake = w.root.join("git");
-    fs::write(&fake, "#!/bin/sh\nsleep 30 &\nsleep 30\n").unwrap();
-    fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).unwrap();
+    crate::support::write_program(&fake, "#!/bin/sh\nsleep 30 &\nsleep 30\n");
     let git = Git { program: fake, timeout: Duration::from_millis(500) };
     let dirs: Vec<PathBuf> = (0..6).map(|i| w.folder(&format!("r{i}"))).collect();
     let started = Instant::now();
     let states = reopen::git_states(&git, &dirs);
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
     assert_eq!(states.len(), 6);
     assert!(
         states
@@ -339,7 +337,6 @@ impl ProcessSource for Launched {
 #[cfg(unix)]
 #[test]
 fn a_batch_is_guarded_again_verified_by_id_and_cancellable() {
-    use std::os::unix::fs::PermissionsExt;
     let w = World::new();
     let names = ["it's $(touch pwned)", "held", "never", "fine"];
     let folders: Vec<PathBuf> = names.iter().map(|n| w.folder(n)).collect();
@@ -348,12 +345,13 @@ fn a_batch_is_guarded_again_verified_by_id_and_cancellable() {
     }
     let log = w.root.join("terminal.log");
     let term = w.root.join("fake-term");
-    fs::write(
+    crate::support::write_program(
         &term,
-        format!("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\" >> '{0}'; done\nprintf '\\036' >> '{0}'\n", log.display()),
-    )
-    .unwrap();
-    fs::set_permissions(&term, fs::Permissions::from_mode(0o755)).unwrap();
+        &format!(
+            "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\" >> '{0}'; done\nprintf '\\036' >> '{0}'\n",
+            log.display()
+        ),
+    );
     let terminals = [Terminal::Template(format!("{} {{cwd}} {{command}}", term.display()))];
     // "held" gets a --continue process after the rows were shown.
     let processes =
@@ -364,7 +362,7 @@ fn a_batch_is_guarded_again_verified_by_id_and_cancellable() {
     let settings = StartSettings {
         terminals: &terminals,
         processes: &processes,
-        timeout: Duration::from_millis(400),
+        timeout: Duration::from_millis(1500),
         spacing: Duration::from_millis(50),
         remote_control: true,
         trusted: &trusted,

@@ -126,3 +126,14 @@ pub fn claude_process(
         parent: None,
     }
 }
+
+/// Writes an executable script at `path` (Unix). Then waits a moment: a process another test's
+/// thread forks while the file is open for writing holds that descriptor until it execs, and
+/// running the script before then fails with "Text file busy".
+#[cfg(unix)]
+pub fn write_program(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+}

@@ -48,6 +48,8 @@ pub struct ReopenArgs {
 #[serde(rename_all = "camelCase")]
 struct Reopened {
     recent: RecentWork,
+    /// The conversations chosen (`--all` or FOLDERs): with `--dry-run`, what would start.
+    chosen: Vec<String>,
     /// The starts, when some were asked for (not with `--dry-run`).
     report: Option<ReopenReport>,
 }
@@ -74,7 +76,8 @@ pub fn reopen(
     let chosen = choose(&recent, a)?;
     if chosen.is_empty() || a.dry_run {
         if json {
-            return print_json(&Reopened { recent, report: None });
+            let chosen = chosen.iter().map(|c| c.session_id.clone()).collect();
+            return print_json(&Reopened { recent, chosen, report: None });
         }
         print_recent(&recent, &chosen, a);
         return Ok(());
@@ -105,7 +108,8 @@ pub fn reopen(
     })?;
     let failed = report.failed;
     if json {
-        print_json(&Reopened { recent, report: Some(report) })?;
+        let chosen = chosen.iter().map(|c| c.session_id.clone()).collect();
+        print_json(&Reopened { recent, chosen, report: Some(report) })?;
     } else {
         say!(
             "{} started, {} failed to start, {} skipped.",

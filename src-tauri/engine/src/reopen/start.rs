@@ -174,8 +174,7 @@ fn start_one(
     match wait_started(settings.processes, &command.session_id, settings.timeout) {
         Ok(pid) => {
             let why = ((settings.trusted)(&s.working_directory) == Some(false)).then(|| {
-                "started, and waiting at Claude Code's question whether you trust this folder"
-                    .to_owned()
+                "waiting at Claude Code's question whether you trust this folder".to_owned()
             });
             ReopenOutcome {
                 result: StartResult::Started,
