@@ -33,6 +33,11 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::quarantine::DeleteReport::export_all(&cfg)?;
     corral_engine::quarantine::QuarantineRun::export_all(&cfg)?;
     corral_engine::storage::StorageReport::export_all(&cfg)?;
+    corral_engine::reopen::RecentWork::export_all(&cfg)?;
+    corral_engine::reopen::GitState::export_all(&cfg)?;
+    corral_engine::reopen::ReopenChoice::export_all(&cfg)?;
+    corral_engine::reopen::ReopenOutcome::export_all(&cfg)?;
+    corral_engine::reopen::ReopenReport::export_all(&cfg)?;
     corral_engine::quarantine::EmptyReport::export_all(&cfg)?;
     corral_engine::runs::UndoPlan::export_all(&cfg)?;
     corral_engine::runs::UndoReport::export_all(&cfg)?;

@@ -14,6 +14,7 @@ use corral_engine::occupancy::{OccupancySnapshot, SystemProcesses};
 use corral_engine::placement::PlacementMode;
 use corral_engine::quarantine;
 use corral_engine::renames::Renamed;
+use corral_engine::reopen;
 use corral_engine::runs::{self, RunSummary, UndoPlan, UndoReport};
 
 use corral_engine::catalog::PageAt;
@@ -597,4 +598,90 @@ fn check_sources(sources: &[String]) -> Reply<Vec<PathBuf>> {
         return Err(invalid(format!("at most {MAX_SOURCES} sources per import")));
     }
     sources.iter().map(|s| check_abs_path("each source", s)).collect()
+}
+
+/// The longest "recent" a person can ask for (a year).
+const MAX_REOPEN_DAYS: u32 = 366;
+/// The most folders one `git_states` call reads.
+const MAX_GIT_FOLDERS: usize = 1000;
+
+/// Recent work: each folder's newest conversation of the last `days` days and the folder's
+/// state now (`every_surface`: `-p`, SDK and desktop-app conversations too). Git states come
+/// from `git_states`.
+pub async fn recent_work(
+    state: State<'_, AppState>,
+    days: u32,
+    every_surface: bool,
+) -> Reply<reopen::RecentWork> {
+    if !(1..=MAX_REOPEN_DAYS).contains(&days) {
+        return Err(invalid(format!("days must be 1 to {MAX_REOPEN_DAYS}, got {days}")));
+    }
+    let store = state.desktop_store()?;
+    with_catalog(&state, move |c| {
+        reopen::recent_work_in(
+            c,
+            &SystemProcesses,
+            days,
+            every_surface,
+            store.as_deref(),
+            Utc::now(),
+        )
+    })
+    .await
+}
+
+/// Each folder's git state, in order (nothing a repository plants runs; each bounded in time).
+pub async fn git_states(
+    state: State<'_, AppState>,
+    folders: Vec<String>,
+) -> Reply<Vec<reopen::GitState>> {
+    if folders.len() > MAX_GIT_FOLDERS {
+        return Err(invalid(format!("at most {MAX_GIT_FOLDERS} folders at once")));
+    }
+    let dirs: Vec<PathBuf> = folders.iter().map(PathBuf::from).collect();
+    if let Some(bad) = dirs.iter().find(|d| !d.is_absolute()) {
+        return Err(invalid(format!("{} is not an absolute folder", bad.display())));
+    }
+    with_catalog(&state, move |_| Ok(reopen::git_states(&reopen::Git::default(), &dirs))).await
+}
+
+/// Starts the chosen conversations, each in a terminal of its own, guarded again just before
+/// and verified by its id, sending each outcome; `cancel_run` stops it before the next start.
+pub async fn reopen(
+    state: State<'_, AppState>,
+    choices: Vec<reopen::ReopenChoice>,
+    on_progress: Progress<reopen::ReopenOutcome>,
+) -> Reply<reopen::ReopenReport> {
+    if choices.len() > MAX_GIT_FOLDERS {
+        return Err(invalid(format!("at most {MAX_GIT_FOLDERS} conversations at once")));
+    }
+    for c in &choices {
+        check_session_id(&c.session_id)?;
+    }
+    let terminals = corral_engine::resume::terminals_to_try(
+        state.terminal()?.as_deref(),
+        std::env::var("TERMINAL").ok().as_deref(),
+    )?;
+    let remote_control = state.reopen_remote_control()?;
+    let cancel = state.run_cancel();
+    cancel.store(false, Ordering::SeqCst);
+    with_catalog(&state, move |c| {
+        let trust = reopen::TrustReader::read(
+            c.claude_home(),
+            corral_engine::paths::default_claude_home().as_deref(),
+        );
+        let settings = reopen::StartSettings {
+            terminals: &terminals,
+            processes: &SystemProcesses,
+            timeout: corral_engine::resume::START_TIMEOUT * 2,
+            spacing: reopen::START_SPACING,
+            remote_control,
+            trusted: &|f| trust.trusted(f),
+            cancel: &cancel,
+        };
+        reopen::reopen_in(c, &choices, &settings, &mut |o, _| {
+            let _ = on_progress.0.send(o.clone());
+        })
+    })
+    .await
 }

@@ -30,6 +30,7 @@ use corral_engine::quarantine::{
     DeletePlan, DeleteProgress, DeleteReport, DeleteRequest, EmptyReport, QuarantineRun,
 };
 use corral_engine::renames::Renamed;
+use corral_engine::reopen::{GitState, RecentWork, ReopenChoice, ReopenOutcome, ReopenReport};
 use corral_engine::resume::ResumeOutcome;
 use corral_engine::runs::{RunSummary, UndoPlan, UndoReport};
 use corral_engine::search::{IndexStatus, SearchResults, TranscriptMatches};
@@ -169,6 +170,14 @@ surface! {
     /// Where the Claude home's space goes: its folders, sessions by working directory and by
     /// agent, the largest sessions, gone sessions' leftovers and debug logs.
     storage() -> StorageReport;
+    /// Recent work: each folder's newest conversation of the last `days` days and the folder's
+    /// state now (`everySurface`: `-p`, SDK and desktop-app conversations too).
+    recent_work(days: u32, every_surface: bool) -> RecentWork;
+    /// Each folder's git state, in order (nothing a repository plants runs; bounded in time).
+    git_states(folders: Vec<String>) -> Vec<GitState>;
+    /// Starts the chosen conversations, each in a terminal of its own, guarded again and
+    /// verified, sending a `ReopenOutcome` after each; `cancel_run` stops before the next start.
+    reopen(choices: Vec<ReopenChoice>, on_progress: Progress<ReopenOutcome>) -> ReopenReport;
     list_runs() -> Vec<RunSummary>;
     plan_undo(run_id: String) -> UndoPlan;
     undo_run(run_id: String) -> UndoReport;

@@ -48,6 +48,9 @@ pub struct Settings {
     pub terminals: Vec<String>,
     /// Raise a desktop notification when a session starts waiting on you (off by default).
     pub notify_waiting: bool,
+    /// "Reopen recent work" starts each conversation with Remote Control on, named after its
+    /// folder, so it is reachable from the person's other devices (off by default).
+    pub reopen_remote_control: bool,
     /// Send delete runs older than this many days from the quarantine to the system's trash, at
     /// start and when set (`null`: never, the default).
     pub empty_quarantine_after_days: Option<u32>,
@@ -63,6 +66,7 @@ pub struct SavedSettings {
     pub desktop_store: Option<PathBuf>,
     pub terminal: Option<String>,
     pub notify_waiting: bool,
+    pub reopen_remote_control: bool,
     pub empty_quarantine_after_days: Option<u32>,
 }
 
@@ -140,6 +144,7 @@ pub struct Effective {
     pub desktop_store: Option<PathBuf>,
     pub terminal: Option<String>,
     pub notify_waiting: bool,
+    pub reopen_remote_control: bool,
     pub empty_quarantine_after_days: Option<u32>,
 }
 
@@ -163,6 +168,7 @@ impl Effective {
             desktop_store,
             terminal: saved.terminal.clone(),
             notify_waiting: saved.notify_waiting,
+            reopen_remote_control: saved.reopen_remote_control,
             empty_quarantine_after_days: saved.empty_quarantine_after_days,
         })
     }
@@ -191,6 +197,10 @@ pub struct SettingsPatch {
     #[serde(default)]
     #[ts(optional)]
     pub notify_waiting: Option<bool>,
+    /// Reopen recent work with Remote Control on.
+    #[serde(default)]
+    #[ts(optional)]
+    pub reopen_remote_control: Option<bool>,
     /// Empty the quarantine's runs older than this many days automatically; `null` = never.
     #[serde(default, deserialize_with = "present")]
     #[ts(optional, type = "number | null")]
@@ -257,6 +267,9 @@ impl SettingsPatch {
         if let Some(on) = self.notify_waiting {
             next.notify_waiting = on;
         }
+        if let Some(on) = self.reopen_remote_control {
+            next.reopen_remote_control = on;
+        }
         if let Some(days) = self.empty_quarantine_after_days {
             next.empty_quarantine_after_days = days;
         }
@@ -279,6 +292,9 @@ impl SettingsPatch {
         }
         if let Some(on) = self.notify_waiting {
             saved.notify_waiting = on;
+        }
+        if let Some(on) = self.reopen_remote_control {
+            saved.reopen_remote_control = on;
         }
         if let Some(days) = self.empty_quarantine_after_days {
             saved.empty_quarantine_after_days = days;

@@ -92,6 +92,7 @@ impl AppState {
                     desktop_store: None,
                     terminal: saved.terminal.clone(),
                     notify_waiting: saved.notify_waiting,
+                    reopen_remote_control: saved.reopen_remote_control,
                     empty_quarantine_after_days: saved.empty_quarantine_after_days,
                 },
                 catalog: Err(e.payload()),
@@ -156,6 +157,11 @@ impl AppState {
     /// The terminal chosen in Settings (`None`: automatic).
     pub fn terminal(&self) -> Result<Option<String>, ErrorPayload> {
         Ok(self.0.opened.read().map_err(|_| poisoned())?.effective.terminal.clone())
+    }
+
+    /// Whether "Reopen recent work" turns Remote Control on.
+    pub fn reopen_remote_control(&self) -> Result<bool, ErrorPayload> {
+        Ok(self.0.opened.read().map_err(|_| poisoned())?.effective.reopen_remote_control)
     }
 
     /// The desktop app's store in force (`None`: this platform has none and none was chosen).
@@ -414,6 +420,7 @@ fn describe(opened: &Opened, env: &LaunchEnv) -> Settings {
         terminal: e.terminal.clone(),
         terminals: corral_engine::resume::installed_terminals(env.path.as_deref()),
         notify_waiting: e.notify_waiting,
+        reopen_remote_control: e.reopen_remote_control,
         empty_quarantine_after_days: e.empty_quarantine_after_days,
     }
 }

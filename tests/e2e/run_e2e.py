@@ -1041,6 +1041,82 @@ def step_storage_and_sweep(driver, fx):
     shot(driver, "78-storage-swept")
 
 
+FAKE_TERMINAL = """#!/bin/bash
+# The e2e's terminal: runs the command's `claude --resume <id>` as a process named claude (the
+# system python, asleep), in the folder it is started in, and notes its pid.
+id=""
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--resume" ]; then id="$2"; fi
+  shift
+done
+setsid bash -c 'exec -a claude /usr/bin/python3 -S -c "import time; time.sleep(600)" --resume "$0"' "$id" \
+  </dev/null >/dev/null 2>&1 &
+echo $! >> "$(dirname "$0")/started.pids"
+"""
+
+
+def reopen_conversation(claude, sid, cwd, hours_ago, entrypoint="cli"):
+    """A conversation in `cwd` whose last prompt and answer were `hours_ago` hours ago."""
+    at = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() - hours_ago * 3600))
+    folder = claude / "projects" / ("-" + str(cwd).strip("/").replace("/", "-").replace(".", "-").replace("_", "-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    base = {"isSidechain": False, "userType": "external", "cwd": str(cwd), "sessionId": sid,
+            "version": "2.1.332", "entrypoint": entrypoint, "timestamp": at}
+    with (folder / f"{sid}.jsonl").open("w") as f:
+        f.write(jsonl({**base, "type": "user", "parentUuid": None, "uuid": f"{sid[:8]}-u1",
+                       "message": {"role": "user", "content": f"Carry on in {cwd.name}"}}))
+        f.write(jsonl({**base, "type": "assistant", "parentUuid": f"{sid[:8]}-u1", "uuid": f"{sid[:8]}-a1",
+                       "message": {"model": "claude-sonnet-4-5-20250929", "id": f"msg_{sid[:8]}", "type": "message",
+                                   "role": "assistant", "stop_reason": "end_turn", "stop_sequence": None,
+                                   "content": [{"type": "text", "text": "Done."}],
+                                   "usage": {"input_tokens": 5, "output_tokens": 2}}}))
+
+
+def step_reopen(driver, fx, tmp, work):
+    # 21. Reopen recent work: three folders with recent conversations (one held by the fake
+    # claude running in `work`, one Claude Code does not trust yet) and a `claude -p` run left
+    # out; the free two start through the e2e's terminal, each verified by its process.
+    claude = fx / "claude"
+    alpha, beta, printed = (tmp / "reopen" / n for n in ("alpha", "beta", "printed"))
+    for d in (alpha, beta, printed):
+        d.mkdir(parents=True)
+    subprocess.run(["git", "-C", str(alpha), "init", "-q", "-b", "main"], check=True)
+    (alpha / "notes.txt").write_text("changed\n")
+    reopen_conversation(claude, "7e0a0000-0000-4000-a000-000000000001", alpha, 2)
+    reopen_conversation(claude, "7e0a0000-0000-4000-a000-000000000002", beta, 5)
+    reopen_conversation(claude, "7e0a0000-0000-4000-a000-000000000003", work, 1)
+    reopen_conversation(claude, "7e0a0000-0000-4000-a000-000000000004", printed, 3, "sdk-cli")
+    (claude / ".claude.json").write_text(json.dumps({"projects": {
+        str(alpha): {"hasTrustDialogAccepted": True}, str(work): {"hasTrustDialogAccepted": True}}}))
+    click(driver, one(driver, "nav-reopen"))
+    rows = wait_until("the three folders", lambda: (lambda r: r if len(r) == 3 else None)(
+        by_testid(driver, "reopen-row")), timeout=30)
+    states = {e.get_attribute("data-state") for e in rows}
+    assert states == {"free", "occupied"}, states
+    held = [e for e in rows if e.get_attribute("data-state") == "occupied"]
+    assert len(held) == 1 and "claude process" in text_of(held[0]), [text_of(e) for e in held]
+    wait_until("the git state", lambda: [g for g in by_testid(driver, "reopen-git") if "main" in text_of(g)])
+    assert any("trust this folder" in text_of(e) for e in rows), "the untrusted folder is not marked"
+    for theme in ("light", "dark"):
+        set_theme(driver, theme)
+        shot(driver, f"79-reopen-{theme}")
+    set_theme(driver, "light")
+    start = one(driver, "reopen-start")
+    assert "Start 2 conversations" in text_of(start), text_of(start)
+    click(driver, start)
+    report = wait_until("the starts verified", lambda: [
+        e for e in by_testid(driver, "reopen-report") if "2 started" in text_of(e)], timeout=60)[0]
+    assert "failed" not in text_of(report), text_of(report)
+    shot(driver, "80-reopen-started")
+    pids = [int(p) for p in (tmp / "term" / "started.pids").read_text().split()]
+    assert len(pids) == 2, pids
+    for pid in pids:
+        try:
+            os.killpg(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
 def corpus_home(tmp):
     """A Claude home made of ../shared/corpus's real transcripts, laid out as Claude Code lays them
     out: each project folder as it was, spotter's flat files under one folder and named by their
@@ -1127,6 +1203,11 @@ def main():
     state_dir = fx / "fleet" / ".herdctl"
 
     env = app_env(home, claude, data, fx / "fleet" / "herdctl.yaml")
+    term = tmp / "term"
+    term.mkdir()
+    (term / "fake-term").write_text(FAKE_TERMINAL)
+    (term / "fake-term").chmod(0o755)
+    env["TERMINAL"] = str(term / "fake-term")
     fake_claude = start_fake_claude(tmp, work)
     tauri = None
     driver = None
@@ -1151,6 +1232,7 @@ def main():
         step_views(driver, "light")
         step_views(driver, "dark", src)
         step_storage_and_sweep(driver, fx)
+        step_reopen(driver, fx, tmp, work)
         step_delete_and_quarantine(driver, fx, home)
         quit_app(driver, tauri)
         driver = tauri = None
@@ -1163,6 +1245,7 @@ def main():
             "menu and a Markdown export through its IPC command, a fork run without the copied history, Fleet tokens, "
             "tool calls in their own form (an Edit's diff, Bash colours, a rejected call), a pasted image's thumbnail, light and dark views, "
             "the Storage view and a sweep of a gone session's leftovers, "
+            "Reopen recent work (a held folder skipped, two starts verified), "
             "a clean-up by age into the quarantine, put back byte-identically, and emptied into the trash, "
             "the real transcripts of ../shared/corpus")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot

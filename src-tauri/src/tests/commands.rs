@@ -526,3 +526,28 @@ fn desktop_report_reads_the_store_in_settings_and_checks_its_arguments() {
         "invalid-input"
     );
 }
+
+#[test]
+fn reopen_commands_check_their_arguments_and_answer_from_the_engine() {
+    let h = harness(true);
+    for days in [0, 367] {
+        assert_eq!(
+            h.err_kind("recent_work", json!({"days": days, "everySurface": false})),
+            "invalid-input"
+        );
+    }
+    // The fixture's folders (/home/dev/…) are not on this machine: left out, none offered.
+    let work = h.ok("recent_work", json!({"days": 366, "everySurface": false}));
+    assert_eq!(work["days"], json!(366));
+    assert_eq!(work["rows"], json!([]));
+    let left = work["leftOut"].as_array().unwrap();
+    assert!(!left.is_empty() && left.iter().all(|l| l["reason"] == "folder-gone"), "{left:?}");
+    assert_eq!(h.err_kind("git_states", json!({"folders": ["relative"]})), "invalid-input");
+    let not_repo = h.tmp.path().join("plain");
+    std::fs::create_dir_all(&not_repo).unwrap();
+    let states = h.ok("git_states", json!({"folders": [not_repo.display().to_string()]}));
+    assert_eq!(states.as_array().unwrap().len(), 1);
+    assert_eq!(states[0]["kind"], json!("notARepository"), "a temp folder outside any repository");
+    let s = h.ok("set_settings", json!({"patch": {"reopenRemoteControl": true}}));
+    assert_eq!(s["reopenRemoteControl"], json!(true));
+}

@@ -33,11 +33,15 @@ import type {
   ToolCall,
   TranscriptMessage,
   UndoItem,
+  ReopenChoice,
+  ReopenOutcome,
+  ReopenReport,
 } from '../lib/types';
 import { NO_TOKENS, addTokens } from '../lib/format';
 import type { PickKind } from '../lib/backend/backend';
 import type { Args, Command, Handlers, Result } from '../lib/commands';
 import { DemoQuarantine } from './quarantine';
+import { demoGitStates, demoRecentWork, demoReopen } from './reopen';
 
 const HOME = '/home/ada';
 const mode = typeof location !== 'undefined' ? (new URLSearchParams(location.search).get('demo') ?? '') : '';
@@ -73,6 +77,7 @@ const settings: Settings = {
   terminal: null,
   terminals: ['x-terminal-emulator', 'gnome-terminal', 'xterm'],
   notifyWaiting: false,
+  reopenRemoteControl: false,
   emptyQuarantineAfterDays: null,
 };
 
@@ -946,6 +951,7 @@ const handlers: Handlers = {
       settings.terminal = t;
     }
     if (a.notifyWaiting !== undefined) settings.notifyWaiting = a.notifyWaiting;
+    if (a.reopenRemoteControl !== undefined) settings.reopenRemoteControl = a.reopenRemoteControl;
     return { ...settings };
   },
   list_agents: (a) => {
@@ -1371,7 +1377,20 @@ const handlers: Handlers = {
   },
   empty_quarantine: (a) => quarantined().empty(a.runIds),
   storage: () => quarantined().storage(),
+  recent_work: (a) => demoRecentWork(sessions, a.days),
+  git_states: (a) => demoGitStates(a.folders),
+  reopen: () => {
+    throw { kind: 'invalid-input', message: 'the demo reopens through demoReopenStream' };
+  },
 };
+
+/** The demo's streamed reopen. */
+export async function demoReopenStream(
+  choices: ReopenChoice[],
+  onProgress: (o: ReopenOutcome) => void,
+): Promise<ReopenReport> {
+  return await demoReopen(sessions, choices, onProgress);
+}
 
 let quarantineState: DemoQuarantine | null = null;
 /** The demo's quarantine (made on first use: the sessions and runs exist by then). */

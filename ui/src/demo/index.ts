@@ -10,6 +10,7 @@ import {
   demoInvoke,
   demoListen,
   demoPick,
+  demoReopenStream,
   demoSavePath,
 } from './demo';
 
@@ -20,6 +21,7 @@ export const demoBackend: Backend = {
     const a = args as unknown as Record<string, never>;
     if (cmd === 'apply_import') return (await demoApplyImport(a.plan, onProgress as never)) as never;
     if (cmd === 'delete_sessions') return (await demoDelete(a.request, onProgress as never)) as never;
+    if (cmd === 'reopen') return (await demoReopenStream(a.choices, onProgress as never)) as never;
     return (await demoDesktopRestore(a.plan, onProgress as never)) as never;
   },
   listen: async (event, cb) => demoListen(event, cb as (p: unknown) => void),

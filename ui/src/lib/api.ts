@@ -24,6 +24,9 @@ import type {
   IndexStatus,
   PageAt,
   PlacementMode,
+  ReopenChoice,
+  ReopenOutcome,
+  ReopenReport,
   SessionsChanged,
 } from './types';
 
@@ -109,6 +112,13 @@ export const deleteSessions = (
 export const quarantine = () => call('quarantine', {});
 /** Where the Claude home's space goes, and what each part holds. */
 export const storage = () => call('storage', {});
+/** Each recent folder's newest conversation of the last `days` days, with the folder's state now. */
+export const recentWork = (days: number, everySurface = false) => call('recent_work', { days, everySurface });
+/** Each folder's git state, in order (read so nothing a repository plants runs). */
+export const gitStates = (folders: string[]) => call('git_states', { folders });
+/** Starts the chosen conversations, each in its own terminal, verified; streams each outcome. */
+export const reopen = (choices: ReopenChoice[], onProgress: (o: ReopenOutcome) => void): Promise<ReopenReport> =>
+  on((b) => b.stream('reopen', { choices }, onProgress));
 /** Puts a delete run's sessions back (only `sessionId`'s when given). */
 export const restoreDeleted = (runId: string, sessionId: string | null = null) =>
   call('restore_deleted', { runId, sessionId });

@@ -26,6 +26,7 @@ class Config {
   async changePreferences(patch: {
     terminal?: string | null;
     notifyWaiting?: boolean;
+    reopenRemoteControl?: boolean;
     emptyQuarantineAfterDays?: number | null;
   }): Promise<string | null> {
     try {

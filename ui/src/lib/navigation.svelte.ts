@@ -5,7 +5,8 @@ import { listing } from './listing.svelte';
 import { toasts } from './toasts.svelte';
 import type { DeleteRules, LeftoverSweep, SessionSummary } from './types';
 
-export type View = 'fleet' | 'chats' | 'import' | 'history' | 'quarantine' | 'storage' | 'desktop' | 'settings';
+export type View =
+  'fleet' | 'chats' | 'reopen' | 'import' | 'history' | 'quarantine' | 'storage' | 'desktop' | 'settings';
 
 /** A place in a transcript to open at: a search hit's line, and the words to mark there. */
 export type TranscriptAnchor = {

@@ -47,6 +47,18 @@ export type { JobSource } from './bindings/JobSource';
 export type { ResumeCommand } from './bindings/ResumeCommand';
 export type { ResumeOutcome } from './bindings/ResumeOutcome';
 
+// ---- reopening recent work ----
+export type { RecentWork } from './bindings/RecentWork';
+export type { ReopenRow } from './bindings/ReopenRow';
+export type { LeftOut } from './bindings/LeftOut';
+export type { LeftOutReason } from './bindings/LeftOutReason';
+export type { FolderState } from './bindings/FolderState';
+export type { GitState } from './bindings/GitState';
+export type { ReopenChoice } from './bindings/ReopenChoice';
+export type { ReopenOutcome } from './bindings/ReopenOutcome';
+export type { ReopenReport } from './bindings/ReopenReport';
+export type { StartResult } from './bindings/StartResult';
+
 // ---- the desktop app's sidebars ----
 export type { DesktopCurrent } from './bindings/DesktopCurrent';
 export type { DesktopCurrentRule } from './bindings/DesktopCurrentRule';

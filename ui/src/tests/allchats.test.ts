@@ -84,6 +84,7 @@ describe('All Chats', () => {
       terminal: null,
       terminals: [],
       notifyWaiting: false,
+      reopenRemoteControl: false,
       emptyQuarantineAfterDays: null,
     };
   });

@@ -20,6 +20,7 @@ export function settings(o: Partial<Settings> = {}): Settings {
     terminal: null,
     terminals: [],
     notifyWaiting: false,
+    reopenRemoteControl: false,
     emptyQuarantineAfterDays: null,
     ...o,
   };
@@ -166,6 +167,9 @@ export function apiMock(): ApiFunctions {
     deleteSessions: fn<'deleteSessions'>(),
     quarantine: fn<'quarantine'>(async () => []),
     storage: fn<'storage'>(),
+    recentWork: fn<'recentWork'>(),
+    gitStates: fn<'gitStates'>(async () => []),
+    reopen: fn<'reopen'>(),
     restoreDeleted: fn<'restoreDeleted'>(),
     emptyQuarantine: fn<'emptyQuarantine'>(),
     listRuns: fn<'listRuns'>(async () => []),

@@ -52,6 +52,7 @@ describe('Fleet view: grouping and release', () => {
       terminal: null,
       terminals: [],
       notifyWaiting: false,
+      reopenRemoteControl: false,
       emptyQuarantineAfterDays: null,
     };
     listing.agents = [

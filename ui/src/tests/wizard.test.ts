@@ -77,6 +77,7 @@ describe('import wizard', () => {
       terminal: null,
       terminals: [],
       notifyWaiting: false,
+      reopenRemoteControl: false,
       emptyQuarantineAfterDays: null,
     };
     listing.agents = [

@@ -2,7 +2,7 @@
 // in-memory demo in a plain browser (../../demo). api.ts chooses one, once (./index.ts), and
 // talks only to it.
 import type { Args, Command, Result } from '../commands';
-import type { DeleteProgress, DesktopRestoreProgress, ExportFormat, ImportProgress } from '../types';
+import type { DeleteProgress, DesktopRestoreProgress, ExportFormat, ImportProgress, ReopenOutcome } from '../types';
 
 export type Unsubscribe = () => void;
 
@@ -11,6 +11,7 @@ export type Streamed = {
   apply_import: ImportProgress;
   desktop_restore: DesktopRestoreProgress;
   delete_sessions: DeleteProgress;
+  reopen: ReopenOutcome;
 };
 
 /** A streamed command's arguments but its progress channel. */

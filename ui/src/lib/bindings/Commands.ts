@@ -17,6 +17,7 @@ import type { DesktopRestoreRequest } from './DesktopRestoreRequest';
 import type { EmptyReport } from './EmptyReport';
 import type { ExportRequest } from './ExportRequest';
 import type { ExportSummary } from './ExportSummary';
+import type { GitState } from './GitState';
 import type { ImportPlan } from './ImportPlan';
 import type { ImportProgress } from './ImportProgress';
 import type { ImportReport } from './ImportReport';
@@ -30,7 +31,11 @@ import type { ModelUsage } from './ModelUsage';
 import type { PageAt } from './PageAt';
 import type { PlacementMode } from './PlacementMode';
 import type { QuarantineRun } from './QuarantineRun';
+import type { RecentWork } from './RecentWork';
 import type { Renamed } from './Renamed';
+import type { ReopenChoice } from './ReopenChoice';
+import type { ReopenOutcome } from './ReopenOutcome';
+import type { ReopenReport } from './ReopenReport';
 import type { ResumeOutcome } from './ResumeOutcome';
 import type { RunSummary } from './RunSummary';
 import type { SearchResults } from './SearchResults';
@@ -172,6 +177,20 @@ export interface Commands {
    * agent, the largest sessions, gone sessions' leftovers and debug logs.
    */
   storage: { args: Record<string, never>; result: StorageReport };
+  /**
+   * Recent work: each folder's newest conversation of the last `days` days and the folder's
+   * state now (`everySurface`: `-p`, SDK and desktop-app conversations too).
+   */
+  recent_work: { args: { days: number; everySurface: boolean }; result: RecentWork };
+  /**
+   * Each folder's git state, in order (nothing a repository plants runs; bounded in time).
+   */
+  git_states: { args: { folders: Array<string> }; result: Array<GitState> };
+  /**
+   * Starts the chosen conversations, each in a terminal of its own, guarded again and
+   * verified, sending a `ReopenOutcome` after each; `cancel_run` stops before the next start.
+   */
+  reopen: { args: { choices: Array<ReopenChoice>; onProgress: Channel<ReopenOutcome> }; result: ReopenReport };
   list_runs: { args: Record<string, never>; result: Array<RunSummary> };
   plan_undo: { args: { runId: string }; result: UndoPlan };
   undo_run: { args: { runId: string }; result: UndoReport };

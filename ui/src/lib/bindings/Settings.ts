@@ -39,6 +39,11 @@ terminals: Array<string>,
  */
 notifyWaiting: boolean, 
 /**
+ * "Reopen recent work" starts each conversation with Remote Control on, named after its
+ * folder, so it is reachable from the person's other devices (off by default).
+ */
+reopenRemoteControl: boolean, 
+/**
  * Send delete runs older than this many days from the quarantine to the system's trash, at
  * start and when set (`null`: never, the default).
  */

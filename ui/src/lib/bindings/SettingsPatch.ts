@@ -15,6 +15,10 @@ desktopStore?: string | null,
  */
 terminal?: string | null, notifyWaiting?: boolean, 
 /**
+ * Reopen recent work with Remote Control on.
+ */
+reopenRemoteControl?: boolean, 
+/**
  * Empty the quarantine's runs older than this many days automatically; `null` = never.
  */
 emptyQuarantineAfterDays?: number | null, };
