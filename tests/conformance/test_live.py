@@ -131,8 +131,19 @@ class LiveStateOfARealClient(unittest.TestCase):
             lambda: [s for s in self.home.sessions() if (s.get("customName") or s.get("autoName")) == NAME],
             "Claude Code's /rename is the session's name in Corral",
         )
-        shown = self.home.corral("show", listed["sessionId"])
-        users = [(m["content"], m["originKind"]) for m in shown["messages"] if m["role"] == "user"]
+        # The command itself is shown where it was run, as the person's (2.1.332 writes it as a
+        # `system`/`local_command` line, older versions as a user line).
+        def users_and_commands():
+            shown = self.home.corral("show", listed["sessionId"])
+            users = [(m["content"], m["originKind"]) for m in shown["messages"] if m["role"] == "user"]
+            commands = [c for c, kind in users if c.lstrip().startswith("<command-name>") and kind is None]
+            return (users, commands) if commands else None
+
+        users, commands = eventually(users_and_commands, "the /rename command in the transcript")
+        self.assertEqual(len(commands), 1, commands)
+        self.assertIn("/rename", commands[0])
+        self.assertIn(NAME, commands[0])
+        users = [u for u in users if not u[0].lstrip().startswith(("<command-name>", "<local-command-stdout>"))]
         typed = [
             ("hello idleword", None),
             ("please slowword", None),

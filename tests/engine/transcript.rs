@@ -178,9 +178,13 @@ fn files_without_conversation() {
     assert_eq!(books.auto_name(), None);
     assert_eq!(books.skipped_lines, 0);
 
-    for name in ["empty.jsonl", "summary-only.jsonl", "bookkeeping-only.jsonl"] {
+    for name in ["empty.jsonl", "summary-only.jsonl"] {
         assert!(read(&fx(name)).is_empty(), "{name}");
     }
+    // No conversation, so no session in the listing; opened anyway, its one slash command shows.
+    let shown: Vec<String> =
+        read(&fx("bookkeeping-only.jsonl")).into_iter().map(|m| m.content).collect();
+    assert_eq!(shown, ["<command-name>/doctor</command-name>"]);
 }
 
 #[test]
@@ -399,6 +403,46 @@ fn a_prompt_marked_human_is_the_person_s_own() {
             ("<task-notification>done</task-notification>", Some("task-notification"))
         ]
     );
+}
+
+/// 2.1.x writes a slash command and its output as `system`/`local_command` lines (the real
+/// client's `/rename`, `tests/conformance`): shown as the person's, where they were written, as
+/// the user lines older versions wrote are; other `system` lines are not shown; pages agree.
+#[test]
+fn slash_commands_written_as_system_lines_are_shown() {
+    let lines = [
+        r#"{"type":"user","isSidechain":false,"uuid":"u1","parentUuid":null,"origin":{"kind":"human"},"message":{"role":"user","content":"hello"}}"#,
+        r#"{"type":"assistant","isSidechain":false,"uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hi"}]}}"#,
+        r#"{"type":"system","isSidechain":false,"subtype":"turn_duration","durationMs":12,"uuid":"s0","parentUuid":"a1","isMeta":false}"#,
+        r#"{"type":"system","isSidechain":false,"subtype":"local_command","content":"<command-name>/rename</command-name>\n<command-message>rename</command-message>\n<command-args>Sprint notes</command-args>","uuid":"s1","parentUuid":"s0","timestamp":"2026-12-06T10:00:00.000Z","isMeta":false}"#,
+        r#"{"type":"system","isSidechain":false,"subtype":"local_command","content":"<local-command-stdout>Session renamed to: Sprint notes</local-command-stdout>","uuid":"s2","parentUuid":"s1","isMeta":false}"#,
+        r#"{"type":"system","subtype":"local_command","isSidechain":true,"content":"<command-name>/other</command-name>","uuid":"s3","isMeta":false}"#,
+        r#"{"type":"user","isSidechain":false,"uuid":"u2","parentUuid":"s2","message":{"role":"user","content":"thanks"}}"#,
+    ];
+    let (_dir, path) = temp_file((lines.join("\n") + "\n").as_bytes());
+    let messages = read(&path);
+    let shown: Vec<(Role, &str, Option<&str>)> = messages
+        .iter()
+        .map(|m| (m.role, m.content.lines().next().unwrap_or(""), m.uuid.as_deref()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (Role::User, "hello", Some("u1")),
+            (Role::Assistant, "hi", Some("a1")),
+            (Role::User, "<command-name>/rename</command-name>", Some("s1")),
+            (
+                Role::User,
+                "<local-command-stdout>Session renamed to: Sprint notes</local-command-stdout>",
+                Some("s2")
+            ),
+            (Role::User, "thanks", Some("u2")),
+        ]
+    );
+    assert!(messages.iter().all(|m| m.origin_kind.is_none()), "typed, not injected");
+    for limit in 1..=4 {
+        assert_eq!(all_pages(&path, limit), messages, "limit {limit}");
+    }
 }
 
 #[test]

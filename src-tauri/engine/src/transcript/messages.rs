@@ -19,7 +19,8 @@
 //!   result still resolves the call.
 //! - Skipped: `isMeta` user lines (caveats, skill bodies) except hook feedback, `<synthetic>`
 //!   assistant lines, lines whose `isSidechain` differs from the file's (inline 1.0.x subagent
-//!   lines in a main file), and every type other than user / assistant / queue-operation. Task
+//!   lines in a main file), and every type other than user / assistant / queue-operation /
+//!   `system` `local_command` (a slash command and its output, shown as the person's). Task
 //!   notifications stay, tagged `origin_kind`; compaction summaries are tagged `compact-summary`;
 //!   an `isMeta` line that is a hook's feedback ("Stop hook feedback: …", what made Claude go on)
 //!   stays, tagged `hook`.
@@ -55,14 +56,20 @@ pub const OUTPUT_CLIP_BYTES: usize = 256 * 1024;
 /// The `origin.kind` of a prompt the person typed.
 const TYPED_ORIGIN: &str = "human";
 
-pub(crate) const MESSAGE_TYPES: &[&str] = &["user", "assistant", "queue-operation"];
+pub(crate) const MESSAGE_TYPES: &[&str] = &["user", "assistant", "queue-operation", "system"];
+
+/// The `system` lines that are shown: a slash command the person ran and its output (2.1.x
+/// writes `/rename x`, `/model` … as `system`/`local_command`; older versions as user lines).
+const LOCAL_COMMAND: &str = "local_command";
 
 mod pages;
+mod probe;
 mod whole;
 pub use pages::{
     read_lines, read_page, read_page_after, read_page_after_in, read_page_around,
     read_page_around_in, read_page_in,
 };
+use probe::Scope;
 pub use whole::{
     STREAM_PIECE_BYTES, StreamSummary, read_subagent, read_transcript, read_transcript_in,
     stream_transcript,
@@ -71,6 +78,8 @@ pub use whole::{
 record! {
     struct MsgLine<'a> {
         envelope { ty, uuid, timestamp, is_sidechain, is_meta, is_compact_summary, origin }
+        #[serde(default, borrow)]
+        subtype: Loose<'a>,
         #[serde(default, borrow)]
         message: MapOr<MessageRef<'a>>,
         #[serde(default, borrow)]
@@ -104,83 +113,24 @@ fn owned(v: &Loose<'_>) -> Option<String> {
     v.as_str().map(str::to_owned)
 }
 
-/// What a read looks at: the file's sidechain status and the lines shown.
-#[derive(Debug, Clone, Copy)]
-struct Scope<'a> {
-    sidechain: bool,
-    lines: &'a Lines,
-}
-
-impl Scope<'_> {
-    /// What the line at `offset` contributes when paging backwards (nothing when the view
-    /// leaves it out).
-    fn probe(&self, offset: u64, bytes: &[u8]) -> Probe {
-        if self.lines.keeps(offset) {
-            probe(bytes, self.sidechain)
-        } else {
-            Probe { candidate: false, boundary: false, assistant_id: None }
-        }
-    }
-}
-
-record! {
-    struct ProbeLine<'a> {
-        envelope { ty, is_sidechain, is_meta }
-        #[serde(default, borrow)]
-        message: MapOr<ContentProbe<'a>>,
-        #[serde(default, borrow)]
-        operation: Loose<'a>,
-    }
-}
-
-#[derive(Deserialize)]
-struct ContentProbe<'a> {
-    #[serde(default, borrow)]
-    id: Loose<'a>,
-    #[serde(default, borrow)]
-    content: ContentRef<'a>,
-}
-
-/// What one line contributes when paging backwards.
-struct Probe {
-    /// Likely produces (or extends) a message.
-    candidate: bool,
-    /// A user prompt: pages may start here without splitting a turn.
-    boundary: bool,
-    /// For assistant lines: `message.id` (chunks of one response share it).
-    assistant_id: Option<String>,
-}
-
-fn probe(bytes: &[u8], file_sidechain: bool) -> Probe {
-    let none = Probe { candidate: false, boundary: false, assistant_id: None };
-    if jsonl::quick_shape(bytes) != LineShape::ObjectLike
-        || !jsonl::has_type_in(bytes, MESSAGE_TYPES)
-    {
-        return none;
-    }
-    let mut scratch = Vec::new();
-    let Parsed::Value(p) = jsonl::parse_line_with::<ProbeLine<'_>>(bytes, &mut scratch) else {
-        return none;
-    };
-    match p.ty.as_str() {
-        Some("queue-operation") => Probe {
-            candidate: p.operation.as_str() == Some("enqueue"),
-            boundary: false,
-            assistant_id: None,
-        },
-        Some(t @ ("user" | "assistant")) => {
-            if p.off_file(file_sidechain) || p.is_meta_line() {
-                return none;
-            }
-            let msg = p.message.0;
-            if t == "assistant" {
-                let id = msg.and_then(|m| m.id.as_str().map(str::to_owned));
-                return Probe { candidate: true, boundary: false, assistant_id: id };
-            }
-            let tool_result = msg.is_some_and(|m| crate::transcript::has_tool_result(&m.content));
-            Probe { candidate: true, boundary: !tool_result, assistant_id: None }
-        }
-        _ => none,
+/// The person's message (or one Claude Code put in their place, `origin_kind`) of line `l`.
+fn user_message(
+    l: &MsgLine<'_>,
+    offset: u64,
+    content: String,
+    origin_kind: Option<String>,
+    attachments: Vec<crate::model::Attachment>,
+) -> TranscriptMessage {
+    TranscriptMessage {
+        role: Role::User,
+        content,
+        uuid: owned(&l.uuid),
+        timestamp: owned(&l.timestamp),
+        thinking: None,
+        tool_call: None,
+        origin_kind,
+        offset,
+        attachments,
     }
 }
 
@@ -251,6 +201,12 @@ impl Builder {
         };
         match l.ty.as_str() {
             Some("queue-operation") => self.queue(&l, offset),
+            Some("system")
+                if l.subtype.as_str() == Some(LOCAL_COMMAND)
+                    && !l.off_file(self.file_sidechain) =>
+            {
+                self.local_command(&l, offset);
+            }
             Some(t @ ("user" | "assistant")) => {
                 if l.off_file(self.file_sidechain) {
                     return;
@@ -272,6 +228,17 @@ impl Builder {
         {
             self.line(offset, bytes);
         }
+    }
+
+    /// A `system`/`local_command` line: the slash command (`<command-name>…`) or its output
+    /// (`<local-command-stdout>…`), shown as the person's, as the user lines older versions wrote
+    /// are (2.1.38 wrote some commands one way and some the other, in one session).
+    fn local_command(&mut self, l: &MsgLine<'_>, offset: u64) {
+        let text = super::user_text(&l.content);
+        if text.trim().is_empty() {
+            return;
+        }
+        self.push(user_message(l, offset, text, None, Vec::new()));
     }
 
     fn queue(&mut self, l: &MsgLine<'_>, offset: u64) {
@@ -366,17 +333,7 @@ impl Builder {
                 .or_else(|| l.is_compact_summary_line().then(|| "compact-summary".to_owned()));
             (origin_kind, attachments)
         };
-        self.push(TranscriptMessage {
-            role: Role::User,
-            content: text,
-            uuid: owned(&l.uuid),
-            timestamp: owned(&l.timestamp),
-            thinking: None,
-            tool_call: None,
-            origin_kind,
-            offset,
-            attachments,
-        });
+        self.push(user_message(l, offset, text, origin_kind, attachments));
     }
 
     fn tool_result(&mut self, b: &BlockRef<'_>, l: &MsgLine<'_>, offset: u64) {

@@ -17,7 +17,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Reading {
-    /// Shown as conversation: a prompt, an answer, a tool call or result, a queued prompt.
+    /// Shown as conversation: a prompt, an answer, a tool call or result, a queued prompt, a
+    /// slash command and its output (`system`/`local_command`; the other `system` lines only
+    /// link the conversation).
     Conversation,
     /// Names the session (a custom or generated title, a pre-2.1 summary).
     Name,
@@ -73,7 +75,7 @@ pub const LINE_TYPES: &[Known] = &[
     known("relocated", Skipped),
     known("speculation-accept", Skipped),
     known("summary", Name),
-    known("system", Chain),
+    known("system", Conversation),
     known("tag", Skipped),
     known("task-summary", Skipped),
     known("tools-used", Skipped),
