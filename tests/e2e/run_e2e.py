@@ -1043,13 +1043,15 @@ def step_storage_and_sweep(driver, fx):
 
 FAKE_TERMINAL = """#!/bin/bash
 # The e2e's terminal: runs the command's `claude --resume <id>` as a process named claude (the
-# system python, asleep), in the folder it is started in, and notes its pid.
+# system python running sleeper.py beside it: no flag of its own Corral would read), in the folder
+# it is started in, and notes its pid.
 id=""
 while [ $# -gt 0 ]; do
   if [ "$1" = "--resume" ]; then id="$2"; fi
   shift
 done
-setsid bash -c 'exec -a claude /usr/bin/python3 -S -c "import time; time.sleep(600)" --resume "$0"' "$id" \
+here="$(dirname "$0")"
+setsid bash -c 'exec -a claude /usr/bin/python3 -S "$1/sleeper.py" --resume "$0"' "$id" "$here" \
   </dev/null >/dev/null 2>&1 &
 echo $! >> "$(dirname "$0")/started.pids"
 """
@@ -1207,6 +1209,7 @@ def main():
     term.mkdir()
     (term / "fake-term").write_text(FAKE_TERMINAL)
     (term / "fake-term").chmod(0o755)
+    (term / "sleeper.py").write_text("import time\ntime.sleep(600)\n")
     env["TERMINAL"] = str(term / "fake-term")
     fake_claude = start_fake_claude(tmp, work)
     tauri = None
