@@ -82,3 +82,12 @@ describe('thinking', () => {
     expect(screen.getByTestId('thinking-body').textContent).toBe('Let me look.');
   });
 });
+
+describe('a typed prompt', () => {
+  it('shows control characters as visible marks, never as boxes or as commands', () => {
+    const content = 'colour \u001b[31mred\u001b[0m,\ta bell\u0007,\r\nnext line, \u202eevil\u202c, del\u007f';
+    render(MessageView, { props: { message: message(0, { role: 'user', content }) } });
+    const shown = screen.getByTestId('typed').textContent;
+    expect(shown).toBe('colour ␛[31mred␛[0m,\ta bell␇,\nnext line, \\u{202e}evil\\u{202c}, del␡');
+  });
+});
