@@ -142,8 +142,11 @@ describe('Fleet view: grouping and release', () => {
     render(FleetView);
     await fireEvent.input(screen.getByTestId('agent-search'), { target: { value: 'nobody-here' } });
     expect(screen.getByTestId('no-agent-match').textContent).toContain('No agent matches “nobody-here”');
+    // The count says what the filter left, never "3 agents · 0 sessions".
+    expect(screen.getByTestId('fleet-count').textContent?.replace(/\s+/g, ' ').trim()).toBe('0 of 3 agents');
     await fireEvent.click(screen.getByText('Clear the filter'));
     expect(screen.getAllByTestId('agent-row')).toHaveLength(3);
+    expect(screen.getByTestId('fleet-count').textContent).toMatch(/^3 agents · [\d,]+ sessions?$/);
   });
 
   it('collapsing a fleet group is remembered', async () => {
