@@ -666,10 +666,7 @@ pub async fn reopen(
     let cancel = state.run_cancel();
     cancel.store(false, Ordering::SeqCst);
     with_catalog(&state, move |c| {
-        let trust = reopen::TrustReader::read(
-            c.claude_home(),
-            corral_engine::paths::default_claude_home().as_deref(),
-        );
+        let trust = reopen::TrustReader::of(c);
         let settings = reopen::StartSettings {
             terminals: &terminals,
             processes: &SystemProcesses,

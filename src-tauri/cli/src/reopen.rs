@@ -84,10 +84,7 @@ pub fn reopen(
     }
     let terminals =
         resume::terminals_to_try(a.terminal.as_deref(), std::env::var("TERMINAL").ok().as_deref())?;
-    let trust = TrustReader::read(
-        catalog.claude_home(),
-        corral_engine::paths::default_claude_home().as_deref(),
-    );
+    let trust = TrustReader::of(catalog);
     let cancel = AtomicBool::new(false);
     let settings = StartSettings {
         terminals: &terminals,

@@ -27,6 +27,11 @@ impl TrustReader {
         Self { settings }
     }
 
+    /// The settings of `catalog`'s Claude home, `claude`'s default home being `~/.claude`.
+    pub fn of(catalog: &crate::catalog::Catalog) -> Self {
+        Self::read(catalog.claude_home(), crate::paths::default_claude_home().as_deref())
+    }
+
     /// Whether `folder` is trusted (`None`: unknown).
     pub fn trusted(&self, folder: &str) -> Option<bool> {
         trusted_in(self.settings.as_ref(), folder)
@@ -47,8 +52,7 @@ pub fn recent_work_in(
 ) -> Result<RecentWork> {
     let sessions = catalog.listed_sessions()?;
     let snapshot = OccupancySnapshot::capture(processes);
-    let trust =
-        TrustReader::read(catalog.claude_home(), crate::paths::default_claude_home().as_deref());
+    let trust = TrustReader::of(catalog);
     let scratch = desktop_store.and_then(crate::desktop::scratch_prefix);
     let rules = RecentRules {
         days,
