@@ -60,6 +60,11 @@ def shot(driver, name):
     log(f"screenshot {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
+def project_folder(cwd):
+    """The name Claude Code gives the projects folder of working directory `cwd`."""
+    return "-" + str(cwd).strip("/").replace("/", "-").replace(".", "-").replace("_", "-")
+
+
 def jsonl(obj):
     return json.dumps(obj, separators=(",", ":")) + "\n"
 
@@ -278,7 +283,7 @@ def prepare(tmp):
     # A session "open" in a running claude: a process named claude whose cwd is its folder.
     work = tmp / "work"
     work.mkdir()
-    busy = tmp / "busy" / ("-" + str(work).strip("/").replace("/", "-").replace(".", "-").replace("_", "-"))
+    busy = tmp / "busy" / project_folder(work)
     busy.mkdir(parents=True)
     retarget_transcript(webshop / "b2b2b2b2-0000-4000-8000-000000000002.jsonl", busy / f"{BUSY_SID}.jsonl",
                         BUSY_SID, str(work))
@@ -1060,7 +1065,7 @@ echo $! >> "$(dirname "$0")/started.pids"
 def reopen_conversation(claude, sid, cwd, hours_ago, entrypoint="cli"):
     """A conversation in `cwd` whose last prompt and answer were `hours_ago` hours ago."""
     at = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() - hours_ago * 3600))
-    folder = claude / "projects" / ("-" + str(cwd).strip("/").replace("/", "-").replace(".", "-").replace("_", "-"))
+    folder = claude / "projects" / project_folder(cwd)
     folder.mkdir(parents=True, exist_ok=True)
     base = {"isSidechain": False, "userType": "external", "cwd": str(cwd), "sessionId": sid,
             "version": "2.1.332", "entrypoint": entrypoint, "timestamp": at}
