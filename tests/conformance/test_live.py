@@ -152,6 +152,13 @@ class LiveStateOfARealClient(unittest.TestCase):
             ("typed while busyword", None),
         ]
         self.assertEqual(users, typed, "the typed prompts, as the person's, and nothing else as theirs")
+        # The question is shown with its options and the answer picked, not as JSON.
+        shown = self.home.corral("show", listed["sessionId"])
+        [asked] = [m["toolCall"] for m in shown["messages"] if (m.get("toolCall") or {}).get("toolName") == "AskUserQuestion"]
+        [q] = asked["form"]["items"]
+        self.assertEqual((asked["form"]["kind"], q["header"], q["question"]), ("questions", "Colour", "Which colour should the badge be?"))
+        self.assertEqual([o["label"] for o in q["options"]], ["Red", "Blue"])
+        self.assertEqual(q["answer"], "Red", asked)
 
 
 class AQuestionAfterAQueuedPrompt(unittest.TestCase):

@@ -173,9 +173,16 @@ class ReadingARealHome(unittest.TestCase):
         self.assertEqual(len(shown["subagents"]), 1, shown["subagents"])
         [call] = [m["toolCall"] for m in shown["messages"] if m.get("toolCall")]
         self.assertEqual(call["subagentId"], shown["subagents"][0]["agentId"], call)
-        self.assertIn("badgerword", call["output"])
+        # 2.1.x frames the report for Claude ("[Subagent hand-back] …", the agent's id, its usage):
+        # the report is shown, the frame kept as details, and only the report is searched.
+        self.assertEqual(call["output"], "The subagent looked: badgerword.", call)
+        self.assertTrue(call["outputDetails"].startswith("[Subagent hand-back]"), call)
+        self.assertIn("agentId: " + call["subagentId"], call["outputDetails"])
         found = self.home.corral("search", "badgerword")
         self.assertEqual([x["sessionId"] for x in found["sessions"]], [s["sessionId"]])
+        snippets = [h["snippet"] for h in found["sessions"][0]["hits"] if h["role"] == "tool"]
+        self.assertEqual(snippets, ["The subagent looked: badgerword"], found)
+        self.assertEqual(self.home.corral("search", "SendMessage")["sessions"], [], "the frame is not searched")
 
 
 if __name__ == "__main__":

@@ -437,3 +437,27 @@ fn the_format_survey_knows_every_kind_the_real_corpus_holds() {
     let unknown: Vec<&str> = s.unknown().map(|k| k.name.as_str()).collect();
     assert_eq!(unknown, ["some-future-type"]);
 }
+
+/// 1.0.x kept the `\` typed before Enter for a new line: the prompt is shown with its line breaks
+/// only, the pasted block after them as pasted.
+#[test]
+fn an_old_client_s_typed_line_breaks_are_shown_without_their_backslashes() {
+    let Some(root) = crate::support::corpus() else { return };
+    let p = root.join(format!(
+        "{CCL}/-Users-dain-workspace-danieldemmel-me-next/b25638d7-b104-4f06-a797-70ac33d069ed.jsonl"
+    ));
+    let t = messages::read_transcript(&p, "s", "/w").unwrap();
+    let prompt = t
+        .messages
+        .iter()
+        .find(|m| m.content.starts_with("Oh, I just found out that this is not supported"))
+        .expect("the 1.0.128 prompt");
+    assert!(
+        prompt.content.starts_with(
+            "Oh, I just found out that this is not supported by Chrome :(\n\nThis is the relevant CSS:\n\nul#models li span {\n"
+        ),
+        "{:?}",
+        &prompt.content[..120]
+    );
+    assert!(!prompt.content.contains("\\\n"), "{}", prompt.content);
+}

@@ -370,6 +370,7 @@ mod tests {
                 subagent_missing: false,
                 form: None,
                 rejected: false,
+                output_details: None,
             }),
             origin_kind: None,
             offset: 0,

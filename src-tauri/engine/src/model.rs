@@ -319,6 +319,10 @@ pub struct ToolCall {
     /// of the tool.
     #[serde(default)]
     pub rejected: bool,
+    /// What Claude Code wrapped around the output for Claude, taken off it: a subagent's
+    /// hand-back notice, its id and usage (`output` is then the report alone).
+    #[serde(default)]
+    pub output_details: Option<String>,
 }
 
 /// A tool call's input as it is shown. Every text is clipped to a bounded size.
@@ -371,6 +375,11 @@ pub enum ToolForm {
         /// The items, in order.
         items: Vec<TodoItem>,
     },
+    /// AskUserQuestion: each question, its options and the answer given.
+    Questions {
+        /// The questions, in order.
+        items: Vec<AskedQuestion>,
+    },
     /// Task, Agent: the subagent's job.
     Task {
         /// The job in a few words.
@@ -380,6 +389,33 @@ pub enum ToolForm {
         /// The subagent's whole prompt.
         prompt: Option<String>,
     },
+}
+
+/// A question Claude asked the person (AskUserQuestion).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AskedQuestion {
+    /// Its short label (`header`), when it has one.
+    pub header: Option<String>,
+    /// The question.
+    pub question: String,
+    /// The choices offered, in order.
+    pub options: Vec<QuestionOption>,
+    /// More than one choice could be picked.
+    pub multi_select: bool,
+    /// The answer as Claude Code recorded it (a choice's label, several joined with `, `, or
+    /// the person's own words); `None` while unanswered.
+    pub answer: Option<String>,
+}
+
+/// A choice offered with a question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct QuestionOption {
+    /// What the choice says.
+    pub label: String,
+    /// Its explanation, when it has one.
+    pub description: Option<String>,
 }
 
 /// One replacement of an edit.

@@ -292,6 +292,21 @@ fn input_shown(call: &ToolCall) -> Option<InputShown> {
             });
             shown(None, "text", list.collect::<Vec<_>>().join("\n"))
         }
+        ToolForm::Questions { items } => {
+            let asked = items.iter().map(|q| {
+                let options = q.options.iter().map(|o| match &o.description {
+                    Some(d) => format!("  - {} ({d})", o.label),
+                    None => format!("  - {}", o.label),
+                });
+                let answer =
+                    q.answer.as_deref().map_or("(unanswered)".to_owned(), |a| format!("→ {a}"));
+                let mut lines = vec![q.question.clone()];
+                lines.extend(options);
+                lines.push(answer);
+                lines.join("\n")
+            });
+            shown(None, "text", asked.collect::<Vec<_>>().join("\n\n"))
+        }
         ToolForm::Task { description, agent_type, prompt } => {
             let caption = match (agent_type, description) {
                 (Some(a), Some(d)) => Some(format!("{a}: {d}")),

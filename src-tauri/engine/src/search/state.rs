@@ -15,7 +15,8 @@ use crate::transcript::text::TextExtractor;
 /// The state's format; another one means the index is rebuilt.
 /// 3: a fork subagent's copy of the main conversation is no longer indexed in the run.
 /// 4: the change time and a CRC of everything read, in place of a hash of the last KiB.
-pub(super) const STATE_VERSION: u32 = 4;
+/// 5: a subagent's result is indexed as its report, without Claude Code's hand-back frame.
+pub(super) const STATE_VERSION: u32 = 5;
 /// State files are `state-<opstamp>.bin`.
 const PREFIX: &str = "state-";
 const SUFFIX: &str = ".bin";

@@ -46,7 +46,9 @@ use super::facts::UsageAccumulator;
 use super::{BlockRef, ContentRef, Loose, MapOr, MessageRef, raw_as};
 use super::{Envelope, record};
 use crate::jsonl::{self, LineReader, LineShape, Parsed};
-use crate::model::{MessagePage, Role, SessionTranscript, ToolCall, TranscriptMessage, Usage};
+use crate::model::{
+    MessagePage, Role, SessionTranscript, ToolCall, ToolForm, TranscriptMessage, Usage,
+};
 
 /// Tool inputs are shown as pretty JSON clipped to this many bytes.
 pub const INPUT_CLIP_BYTES: usize = 64 * 1024;
@@ -81,6 +83,8 @@ record! {
         #[serde(default, borrow)]
         subtype: Loose<'a>,
         #[serde(default, borrow)]
+        version: Loose<'a>,
+        #[serde(default, borrow)]
         message: MapOr<MessageRef<'a>>,
         #[serde(default, borrow)]
         request_id: Loose<'a>,
@@ -98,6 +102,9 @@ record! {
 struct AgentRef<'a> {
     #[serde(default, borrow)]
     agent_id: Loose<'a>,
+    /// AskUserQuestion's answers, by question.
+    #[serde(default, borrow)]
+    answers: Option<&'a RawValue>,
 }
 
 struct ToolSlot {
@@ -331,6 +338,12 @@ impl Builder {
                 .and_then(|o| owned(&o.kind))
                 .filter(|kind| kind != TYPED_ORIGIN)
                 .or_else(|| l.is_compact_summary_line().then(|| "compact-summary".to_owned()));
+            if origin_kind.is_none()
+                && let Some(joined) =
+                    super::frames::without_continuations(l.version.as_str(), &text)
+            {
+                text = joined;
+            }
             (origin_kind, attachments)
         };
         self.push(user_message(l, offset, text, origin_kind, attachments));
@@ -353,6 +366,14 @@ impl Builder {
                 && let Some(call) = m.tool_call.as_mut()
                 && call.pending
             {
+                if let Some(u) = super::frames::unframe(&call.tool_name, &output) {
+                    call.output_details = Some(u.details);
+                    output = u.shown;
+                }
+                if let Some(ToolForm::Questions { items }) = call.form.as_mut() {
+                    let recorded = l.tool_use_result.0.as_ref().and_then(|a| a.answers);
+                    super::frames::answer(items, raw_as(recorded).as_ref(), &output);
+                }
                 call.output = output;
                 call.output_truncated = truncated;
                 call.is_error = is_error;
@@ -392,6 +413,7 @@ impl Builder {
                 subagent_missing: false,
                 form: None,
                 rejected,
+                output_details: None,
             }),
             origin_kind: None,
             offset,
@@ -547,6 +569,7 @@ impl Builder {
                 subagent_id: None,
                 subagent_missing: false,
                 rejected: false,
+                output_details: None,
             }),
             origin_kind: None,
             offset,

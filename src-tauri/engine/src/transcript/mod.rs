@@ -28,6 +28,7 @@ pub mod attachments;
 pub mod branches;
 pub mod facts;
 pub mod forks;
+pub mod frames;
 pub mod messages;
 pub mod subagents;
 pub mod text;

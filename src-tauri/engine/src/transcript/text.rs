@@ -4,6 +4,7 @@
 //! - A user line gives its prompt text (role `user`) and each `tool_result` block's output (role
 //!   `tool`, with the name of the tool that produced it and whether it failed). The result is
 //!   taken from `message.content` only: Claude repeats it in `toolUseResult`, which is not read.
+//!   A subagent's result is its report, without Claude Code's frame (`frames::unframe`).
 //! - An assistant line gives its text and thinking (role `assistant`) and each `tool_use` block's
 //!   input (role `tool`): every string value of the input (commands, paths, patterns,
 //!   descriptions), not its JSON keys.
@@ -141,6 +142,16 @@ impl TextExtractor {
             self.pending.iter().position(|(p, _)| p == id).and_then(|i| self.pending.remove(i));
         let mut text = String::new();
         collect_result(b.content, &mut text);
+        // A subagent's report is searched, not Claude Code's frame around it.
+        if let Some((_, name)) = &tool
+            && let Some(u) = super::frames::unframe(name, &text)
+        {
+            text = if u.shown == super::frames::STARTED_IN_BACKGROUND {
+                String::new()
+            } else {
+                u.shown
+            };
+        }
         Piece {
             role: Role::Tool,
             tool: tool.map(|(_, name)| name),

@@ -177,6 +177,9 @@ pub fn form(tool_name: &str, input: &Value) -> Option<ToolForm> {
                 .collect();
             ToolForm::Todos { items }
         }
+        "AskUserQuestion" => {
+            ToolForm::Questions { items: super::frames::questions(input, &mut text)? }
+        }
         "Task" | "Agent" => {
             let description = str_field(input, "description").map(&mut text);
             let agent_type = str_field(input, "subagent_type").map(str::to_owned);

@@ -63,4 +63,9 @@ form: ToolForm | null,
  * The person declined the call (Claude Code's "doesn't want to proceed" result): not an error
  * of the tool.
  */
-rejected: boolean, };
+rejected: boolean, 
+/**
+ * What Claude Code wrapped around the output for Claude, taken off it: a subagent's
+ * hand-back notice, its id and usage (`output` is then the report alone).
+ */
+outputDetails: string | null, };
