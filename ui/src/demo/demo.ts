@@ -477,6 +477,7 @@ function tool(
     subagentMissing: false,
     form: null,
     rejected: false,
+    outputDetails: null,
     ...extra,
   };
 }

@@ -23,8 +23,8 @@ class Live {
   unknown = $state<string | null>(null);
   /** The "Now" filter: only sessions a claude process is on. */
   nowOnly = $state(false);
-
-  private looked = false;
+  /** The process table has been read once: a session absent from `sessions` has no process. */
+  looked = $state(false);
   private timer: ReturnType<typeof setInterval> | null = null;
   private writeAt = 0;
   private hiddenSample: ReturnType<typeof setTimeout> | null = null;

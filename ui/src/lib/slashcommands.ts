@@ -65,6 +65,14 @@ export function systemLine(content: string, originKind: string | null = null): s
   return null;
 }
 
+/** What a background task's notification brought back (a background subagent's report), when it
+ * carries one (`<result>`); shown under the notification's line. */
+export function taskResult(content: string): string | null {
+  const task = /^\s*<task-notification>([\s\S]*?)<\/task-notification>/.exec(content);
+  const result = task && /<result>([\s\S]*?)<\/result>/.exec(task[1]);
+  return result?.[1]?.trim() || null;
+}
+
 const HOOK_LINE_CHARS = 240;
 
 /** "Stop hook feedback:\n- [~/hooks/x.sh]: 1 test fails" → "Stop hook feedback: 1 test fails".

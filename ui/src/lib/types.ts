@@ -20,6 +20,8 @@ export type { SessionSummary } from './bindings/SessionSummary';
 export type { SubagentInfo } from './bindings/SubagentInfo';
 export type { ToolCall } from './bindings/ToolCall';
 export type { ToolForm } from './bindings/ToolForm';
+export type { AskedQuestion } from './bindings/AskedQuestion';
+export type { QuestionOption } from './bindings/QuestionOption';
 export type { Attachment } from './bindings/Attachment';
 export type { AttachmentData } from './bindings/AttachmentData';
 export type { FileEdit } from './bindings/FileEdit';

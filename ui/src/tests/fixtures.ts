@@ -91,6 +91,7 @@ export function toolCall(o: Partial<ToolCall> = {}): ToolCall {
     subagentMissing: false,
     form: { kind: 'command', command: 'cargo test', description: null },
     rejected: false,
+    outputDetails: null,
     ...o,
   };
 }

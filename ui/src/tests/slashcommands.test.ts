@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import MessageView from '../lib/components/MessageView.svelte';
-import { parseCommand, systemLine } from '../lib/slashcommands';
+import { parseCommand, systemLine, taskResult } from '../lib/slashcommands';
 import { message } from './fixtures';
 
 describe('slash commands and shell escapes in user lines', () => {
@@ -101,5 +101,34 @@ describe("Claude Code's own lines", () => {
     });
     expect(getByTestId('system-line').textContent).toContain('You interrupted the tool call');
     expect(container.querySelector('.bubble')).toBeNull();
+  });
+});
+
+describe('a background task brings back its result', () => {
+  it("a background subagent's report is read from its notification", () => {
+    const note =
+      '<task-notification>\n<task-id>a7f0</task-id>\n<status>completed</status>\n<summary>Agent "Look around" finished</summary>\n<result>The subagent looked: badgerword.</result>\n<usage><subagent_tokens>1350</subagent_tokens></usage>\n</task-notification>';
+    expect(systemLine(note, 'task-notification')).toBe('Task notification: Agent "Look around" finished');
+    expect(taskResult(note)).toBe('The subagent looked: badgerword.');
+    expect(taskResult('<task-notification><summary>done</summary></task-notification>')).toBeNull();
+    expect(taskResult('a typed <result>x</result>')).toBeNull();
+  });
+});
+
+describe('a task notification in the transcript', () => {
+  it('is a line of its own with the report under it, never a typed prompt', async () => {
+    render(MessageView, {
+      message: message(0, {
+        role: 'user',
+        originKind: 'task-notification',
+        content:
+          '<task-notification>\n<summary>Agent "Look around" finished</summary>\n<result>The subagent looked: **badgerword**.</result>\n</task-notification>',
+      }),
+    });
+    const line = screen.getByTestId('system-line');
+    expect(line.getAttribute('data-kind')).toBe('task-notification');
+    expect(line.textContent).toContain('Task notification: Agent "Look around" finished');
+    expect(screen.getByTestId('task-result').querySelector('strong')?.textContent).toBe('badgerword');
+    expect(screen.queryByTestId('typed')).toBeNull();
   });
 });

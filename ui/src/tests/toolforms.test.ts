@@ -135,3 +135,85 @@ describe('icons', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe("Claude Code's frames and questions (#43, finding 5)", () => {
+  const question = (answer: string | null) =>
+    toolCall({
+      toolName: 'AskUserQuestion',
+      inputSummary: 'Which colour should the badge be?',
+      input: '{"questions": []}',
+      output: answer ? `Your questions have been answered: "Which colour should the badge be?"="${answer}".` : '',
+      pending: answer == null,
+      form: {
+        kind: 'questions',
+        items: [
+          {
+            header: 'Colour',
+            question: 'Which colour should the badge be?',
+            options: [
+              { label: 'Red', description: 'warm' },
+              { label: 'Blue', description: null },
+            ],
+            multiSelect: false,
+            answer,
+          },
+        ],
+      },
+    });
+
+  it("a subagent's report is shown as the output and the hand-back frame is folded away", async () => {
+    render(ToolCallRow, {
+      call: toolCall({
+        toolName: 'Agent',
+        form: { kind: 'task', description: 'Look around', agentType: 'general-purpose', prompt: 'look' },
+        output: 'The subagent looked: **badgerword**.',
+        outputDetails: '[Subagent hand-back] The text below is the final report…\nagentId: a01 (use SendMessage …)',
+      }),
+    });
+    await open();
+    const out = screen.getByTestId('tool-output');
+    expect(out.textContent).toBe('The subagent looked: badgerword.');
+    expect(out.querySelector('strong')?.textContent).toBe('badgerword');
+    expect(out.textContent).not.toContain('hand-back');
+    const frame = screen.getByTestId('output-details') as HTMLDetailsElement;
+    expect(frame.open).toBe(false);
+    expect(frame.textContent).toContain('agentId: a01');
+    expect(screen.getByTestId('tool-call').textContent).toContain('Report');
+  });
+
+  it('a question shows its options and the answer picked, without opening the row', () => {
+    render(ToolCallRow, { call: question('Red') });
+    const options = screen.getAllByTestId('question-option');
+    expect(options.map((o) => [o.querySelector('.label')!.textContent, o.getAttribute('data-chosen')])).toEqual([
+      ['Red', 'true'],
+      ['Blue', 'false'],
+    ]);
+    expect(screen.getByTestId('questions').textContent).toContain('Colour');
+    expect(options[0].textContent).toContain('Red — warm');
+    expect(screen.getByTestId('question-answer').textContent).toContain('You answered: Red');
+    expect(screen.getByTestId('tool-call').textContent).not.toContain('"questions"');
+  });
+
+  it('an answer in the person own words is quoted as theirs', () => {
+    render(ToolCallRow, { call: question('Green, with a border') });
+    expect(screen.getAllByTestId('question-option').every((o) => o.getAttribute('data-chosen') === 'false')).toBe(true);
+    expect(screen.getByTestId('question-answer').textContent).toContain('You answered: Green, with a border');
+  });
+
+  it('a question nobody answered reads "unanswered" once no Claude Code holds the session', () => {
+    render(ToolCallRow, { call: question(null), held: false });
+    expect(screen.getByTestId('tool-status').textContent).toContain('unanswered');
+    expect(screen.getByTestId('tool-status').textContent).not.toContain('pending');
+    expect(screen.getByTestId('question-answer').textContent).toContain('Unanswered');
+  });
+
+  it('while a Claude Code holds the session, the question waits for the person', () => {
+    render(ToolCallRow, { call: question(null), held: true });
+    expect(screen.getByTestId('tool-status').textContent).toContain('waiting for you');
+    expect(screen.getByTestId('question-answer').textContent).toContain('Waiting for your answer');
+  });
+
+  it('copying a question copies its words and answer', () => {
+    expect(formText(question('Red').form!)).toBe('Which colour should the badge be?\n- Red\n- Blue\n→ Red');
+  });
+});
