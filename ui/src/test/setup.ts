@@ -35,3 +35,16 @@ const waitFor = vi.waitFor.bind(vi);
   cb: Parameters<typeof vi.waitFor>[0],
   opts?: Parameters<typeof vi.waitFor>[1],
 ) => waitFor(cb, typeof opts === 'number' ? opts : { timeout: 5000, ...(opts ?? {}) })) as typeof vi.waitFor;
+
+// jsdom has no PointerEvent: a MouseEvent with a pointer id stands in, so a drag carries its
+// coordinates and button as in a browser.
+if (typeof window !== 'undefined' && !('PointerEvent' in window)) {
+  class PointerEventShim extends MouseEvent {
+    pointerId: number;
+    constructor(type: string, init: PointerEventInit = {}) {
+      super(type, init);
+      this.pointerId = init.pointerId ?? 1;
+    }
+  }
+  Object.defineProperty(window, 'PointerEvent', { value: PointerEventShim, configurable: true });
+}

@@ -144,4 +144,47 @@ describe('the app shell', () => {
       vi.useRealTimers();
     }
   });
+
+  it('dragging a splitter selects no text, and the width moves with the pointer and the arrows (#43)', async () => {
+    localStorage.removeItem('corral:panes');
+    render(App);
+    const [sidebar] = screen.getAllByRole('separator');
+    // A real drag begins with a press whose default (starting a text selection) is prevented.
+    expect(await fireEvent.pointerDown(sidebar, { button: 0, clientX: 220, pointerId: 1 })).toBe(false);
+    expect(document.documentElement.classList.contains('resizing')).toBe(true);
+    await fireEvent.pointerMove(sidebar, { clientX: 300, pointerId: 1 });
+    expect(sidebar.getAttribute('aria-valuenow')).toBe('300');
+    await fireEvent.pointerUp(sidebar, { clientX: 300, pointerId: 1 });
+    expect(document.documentElement.classList.contains('resizing')).toBe(false);
+    expect(JSON.parse(localStorage.getItem('corral:panes')!).side).toBe(300);
+    await fireEvent.keyDown(sidebar, { key: 'ArrowLeft' });
+    expect(sidebar.getAttribute('aria-valuenow')).toBe('284');
+    await fireEvent.keyDown(sidebar, { key: 'End' });
+    expect(sidebar.getAttribute('aria-valuenow')).toBe('340');
+    expect(sidebar.tabIndex).toBe(0);
+  });
+
+  it('a narrow window makes the sidebar a rail of icons, opened over the page on demand (#43)', async () => {
+    const wide = window.innerWidth;
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 900 });
+    try {
+      render(App);
+      const side = screen.getByTestId('sidebar');
+      expect(side.classList.contains('compact')).toBe(true);
+      expect(screen.getByTestId('nav-all-chats').getAttribute('aria-label')).toBe('All Chats');
+      expect(screen.queryByTestId('claude-home')).toBeNull();
+      expect(screen.getAllByRole('separator').map((s) => s.getAttribute('aria-label'))).toEqual(['Resize the list']);
+      await fireEvent.click(screen.getByTestId('sidebar-toggle'));
+      expect(side.classList.contains('overlay')).toBe(true);
+      expect(screen.getByTestId('claude-home')).toBeTruthy();
+      await fireEvent.click(screen.getByTestId('nav-all-chats'));
+      expect(side.classList.contains('compact')).toBe(true);
+      expect(nav.view).toBe('chats');
+      await fireEvent.click(screen.getByTestId('sidebar-toggle'));
+      await fireEvent.click(screen.getByTestId('sidebar-scrim'));
+      expect(side.classList.contains('compact')).toBe(true);
+    } finally {
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: wide });
+    }
+  });
 });
