@@ -28,7 +28,7 @@ APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-de
   dbus-x11 at-spi2-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji python3-venv xdotool \
   python3-gi gir1.2-gtk-3.0 tmux
 
-XVFB := xvfb-run -a -s "-screen 0 1280x860x24"
+XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 
 .PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy doc-check test-engine \
   test-shell check-ui deny test-ui bindings icons bench bench-quick bench-ui bench-ui-smoke bundle \
@@ -95,9 +95,10 @@ run: build
 
 # ---- tests ----
 
-e2e: deps-e2e build
+e2e: deps-e2e deps-claude-code build
 	cargo build -p corral-cli
-	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
+	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli CLAUDE_CODE_BIN=$(TOOLS)/claude-code/bin/claude \
+	  $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
 
 # The real Claude Code, pinned in tests/conformance/CLAUDE_CODE_VERSION (`latest`: the newest on npm),
 # installed once per machine into a cache outside the repository ($(CLAUDE_CODE_CACHE)/<version>/,

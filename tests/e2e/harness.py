@@ -22,6 +22,7 @@ APP = Path(os.environ.get("CORRAL_APP", ROOT / "target" / "debug" / "corral")).r
 TAURI_DRIVER = os.environ.get("TAURI_DRIVER", str(ROOT / ".tools" / "bin" / "tauri-driver"))
 NATIVE_DRIVER = os.environ.get("WEBKIT_WEBDRIVER", "/usr/bin/WebKitWebDriver")
 TIMEOUT = float(os.environ.get("E2E_TIMEOUT", "20"))
+SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", ROOT / "target" / "e2e-screenshots"))
 
 
 def log(msg, prefix="e2e"):
@@ -232,3 +233,35 @@ def blank_bands(img, scale, rect, band_css=46):
             out.append(round(y - top))
         y += band_css
     return out
+
+
+def shot(driver, name):
+    # A screenshot taken right after a DOM change can show the previous frame: let it paint.
+    time.sleep(1.0)
+    path = SHOTS / f"{name}.png"
+    screenshot(driver)[0].save(path)
+    log(f"screenshot {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def quit_app(driver, tauri):
+    """Ends the WebDriver session (if one started) and tauri-driver with the app."""
+    if driver is not None:
+        try:
+            driver.quit()
+        except WebDriverException:
+            pass
+    if tauri is not None:
+        tauri.close()
+
+
+def set_theme(driver, choice):
+    click(driver, one(driver, f"theme-{choice}"))
+    wait_until(f"the {choice} theme", lambda: driver.execute_script(
+        "return document.documentElement.dataset.theme") == choice)
+
+
+def open_by_link(driver, sid):
+    """Opens a session through the app's deep link (the page reloads and reads its hash)."""
+    driver.execute_script(f"location.hash = '#view=chats&open={sid}'; location.reload();")
+    time.sleep(0.5)
+    wait_until(f"session {sid[:8]} open", lambda: by_testid(driver, "transcript"))

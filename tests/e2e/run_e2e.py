@@ -24,10 +24,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from harness import (APP, ROOT, Driver, app_env, blank_rows, by_testid, click, log, one, screenshot,
-                     text_of, wait_until)
+from harness import (APP, ROOT, SHOTS, Driver, app_env, blank_rows, by_testid, click, log, one, open_by_link,
+                     quit_app, set_theme, shot, text_of, wait_until)
+from real_client import step_real_client_home
 
-SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", ROOT / "target" / "e2e-screenshots"))
 CLI = Path(os.environ.get("CORRAL_CLI", ROOT / "target" / "debug" / "corral-cli")).resolve()
 
 ALPHA_JOB = "a1a1a1a1-0000-4000-8000-000000000001"
@@ -50,14 +50,6 @@ def row_with_text(driver, testid, text):
         if text in text_of(el):
             return el
     return None
-
-
-def shot(driver, name):
-    # A screenshot taken right after a DOM change can show the previous frame: let it paint.
-    time.sleep(1.0)
-    path = SHOTS / f"{name}.png"
-    screenshot(driver)[0].save(path)
-    log(f"screenshot {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 def project_folder(cwd):
@@ -214,26 +206,9 @@ def real_drag(driver, paths, target, while_over=None):
             helper.kill()
 
 
-def quit_app(driver, tauri):
-    """Ends the WebDriver session (if one started) and tauri-driver with the app."""
-    if driver is not None:
-        try:
-            driver.quit()
-        except WebDriverException:
-            pass
-    if tauri is not None:
-        tauri.close()
-
-
 def wizard_step(driver, n):
     return wait_until(f"wizard step {n}", lambda: any(
         w.get_attribute("data-step") == str(n) for w in by_testid(driver, "wizard")))
-
-
-def set_theme(driver, choice):
-    click(driver, one(driver, f"theme-{choice}"))
-    wait_until(f"the {choice} theme", lambda: driver.execute_script(
-        "return document.documentElement.dataset.theme") == choice)
 
 
 def huge_numbers(driver):
@@ -1145,13 +1120,6 @@ def corpus_home(tmp):
     return projects.parent
 
 
-def open_by_link(driver, sid):
-    """Opens a session through the app's deep link (the page reloads and reads its hash)."""
-    driver.execute_script(f"location.hash = '#view=chats&open={sid}'; location.reload();")
-    time.sleep(0.5)
-    wait_until(f"session {sid[:8]} open", lambda: by_testid(driver, "transcript"))
-
-
 def step_corpus_home(tmp):
     # 15. Real transcripts: a home built from ../shared/corpus and no fleet. The app lands on All
     # Chats (nothing to show in Fleet without one), every row painted; a pasted PNG is a thumbnail;
@@ -1245,6 +1213,7 @@ def main():
         quit_app(driver, tauri)
         driver = tauri = None
         step_corpus_home(tmp)
+        step_real_client_home(tmp)
         ok = True
         log("PASS: window, All Chats groups and search, viewer, rename persisted, live updates, "
             "50,000-message session, search deep inside it opened at the hit, find in the transcript, Fleet counts, release, import + undo (byte-identical), "
@@ -1255,7 +1224,9 @@ def main():
             "the Storage view and a sweep of a gone session's leftovers, "
             "Reopen recent work (a held folder skipped, two starts verified), "
             "a clean-up by age into the quarantine, put back byte-identically, and emptied into the trash, "
-            "the real transcripts of ../shared/corpus")
+            "the real transcripts of ../shared/corpus, "
+            "a home the real Claude Code wrote (typed prompts, its own lines, questions, a subagent's report), "
+            "a splitter dragged without selecting text, the narrow rail")
     except Exception as e:  # noqa: BLE001 — report any failure with a last screenshot
         log(f"FAIL: {type(e).__name__}: {e}")
         if driver is not None:
