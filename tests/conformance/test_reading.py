@@ -181,7 +181,7 @@ class ReadingARealHome(unittest.TestCase):
         found = self.home.corral("search", "badgerword")
         self.assertEqual([x["sessionId"] for x in found["sessions"]], [s["sessionId"]])
         snippets = [h["snippet"] for h in found["sessions"][0]["hits"] if h["role"] == "tool"]
-        self.assertEqual(snippets, ["The subagent looked: badgerword"], found)
+        self.assertEqual(snippets, ["The subagent looked: badgerword."], found)
         self.assertEqual(self.home.corral("search", "SendMessage")["sessions"], [], "the frame is not searched")
 
 

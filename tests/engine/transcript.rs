@@ -1085,8 +1085,8 @@ fn search_hits_on_a_rewound_branch_are_marked() {
     let both = hits("\"balanced opinion\"");
     let marks: Vec<(&str, bool)> = both.iter().map(|h| (h.snippet.as_str(), h.rewound)).collect();
     assert_eq!(marks.len(), 2, "{marks:?}");
-    assert!(marks.contains(&("Fair enough. Write a balanced opinion", false)), "{marks:?}");
-    assert!(marks.contains(&("Now write a balanced opinion on it", true)), "{marks:?}");
+    assert!(marks.contains(&("Fair enough. Write a balanced opinion.", false)), "{marks:?}");
+    assert!(marks.contains(&("Now write a balanced opinion on it.", true)), "{marks:?}");
 }
 
 /// One rule for what a subagent run is (a transcript on disk): a call whose run has none says

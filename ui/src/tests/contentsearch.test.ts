@@ -96,6 +96,28 @@ describe('content search', () => {
     expect(rewound.querySelector('[data-testid="hit-session"]')?.className).toContain('sr-only');
   });
 
+  it('the same words twice in a session are listed once (#43)', async () => {
+    const r = results();
+    const first = r.sessions[0].hits[0];
+    const other = {
+      ...first,
+      uuid: 'u9',
+      offset: 900,
+      snippet: 'another zeppelin',
+      snippetParts: [
+        { text: 'another ', hit: false },
+        { text: 'zeppelin', hit: true },
+      ],
+    };
+    r.sessions[0].hits = [first, { ...first, uuid: 'u8', offset: 800 }, other];
+    vi.mocked(api.search).mockResolvedValue(r);
+    render(ContentResults, { query: 'zeppelin' });
+    await vi.waitFor(() => expect(screen.getAllByTestId('content-hit')).toHaveLength(2));
+    const texts = screen.getAllByTestId('content-hit').map((h) => h.querySelector('.snip')!.textContent);
+    expect(texts[0]).not.toBe(texts[1]);
+    expect(texts[1]).toBe('another zeppelin');
+  });
+
   it('says what is wrong with a malformed query, and what the index covers so far', async () => {
     vi.mocked(api.search).mockRejectedValue({ kind: 'invalid-input', message: 'a quote is not closed' });
     listing.indexStatus = { building: true, done: 1234, total: 5000, indexed: 1200, busy: false, error: null };

@@ -16,7 +16,7 @@ use tantivy::query::{
     Query, RangeQuery, RegexQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption, Value};
-use tantivy::snippet::{Snippet, SnippetGenerator};
+use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Score, TantivyDocument, Term};
 use ts_rs::TS;
 
@@ -280,6 +280,7 @@ impl SearchIndex {
         let text = |field: Field| doc.get_first(field).and_then(|v| v.as_str()).map(str::to_owned);
         let excerpt = text(f.excerpt).unwrap_or_default();
         let mut snippet = generator.map(|g| g.snippet(&excerpt));
+        let mut source = None;
         if snippet.as_ref().is_none_or(|s| s.highlighted().is_empty())
             && excerpt.len() + 4 >= EXCERPT_BYTES
         {
@@ -291,10 +292,16 @@ impl SearchIndex {
                 && let Some(full) = piece_text(&path, offset, piece)
             {
                 snippet = Some(g.snippet(&full));
+                source = Some(full);
             }
         }
         let (snippet, parts) = match snippet {
-            Some(s) if !s.fragment().is_empty() => snippet_parts(&s),
+            Some(s) if !s.fragment().is_empty() => super::snippet::centred(
+                source.as_deref().unwrap_or(&excerpt),
+                s.fragment(),
+                s.highlighted(),
+                SNIPPET_CHARS,
+            ),
             _ => {
                 let cut: String = excerpt.chars().take(SNIPPET_CHARS).collect();
                 (cut.clone(), vec![SnippetPart { text: cut, hit: false }])
@@ -499,31 +506,6 @@ fn expand(searcher: &tantivy::Searcher, field: Field, part: &TextPart) -> Vec<St
         }
     }
     out
-}
-
-/// A snippet as plain text and as runs with the matched words marked.
-fn snippet_parts(s: &Snippet) -> (String, Vec<SnippetPart>) {
-    let text = s.fragment();
-    let mut parts = Vec::new();
-    let mut at = 0;
-    for r in s.highlighted() {
-        if r.start < at
-            || r.end > text.len()
-            || !text.is_char_boundary(r.start)
-            || !text.is_char_boundary(r.end)
-        {
-            continue;
-        }
-        if r.start > at {
-            parts.push(SnippetPart { text: text[at..r.start].to_owned(), hit: false });
-        }
-        parts.push(SnippetPart { text: text[r.clone()].to_owned(), hit: true });
-        at = r.end;
-    }
-    if at < text.len() {
-        parts.push(SnippetPart { text: text[at..].to_owned(), hit: false });
-    }
-    (text.to_owned(), parts)
 }
 
 /// The text of piece `piece` of the line at `offset` of `path` (for a snippet past the excerpt).

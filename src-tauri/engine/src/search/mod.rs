@@ -21,6 +21,7 @@ mod folders;
 mod index;
 pub mod query;
 mod schema;
+mod snippet;
 mod state;
 pub mod tokenizer;
 
