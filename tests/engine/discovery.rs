@@ -45,6 +45,9 @@ fn temp_directories_hidden_unless_asked_with_a_trailing_separator_rule() {
     let g = listing.groups.iter().find(|g| g.working_directory == "/tmp/scratch").unwrap();
     assert!(g.is_temp);
     assert!(listing.groups.iter().any(|g| g.working_directory == "/tmpfoo" && !g.is_temp));
+    assert_eq!(listing.left_out_temp, 0, "nothing left out when temp folders are asked for");
+    let hidden = c.all_sessions(ListOptions { limit: None, include_temp: false }).unwrap();
+    assert_eq!(hidden.left_out_temp, g.session_count, "the listing says how many it left out");
 }
 
 #[test]

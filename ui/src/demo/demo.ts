@@ -900,7 +900,8 @@ async function cliInvoke(cmd: Command, a: Record<string, unknown>): Promise<unkn
     if (d) {
       const all = d.groups.flatMap((g) => g.sessions);
       const find = (id: unknown) => all.find((s) => s.sessionId === id);
-      if (cmd === 'list_sessions') return { groups: d.groups.filter((g) => a.includeTemp || !g.isTemp), warnings: [] };
+      if (cmd === 'list_sessions')
+        return { groups: d.groups.filter((g) => a.includeTemp || !g.isTemp), warnings: [], leftOutTemp: 0 };
       if (cmd === 'list_agents') return d.agents;
       if (cmd === 'agent_sessions') return all.filter((s) => s.agentName === a.agent);
       if (cmd === 'session_info' || cmd === 'session_messages') {
@@ -959,7 +960,10 @@ const handlers: Handlers = {
     return agentSummaries();
   },
   list_sessions: (a) => {
-    return { groups: groupSessions(Boolean(a.includeTemp)), warnings: [] };
+    const all = groupSessions(true);
+    const shown = groupSessions(Boolean(a.includeTemp));
+    const count = (gs: typeof all) => gs.reduce((n, g) => n + g.sessionCount, 0);
+    return { groups: shown, warnings: [], leftOutTemp: count(all) - count(shown) };
   },
   agent_sessions: (a) => {
     return sessions

@@ -27,6 +27,8 @@ class Listing {
   warnings = $state.raw<Warning[]>([]);
   error = $state<AppError | null>(null);
   includeTemp = $state(false);
+  /** Sessions of temp folders the listing left out (while `includeTemp` is off). */
+  leftOutTemp = $state(0);
 
   /** Custom names set in this run of the app (optimistic): sessionId → name (null = cleared). */
   names = $state<Record<string, string | null>>({});
@@ -61,6 +63,7 @@ class Listing {
       const l = await api.listSessions(this.includeTemp);
       this.groups = newestFirst(l.groups);
       this.warnings = l.warnings;
+      this.leftOutTemp = l.leftOutTemp;
       this.error = null;
     } catch (e) {
       this.error = api.toAppError(e);

@@ -301,6 +301,23 @@ describe('All Chats', () => {
     expect(nav.view).toBe('import');
   });
 
+  it('speaks of temp folders only when the list left some out (#43)', async () => {
+    listing.groups = [];
+    listing.leftOutTemp = 0;
+    const { unmount } = render(AllChats);
+    expect(screen.getByTestId('empty-state').textContent).not.toMatch(/temp/i);
+    unmount();
+    listing.groups = [];
+    listing.leftOutTemp = 3;
+    render(AllChats);
+    expect(screen.getByTestId('empty-temp').textContent).toContain('temporary folders (3 sessions)');
+    await fireEvent.click(screen.getByTestId('show-temp'));
+    expect(listing.includeTemp).toBe(true);
+    expect(api.listSessions).toHaveBeenCalledWith(true);
+    listing.includeTemp = false;
+    listing.leftOutTemp = 0;
+  });
+
   it('a rename shows in the list at once (shared name state)', async () => {
     const groups = small();
     listing.groups = groups;

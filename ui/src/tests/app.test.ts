@@ -28,6 +28,7 @@ describe('the app shell', () => {
     vi.mocked(api.listSessions).mockResolvedValue({
       groups: [group('/home/ada/src/a', [session({ workingDirectory: '/home/ada/src/a' })])],
       warnings: [],
+      leftOutTemp: 0,
     });
     vi.mocked(api.onFilesDropped).mockImplementation(async (cb) => ((dropped = cb), () => {}));
     vi.mocked(api.onSessionsChanged).mockImplementation(async (cb) => ((changed = cb), () => {}));

@@ -129,7 +129,7 @@ export function apiMock(): ApiFunctions {
     getSettings: fn<'getSettings'>(),
     setSettings: fn<'setSettings'>(),
     listAgents: fn<'listAgents'>(async () => []),
-    listSessions: fn<'listSessions'>(async () => ({ groups: [], warnings: [] })),
+    listSessions: fn<'listSessions'>(async () => ({ groups: [], warnings: [], leftOutTemp: 0 })),
     agentSessions: fn<'agentSessions'>(async () => []),
     sessionInfo: fn<'sessionInfo'>(),
     sessionMessages: fn<'sessionMessages'>(),

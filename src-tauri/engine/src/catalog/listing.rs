@@ -8,10 +8,15 @@ impl Catalog {
     pub fn all_sessions(&self, opts: ListOptions) -> Result<Listing> {
         let scan = self.scan()?;
         let listed = self.listed(&scan);
+        let mut left_out_temp = 0;
         let sessions = listed
             .iter()
             .map(|s| (s, paths::is_temp_directory(&s.working_directory)))
-            .filter(|(_, is_temp)| opts.include_temp || !is_temp);
+            .filter(|(_, is_temp)| {
+                let shown = opts.include_temp || !is_temp;
+                left_out_temp += u64::from(!shown);
+                shown
+            });
 
         // Group by real working directory (docker sessions by owning agent).
         let mut order: Vec<String> = Vec::new();
@@ -64,7 +69,7 @@ impl Catalog {
             .filter_map(|k| groups.remove(&k))
             .filter(|g| !g.sessions.is_empty() || opts.limit.is_none())
             .collect();
-        Ok(Listing { groups, warnings: scan.warnings.clone() })
+        Ok(Listing { groups, warnings: scan.warnings.clone(), left_out_temp })
     }
 
     /// Every session [`Catalog::all_sessions`] lists (temporary folders included), newest first,

@@ -86,6 +86,9 @@ pub struct Listing {
     pub groups: Vec<DirectoryGroup>,
     /// What could not be read, without failing the listing.
     pub warnings: Vec<Warning>,
+    /// Sessions of temporary folders left out (`include_temp` unset).
+    #[ts(type = "number")]
+    pub left_out_temp: u64,
 }
 
 /// The transcript viewer's header data.

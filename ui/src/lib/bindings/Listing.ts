@@ -13,4 +13,8 @@ groups: Array<DirectoryGroup>,
 /**
  * What could not be read, without failing the listing.
  */
-warnings: Array<Warning>, };
+warnings: Array<Warning>, 
+/**
+ * Sessions of temporary folders left out (`include_temp` unset).
+ */
+leftOutTemp: number, };
