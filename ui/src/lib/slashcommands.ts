@@ -73,6 +73,14 @@ export function taskResult(content: string): string | null {
   return result?.[1]?.trim() || null;
 }
 
+/** A compaction's answer (`<analysis>…</analysis>` then `<summary>…</summary>`, as Claude Code asks
+ * for it) in its two parts; `null` for any other text. */
+export function summaryParts(content: string): { analysis: string | null; summary: string } | null {
+  const m = /^\s*(?:<analysis>([\s\S]*?)<\/analysis>\s*)?<summary>([\s\S]*?)(?:<\/summary>\s*)?$/.exec(content);
+  if (!m) return null;
+  return { analysis: m[1]?.trim() || null, summary: m[2].trim() };
+}
+
 const HOOK_LINE_CHARS = 240;
 
 /** "Stop hook feedback:\n- [~/hooks/x.sh]: 1 test fails" → "Stop hook feedback: 1 test fails".

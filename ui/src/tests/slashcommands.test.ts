@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import MessageView from '../lib/components/MessageView.svelte';
-import { parseCommand, systemLine, taskResult } from '../lib/slashcommands';
+import { parseCommand, summaryParts, systemLine, taskResult } from '../lib/slashcommands';
 import { message } from './fixtures';
 
 describe('slash commands and shell escapes in user lines', () => {
@@ -130,5 +130,35 @@ describe('a task notification in the transcript', () => {
     expect(line.textContent).toContain('Task notification: Agent "Look around" finished');
     expect(screen.getByTestId('task-result').querySelector('strong')?.textContent).toBe('badgerword');
     expect(screen.queryByTestId('typed')).toBeNull();
+  });
+});
+
+describe("a compaction's answer and a subagent's prompt (#43, finding 13)", () => {
+  const compaction =
+    '\n\n<analysis>\nLet me analyse:\n1. **first**\n</analysis>\n\n<summary>\n1. Primary request: tackle the **beads**.\n</summary>';
+
+  it('splits the analysis from the summary', () => {
+    expect(summaryParts(compaction)).toEqual({
+      analysis: 'Let me analyse:\n1. **first**',
+      summary: '1. Primary request: tackle the **beads**.',
+    });
+    expect(summaryParts('<summary>only</summary>')).toEqual({ analysis: null, summary: 'only' });
+    expect(summaryParts('An answer that mentions <summary> tags.')).toBeNull();
+  });
+
+  it('shows a compaction without its tags, the analysis folded', () => {
+    render(MessageView, { message: message(1, { role: 'assistant', content: compaction }) });
+    const shown = screen.getByTestId('compaction-summary');
+    expect(shown.textContent).not.toContain('</summary>');
+    expect(shown.textContent).not.toContain('<analysis>');
+    expect(shown.querySelector('details')!.open).toBe(false);
+    expect(shown.querySelector(':scope > .md strong, strong')!.textContent).toBeTruthy();
+    expect(shown.textContent).toContain('Primary request');
+  });
+
+  it("labels a subagent run's prompt as the main conversation's, not the person's", () => {
+    render(MessageView, { message: message(0, { role: 'user', content: 'look for the wombatword' }), run: true });
+    expect(screen.getByText(/Main conversation ·/)).toBeTruthy();
+    expect(screen.queryByText(/You ·/)).toBeNull();
   });
 });

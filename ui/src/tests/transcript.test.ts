@@ -217,6 +217,35 @@ describe('transcript viewer', () => {
     expect(vi.mocked(api.sessionMessages).mock.calls.length).toBe(calls); // not reloaded
   });
 
+  it('a subagent run opened from a search hit is titled with its type and job, its prompt not "You" (#43)', async () => {
+    vi.mocked(api.sessionInfo).mockResolvedValue({
+      ...(await api.sessionInfo(s.sessionId)),
+      subagents: [
+        { agentId: 'agent-7', transcriptPath: '/x', agentType: 'Explore', description: 'Look around', sizeBytes: 10 },
+      ],
+    });
+    const inside = msg(0, { uuid: 'sub-0', content: 'look for the wombatword', offset: 0 });
+    vi.mocked(api.transcriptPage).mockResolvedValue({ ...onePage([inside]), laterCursor: null, earlierCursor: null });
+    vi.mocked(api.subagentMessages).mockResolvedValue(onePage([inside]));
+    nav.open(s, {
+      sessionId: s.sessionId,
+      agentId: 'agent-7',
+      offset: 0,
+      uuid: 'sub-0',
+      toolUseId: null,
+      terms: ['wombatword'],
+    });
+    try {
+      render(TranscriptView, { session: s });
+      await vi.waitFor(() => expect(document.body.textContent).toContain('look for the wombatword'));
+      await vi.waitFor(() => expect(screen.getByTestId('subagent-title').textContent).toContain('Explore'));
+      expect(screen.getByTestId('subagent-title').textContent).toContain('Look around');
+      expect(screen.getByText(/Main conversation ·/)).toBeTruthy();
+    } finally {
+      nav.open(null);
+    }
+  });
+
   it('a growing session refreshes its header at most every few seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
