@@ -526,6 +526,9 @@ def step_import_and_undo(driver, fx, src):
     wizard_step(driver, 4)
     modes = by_testid(driver, "mode-option")
     assert modes[0].find_element(By.TAG_NAME, "input").is_selected(), "copy should be the default"
+    # A short step makes a short dialog, not three options above an empty half (#43).
+    height = driver.execute_script("return document.querySelector('[data-testid=wizard]').getBoundingClientRect().height")
+    assert height < 480, f"the 'How' step's dialog is {height:.0f} px tall"
     shot(driver, "23-wizard-4-how")
     click(driver, one(driver, "wizard-next"))
     wizard_step(driver, 5)
