@@ -111,7 +111,7 @@ mod tests {
         let at = source.find("zanzibarquill").unwrap();
         // tantivy's fragment ended with the match.
         let fragment = &source[at - 170..at + 13];
-        let (plain, parts) = centred(&source, fragment, &[170..183], 180);
+        let (plain, parts) = centred(&source, fragment, &[Range { start: 170, end: 183 }], 180);
         assert_eq!(marked(&parts), ["zanzibarquill"]);
         let pos = plain.find("zanzibarquill").unwrap();
         assert!((40..=80).contains(&plain[..pos].chars().count()), "{plain}");
@@ -131,9 +131,9 @@ mod tests {
     #[test]
     fn odd_input_never_panics() {
         let source = "ééé 🦀 zebra";
-        let (plain, _) = centred(source, "zebra", &[0..5], 3);
+        let (plain, _) = centred(source, "zebra", &[Range { start: 0, end: 5 }], 3);
         assert!(plain.contains("zebra"));
-        let (plain, parts) = centred(source, "not in it", &[0..200], 180);
+        let (plain, parts) = centred(source, "not in it", &[Range { start: 0, end: 200 }], 180);
         assert_eq!(plain, "not in it");
         assert_eq!(marked(&parts), Vec::<&str>::new());
         let (plain, _) = centred("", "", &[], 180);
