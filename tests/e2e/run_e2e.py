@@ -679,11 +679,17 @@ def step_live_states(driver, claude):
     wait_until("the badge to go", lambda: live_badge(driver, LIVE_SID) is None, timeout=30)
 
 
-def step_desktop_app(driver, home, data):
+def step_desktop_app(driver, home, data, claude):
     # 11. The desktop app's sidebars: a store under the throwaway home, read when the view opens.
     store = home / ".config" / "Claude" / "claude-code-sessions"
     acct_a, org_a = "a0000000-0000-4000-8000-00000000000a", "a2000000-0000-4000-8000-0000000000a2"
     acct_b, org_b = "b0000000-0000-4000-8000-00000000000b", "b1000000-0000-4000-8000-0000000000b1"
+    # Claude Code is signed in with account a: its sidebar is named by the email and the org.
+    settings = claude / ".claude.json"
+    config = json.loads(settings.read_text()) if settings.exists() else {}
+    config["oauthAccount"] = {"accountUuid": acct_a, "emailAddress": "dev@example.com",
+                              "organizationUuid": org_a, "organizationName": "Example Ltd"}
+    settings.write_text(json.dumps(config))
     def entry(acct, org, n, cli_id, title, active, archived=False):
         d = store / acct / org
         d.mkdir(parents=True, exist_ok=True)
@@ -698,7 +704,9 @@ def step_desktop_app(driver, home, data):
     rows = wait_until("the missing conversation", lambda: by_testid(driver, "desktop-missing-row"))
     assert len(rows) == 1 and "Lost after the switch" in text_of(rows[0]), [text_of(r) for r in rows]
     assert rows[0].get_attribute("data-status") == "restorable"
-    assert "the account active last" in text_of(one(driver, "desktop-current"))
+    assert "its account was active last" in text_of(one(driver, "desktop-current"))
+    assert "dev@example.com" in text_of(one(driver, "desktop-current")), text_of(one(driver, "desktop-current"))
+    assert any("Example Ltd" in text_of(r) for r in by_testid(driver, "desktop-sidebar"))
     assert len(by_testid(driver, "desktop-sidebar")) == 2
     assert "1 conversation archived" in text_of(one(driver, "desktop-left-out"))
     shot(driver, "29b-desktop-app")
@@ -710,7 +718,7 @@ def step_desktop_app(driver, home, data):
     before = inside(store)
     Select(one(driver, "desktop-target")).select_by_value(f"{acct_a}/{org_a}")
     wait_until("the report against the chosen sidebar",
-               lambda: "chosen by you" in text_of(one(driver, "desktop-current")))
+               lambda: "you chose it" in text_of(one(driver, "desktop-current")))
     pick = wait_until("the row's checkbox", lambda: by_testid(driver, "desktop-pick"))
     click(driver, pick[0])
     click(driver, one(driver, "desktop-restore"))
@@ -1205,7 +1213,7 @@ def main():
         step_import_and_undo(driver, fx, src)
         step_occupied_move(driver, busy)
         step_live_states(driver, claude)
-        step_desktop_app(driver, home, data)
+        step_desktop_app(driver, home, data, claude)
         step_fidelity(driver, claude, tmp)
         step_tool_forms(driver, claude)
         step_views(driver, "light")

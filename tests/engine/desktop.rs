@@ -174,8 +174,12 @@ fn the_current_sidebar_comes_from_the_rules_in_order() {
         (c.account, c.org, c.rule)
     };
     // 1. This session's own entry names account and org.
-    let all =
-        Signals { host_session_id: Some(&host), cwd: Some(&cwd), transcript_folders: &folders };
+    let all = Signals {
+        host_session_id: Some(&host),
+        cwd: Some(&cwd),
+        transcript_folders: &folders,
+        signed_in: None,
+    };
     assert_eq!(rule(all), (A.to_owned(), Some(A1.to_owned()), CurrentRule::HostSession));
     // 2. The scratch prefix in the working directory.
     let no_host = Signals { host_session_id: Some("local_not-a-uuid"), ..all };
@@ -329,6 +333,42 @@ fn shared_folders_and_names_taken_here_are_marked() {
     let a1 = r.sidebars.iter().find(|s| s.org == A1).unwrap();
     assert_eq!((a1.entries, a1.live, a1.target), (4, 4, true));
     assert!(a1.newest_activity.is_some());
+    // Which name-taken rows a replace brings back, said for the app; the words name no flag.
+    assert!(by(3).can_replace && !by(4).can_replace);
+    for n in [2, 3, 4] {
+        assert!(!by(n).note.contains("--"), "a note cites a command-line flag: {}", by(n).note);
+    }
+}
+
+#[test]
+fn sidebars_are_named_by_the_account_claude_code_is_signed_in_with() {
+    use corral_engine::claude_settings::SignedIn;
+    let f = Fixture::new();
+    f.entry(A, A1, &local(1), &cli(1), "");
+    f.entry(B, B1, &local(2), &cli(2), "");
+    let ada = SignedIn {
+        account_uuid: Some(A.to_owned()),
+        email: Some("ada@example.com".to_owned()),
+        org_uuid: Some(A1.to_owned()),
+        org_name: Some("Example Ltd".to_owned()),
+    };
+    let r = report(&f.store(), None, Signals { signed_in: Some(&ada), ..Signals::default() });
+    let a = r.sidebars.iter().find(|s| s.account == A).unwrap();
+    assert_eq!(a.account_label.as_deref(), Some("ada@example.com"));
+    assert_eq!(a.org_label.as_deref(), Some("Example Ltd"));
+    let b = r.sidebars.iter().find(|s| s.account == B).unwrap();
+    assert_eq!((b.account_label.as_deref(), b.org_label.as_deref()), (None, None));
+    // Read from the Claude home's own settings file by the catalog's report.
+    let home = crate::home::Home::new();
+    std::fs::write(
+        home.claude().join(".claude.json"),
+        format!(r#"{{"oauthAccount":{{"accountUuid":"{A}","emailAddress":"ada@example.com","organizationUuid":"{A1}","organizationName":"Example Ltd"}}}}"#),
+    )
+    .unwrap();
+    let r = corral_engine::desktop::report_in(&home.catalog(), &f.root, (None, None), None, None)
+        .unwrap();
+    let a = r.sidebars.iter().find(|s| s.account == A).unwrap();
+    assert_eq!(a.account_label.as_deref(), Some("ada@example.com"));
 }
 
 #[test]

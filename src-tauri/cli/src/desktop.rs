@@ -231,11 +231,17 @@ fn print_report(r: &Report) {
     }
     say!();
     for s in &r.sidebars {
+        let who = match (&s.account_label, &s.org_label) {
+            (Some(a), Some(o)) => format!("  ({a}, {o})"),
+            (Some(a), None) => format!("  ({a})"),
+            _ => String::new(),
+        };
         say!(
-            "{} {}/{}  {} entries, {} live{}{}",
+            "{} {}/{}{}  {} entries, {} live{}{}",
             if s.current { "*" } else { " " },
             s.account,
             s.org,
+            who,
             s.entries,
             s.live,
             s.newest_activity.as_deref().map(|t| format!(", newest {t}")).unwrap_or_default(),
@@ -245,11 +251,15 @@ fn print_report(r: &Report) {
     say!();
     say!("{} missing here:", r.missing.len());
     for m in &r.missing {
-        let status = match m.status {
-            MissingStatus::Restorable => "restorable",
-            MissingStatus::Ambiguous => "ambiguous",
-            MissingStatus::SharedFolder => "shared folder",
-            MissingStatus::ReplaceOlder => "name taken here",
+        // The flag that brings the row back, for the command line (the engine's note says it in
+        // words, as the app does).
+        let (status, flag) = match m.status {
+            MissingStatus::Restorable => ("restorable", None),
+            MissingStatus::Ambiguous => ("ambiguous", None),
+            MissingStatus::SharedFolder => ("shared folder", Some("--allow-shared-folder")),
+            MissingStatus::ReplaceOlder => {
+                ("name taken here", m.can_replace.then_some("--replace-older"))
+            }
         };
         say!(
             "  {}  {}  [{status}]  {}",
@@ -263,6 +273,9 @@ fn print_report(r: &Report) {
         }
         if !m.note.is_empty() {
             say!("      {}", m.note);
+        }
+        if let Some(flag) = flag {
+            say!("      (restore with {flag})");
         }
     }
     say!(

@@ -26,6 +26,7 @@ pub mod time;
 // Reading: transcripts, the fleet, herdctl's state, Corral's index.
 pub mod adoption_store;
 pub mod attribution;
+pub mod claude_settings;
 pub mod desktop;
 pub mod fleet;
 pub mod index;

@@ -301,15 +301,25 @@ function desktopReport(): DesktopReport {
     'archived, not taken: ' + `${old}/${home}/local_…`,
     'differ in: title, worktreePath; equally new: two copies',
     '',
-    'a session here already uses this folder; --allow-shared-folder adds a second entry',
-    'this sidebar has local_00000005-….json for another conversation; --replace-older replaces it',
+    'a session here already uses this folder; allowing a second entry for it brings it back',
+    'this sidebar has local_00000005-….json for another conversation; replacing older entries replaces it',
   ];
   return {
     store,
     exists: true,
     current: { account: acct, org: home, rule: 'host-session' },
     sidebars: [
-      { account: acct, org: home, target: true, entries: 3, live: 2, newestActivity: iso(3_600_000), current: true },
+      {
+        account: acct,
+        org: home,
+        target: true,
+        entries: 3,
+        live: 2,
+        newestActivity: iso(3_600_000),
+        current: true,
+        accountLabel: 'ada@example.com',
+        orgLabel: 'Personal',
+      },
       {
         account: acct,
         org: team,
@@ -318,6 +328,8 @@ function desktopReport(): DesktopReport {
         live: 37,
         newestActivity: iso(86_400_000),
         current: false,
+        accountLabel: 'ada@example.com',
+        orgLabel: null,
       },
       {
         account: old,
@@ -327,6 +339,8 @@ function desktopReport(): DesktopReport {
         live: 9,
         newestActivity: iso(40 * 86_400_000),
         current: false,
+        accountLabel: null,
+        orgLabel: null,
       },
     ],
     missing: listed
@@ -340,6 +354,7 @@ function desktopReport(): DesktopReport {
         lastActivity: s.lastMessageAt,
         alsoIn: i === 1 ? [ref(acct, team, i)] : [],
         note: notes[i],
+        canReplace: status[i] === 'replace-older',
       }))
       .filter((m) => !restoredHere.has(m.cliSessionId)),
     leftOut: { archived: 4, alreadyHere: 2, noTranscriptId: 0 },

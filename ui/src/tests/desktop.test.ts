@@ -13,6 +13,7 @@ const A = 'a0000000-0000-4000-8000-00000000000a';
 const A1 = 'a1000000-0000-4000-8000-0000000000a1';
 const A2 = 'a2000000-0000-4000-8000-0000000000a2';
 const ref = (org: string) => ({ account: A, org, file: 'local_1.json' });
+const unnamed = { accountLabel: null, orgLabel: null };
 
 function report(o: Partial<DesktopReport> = {}): DesktopReport {
   return {
@@ -28,9 +29,20 @@ function report(o: Partial<DesktopReport> = {}): DesktopReport {
         live: 3,
         newestActivity: '2026-11-30T10:00:00.000Z',
         current: false,
+        accountLabel: null,
+        orgLabel: null,
       },
-      { account: A, org: A2, target: true, entries: 0, live: 0, newestActivity: null, current: true },
-      { account: 'evil\u001b[31m', org: A1, target: false, entries: 1, live: 1, newestActivity: null, current: false },
+      { account: A, org: A2, target: true, entries: 0, live: 0, newestActivity: null, current: true, ...unnamed },
+      {
+        account: 'evil\u001b[31m',
+        org: A1,
+        target: false,
+        entries: 1,
+        live: 1,
+        newestActivity: null,
+        current: false,
+        ...unnamed,
+      },
     ],
     missing: [
       {
@@ -42,6 +54,7 @@ function report(o: Partial<DesktopReport> = {}): DesktopReport {
         lastActivity: '2026-11-30T10:00:00.000Z',
         alsoIn: [],
         note: '',
+        canReplace: false,
       },
       {
         cliSessionId: 'c2',
@@ -52,6 +65,7 @@ function report(o: Partial<DesktopReport> = {}): DesktopReport {
         lastActivity: null,
         alsoIn: [ref(A2)],
         note: 'differ in: title; equally new: …',
+        canReplace: false,
       },
     ],
     leftOut: { archived: 4, alreadyHere: 1, noTranscriptId: 0 },
@@ -69,7 +83,7 @@ describe('the desktop app view', () => {
     vi.mocked(api.desktopReport).mockResolvedValue(report());
     render(DesktopView);
     await vi.waitFor(() => expect(screen.getAllByTestId('desktop-sidebar')).toHaveLength(3));
-    expect(screen.getByTestId('desktop-current').textContent).toContain("this session's own entry");
+    expect(screen.getByTestId('desktop-current').textContent).toContain("— it holds this session's own entry");
     const rows = screen.getAllByTestId('desktop-sidebar');
     expect(rows[1].classList.contains('here')).toBe(true);
     // A folder name's control characters are shown, not obeyed; it is never a target.
@@ -309,8 +323,57 @@ describe('the sidebar a restore writes into', () => {
     vi.mocked(api.desktopReport).mockResolvedValue(report({ current: { account: A, org: A2, rule: 'given' } }));
     await fireEvent.change(select, { target: { value: `${A}/${A2}` } });
     await vi.waitFor(() => expect(api.desktopReport).toHaveBeenLastCalledWith(A, A2));
-    await vi.waitFor(() => expect(screen.getByTestId('desktop-current').textContent).toContain('chosen by you'));
+    await vi.waitFor(() => expect(screen.getByTestId('desktop-current').textContent).toContain('— you chose it'));
     await fireEvent.click(screen.getAllByTestId('desktop-pick')[0]);
     expect((screen.getByTestId('desktop-restore') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('names a sidebar by the email and organisation Claude Code is signed in with (#43)', async () => {
+    const r = report();
+    r.sidebars[1] = { ...r.sidebars[1], accountLabel: 'ada@example.com', orgLabel: 'Example Ltd' };
+    r.sidebars[0] = { ...r.sidebars[0], accountLabel: 'ada@example.com' };
+    vi.mocked(api.desktopReport).mockResolvedValue(r);
+    render(DesktopView);
+    await vi.waitFor(() => expect(screen.getAllByTestId('desktop-sidebar')).toHaveLength(3));
+    const current = screen.getByTestId('desktop-current').textContent!;
+    expect(current).toContain('Current sidebar: ada@example.com · Example Ltd');
+    expect(current).not.toContain('a0000000…');
+    const rows = screen.getAllByTestId('desktop-sidebar');
+    expect(rows[1].textContent).toContain('Example Ltd');
+    // The other org of the same account: the email, and the org's id (its name is not known).
+    expect(rows[0].textContent).toContain('ada@example.com');
+    expect(rows[0].textContent).toContain('a1000000…');
+  });
+
+  it('"Select all that can come back" ticks only what the restore will take, and no note cites a flag', async () => {
+    const base = report().missing[0];
+    const r = report({
+      current: { account: A, org: A2, rule: 'given' },
+      missing: [
+        base,
+        {
+          ...base,
+          cliSessionId: 'c3',
+          status: 'shared-folder',
+          note: 'a session here already uses this folder; allowing a second entry for it brings it back',
+        },
+        { ...base, cliSessionId: 'c4', status: 'replace-older', canReplace: true, note: '' },
+        { ...base, cliSessionId: 'c5', status: 'replace-older', canReplace: false, note: '' },
+      ],
+    });
+    vi.mocked(api.desktopReport).mockResolvedValue(r);
+    render(DesktopView);
+    await vi.waitFor(() => expect(screen.getAllByTestId('desktop-pick')).toHaveLength(4));
+    expect(screen.getByTestId('desktop-view').textContent).not.toMatch(/--[a-z]/);
+    const ticked = () => screen.getAllByTestId('desktop-pick').map((c) => (c as HTMLInputElement).checked);
+    await fireEvent.click(screen.getByTestId('desktop-pick-all'));
+    expect(ticked()).toEqual([true, false, false, false]);
+    await fireEvent.click(screen.getByTestId('desktop-allow-shared'));
+    await fireEvent.click(screen.getByTestId('desktop-replace-older'));
+    await fireEvent.click(screen.getByTestId('desktop-pick-all'));
+    expect(ticked()).toEqual([true, true, true, false]);
+    // Turning an option off unticks what needed it.
+    await fireEvent.click(screen.getByTestId('desktop-allow-shared'));
+    expect(ticked()).toEqual([true, false, true, false]);
   });
 });

@@ -22,6 +22,8 @@ pub struct Signals<'a> {
     pub cwd: Option<&'a Path>,
     /// The transcript store's folder names (under `projects/`), newest transcript first.
     pub transcript_folders: &'a [String],
+    /// The account Claude Code is signed in with (names the sidebars; tells no current one).
+    pub signed_in: Option<&'a crate::claude_settings::SignedIn>,
 }
 
 /// The rule that named the current sidebar.

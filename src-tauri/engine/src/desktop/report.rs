@@ -44,7 +44,17 @@ pub fn report_in(
         .filter(|s| seen.insert(s.encoded_path.as_str()))
         .map(|s| s.encoded_path.clone())
         .collect();
-    let signals = Signals { host_session_id, cwd, transcript_folders: &folders };
+    let settings = crate::claude_settings::read(
+        catalog.claude_home(),
+        crate::paths::default_claude_home().as_deref(),
+    );
+    let signed_in = crate::claude_settings::SignedIn::from_settings(settings.as_ref());
+    let signals = Signals {
+        host_session_id,
+        cwd,
+        transcript_folders: &folders,
+        signed_in: signed_in.as_ref(),
+    };
     Ok(report(&store, given, signals))
 }
 
@@ -69,6 +79,10 @@ pub struct SidebarRow {
     pub newest_activity: Option<String>,
     /// It is the current sidebar.
     pub current: bool,
+    /// The account's email, when it is the one Claude Code is signed in with.
+    pub account_label: Option<String>,
+    /// The organisation's name, when it is the one Claude Code is signed in with.
+    pub org_label: Option<String>,
 }
 
 /// A sidebar, and the file of an entry in it.
@@ -121,6 +135,9 @@ pub struct Missing {
     pub also_in: Vec<SidebarRef>,
     /// Why it has that status, and what else was noticed, in words.
     pub note: String,
+    /// The entry of the same file name here is older: asking to replace older entries brings
+    /// this one back (a `replace-older` row that is not would still be refused).
+    pub can_replace: bool,
     /// What this sidebar holds under the source's file name (what a restore would replace).
     #[serde(skip)]
     #[ts(skip)]
@@ -210,7 +227,8 @@ pub fn report(store: &Store, given: Option<(&str, &str)>, signals: Signals<'_>) 
     };
     let is_current =
         |s: &Sidebar| current.as_ref().is_some_and(|c| c.is(&s.account.name, &s.org.name));
-    let sidebars = store.sidebars.iter().map(|s| row(s, is_current(s))).collect();
+    let sidebars =
+        store.sidebars.iter().map(|s| row(s, is_current(s), signals.signed_in)).collect();
     let mut out = Report {
         store: store.root.display().to_string(),
         exists: store.exists,
@@ -298,8 +316,17 @@ fn add_missing(out: &mut Report, store: &Store, is_current: &dyn Fn(&Sidebar) ->
     });
 }
 
-fn row(s: &Sidebar, current: bool) -> SidebarRow {
+fn row(
+    s: &Sidebar,
+    current: bool,
+    signed_in: Option<&crate::claude_settings::SignedIn>,
+) -> SidebarRow {
+    let account_is = signed_in.filter(|a| a.account_uuid.as_deref() == Some(&*s.account.name));
     SidebarRow {
+        account_label: account_is.and_then(|a| a.email.clone()),
+        org_label: account_is
+            .filter(|a| a.org_uuid.as_deref() == Some(&*s.org.name))
+            .and_then(|a| a.org_name.clone()),
         account: s.account.name.clone(),
         org: s.org.name.clone(),
         target: s.account.uuid && s.org.uuid,
@@ -354,6 +381,7 @@ fn missing(
         last_activity: src.last_activity_at.and_then(iso),
         also_in,
         note: notes.join("; "),
+        can_replace: name_here == Some(NameHere::OlderOther),
         name_here,
         source_path: src.path.clone(),
     })
@@ -394,7 +422,7 @@ fn status_of(
             notes.insert(
                 0,
                 format!(
-                    "this sidebar has {} for another conversation; --replace-older replaces it{}",
+                    "this sidebar has {} for another conversation; replacing older entries replaces it{}",
                     h.file,
                     if newer { "" } else { " only when the source is newer, and it is not" }
                 ),
@@ -404,7 +432,7 @@ fn status_of(
     } else if src.cwd.as_deref().is_some_and(|c| here_cwds.contains(c)) {
         notes.insert(
             0,
-            "a session here already uses this folder; --allow-shared-folder adds a second entry"
+            "a session here already uses this folder; allowing a second entry for it brings it back"
                 .to_owned(),
         );
         MissingStatus::SharedFolder

@@ -4,12 +4,9 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
-use super::recent::{RecentRules, RecentWork, claude_settings_file, recent_work, trusted_in};
+use super::recent::{RecentRules, RecentWork, recent_work, trusted_in};
 use crate::error::Result;
 use crate::occupancy::{OccupancySnapshot, ProcessSource};
-
-/// The most of Claude Code's settings file read (a person's is a few hundred KB).
-const SETTINGS_LIMIT: u64 = 64 * 1024 * 1024;
 
 /// Whether Claude Code trusts a folder, from its settings file read once.
 pub struct TrustReader {
@@ -20,11 +17,7 @@ impl TrustReader {
     /// Reads the settings of the Claude home `claude_home` (`default_home`: the one `claude`
     /// uses on its own). Unreadable settings make every answer `None`.
     pub fn read(claude_home: &Path, default_home: Option<&Path>) -> Self {
-        let is_default = default_home.is_some_and(|d| d == claude_home);
-        let settings = claude_settings_file(claude_home, is_default)
-            .and_then(|f| crate::files::read_bounded(&f, SETTINGS_LIMIT).ok())
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok());
-        Self { settings }
+        Self { settings: crate::claude_settings::read(claude_home, default_home) }
     }
 
     /// The settings of `catalog`'s Claude home, `claude`'s default home being `~/.claude`.

@@ -11,7 +11,7 @@ pub use facade::{TrustReader, recent_work_in};
 pub use git::{GIT_TIMEOUT, Git, GitState, git_state, git_states};
 pub use recent::{
     DEFAULT_DAYS, FolderState, LeftOut, LeftOutReason, RecentRules, RecentWork, ReopenRow,
-    claude_settings_file, folder_state, recent_work, trusted_in,
+    folder_state, recent_work, trusted_in,
 };
 pub use start::{
     ReopenChoice, ReopenOutcome, ReopenReport, START_SPACING, StartResult, StartSettings, reopen_in,

@@ -322,20 +322,3 @@ pub fn trusted_in(config: Option<&serde_json::Value>, folder: &str) -> Option<bo
     };
     Some(Path::new(folder).ancestors().any(accepted))
 }
-
-/// Claude Code's global settings file for the home `claude_home`: `<home>/.config.json` when it
-/// is there (the old name), else `.claude.json` in the home when it is not the default one
-/// (`CLAUDE_CONFIG_DIR`), else beside it (`~/.claude.json`).
-pub fn claude_settings_file(
-    claude_home: &Path,
-    is_default_home: bool,
-) -> Option<std::path::PathBuf> {
-    let legacy = claude_home.join(".config.json");
-    if legacy.is_file() {
-        return Some(legacy);
-    }
-    if is_default_home {
-        return Some(claude_home.parent()?.join(".claude.json"));
-    }
-    Some(claude_home.join(".claude.json"))
-}

@@ -37,4 +37,9 @@ alsoIn: Array<DesktopEntryRef>,
 /**
  * Why it has that status, and what else was noticed, in words.
  */
-note: string, };
+note: string, 
+/**
+ * The entry of the same file name here is older: asking to replace older entries brings
+ * this one back (a `replace-older` row that is not would still be refused).
+ */
+canReplace: boolean, };

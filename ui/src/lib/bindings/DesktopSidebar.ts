@@ -31,4 +31,12 @@ newestActivity: string | null,
 /**
  * It is the current sidebar.
  */
-current: boolean, };
+current: boolean, 
+/**
+ * The account's email, when it is the one Claude Code is signed in with.
+ */
+accountLabel: string | null, 
+/**
+ * The organisation's name, when it is the one Claude Code is signed in with.
+ */
+orgLabel: string | null, };
