@@ -1,7 +1,7 @@
 // Client-side search and filtering over the All Chats listing. Each session gets one lower-cased
 // haystack built once per listing, so a keystroke costs one substring test per session.
 import type { DirectoryGroup, Origin, SessionSummary } from './types';
-import { ORIGIN_INFO } from './format';
+import { ORIGIN_INFO, formatCount } from './format';
 
 export type IndexedSession = { session: SessionSummary; group: DirectoryGroup; hay: string };
 
@@ -182,4 +182,39 @@ export function rememberedSort(storageKey: string): SortKey {
 export function rememberSort(storageKey: string, key: SortKey): void {
   if (key === 'recent') globalThis.localStorage?.removeItem(storageKey);
   else globalThis.localStorage?.setItem(storageKey, key);
+}
+
+/** All Chats' count. With words typed, the conversations' matches are counted apart
+ * (ContentResults), so this says what it counts: "0 sessions match by name or folder" beside
+ * "3 matches in 2 sessions" reads right, where "0 sessions match" read as a contradiction. */
+export function matchCountLine(sessions: number, folders: number, byWords: boolean): string {
+  return (
+    `${formatCount(sessions, 'session')} ${sessions === 1 ? 'matches' : 'match'}` +
+    `${byWords ? ' by name or folder' : ''} · ${formatCount(folders, 'folder')}`
+  );
+}
+
+/** A line of All Chats' list: a folder's header, or one of its sessions (`rowIndex` into `rows`). */
+export type ChatLine =
+  | { kind: 'header'; group: DirectoryGroup; shown: number; collapsed: boolean }
+  | { kind: 'row'; session: SessionSummary; group: DirectoryGroup; rowIndex: number };
+
+/** All Chats' lines for `groups` (a folder in `collapsed` shows its header only), and its session
+ * rows in order, each with its line's index (the keyboard's cursor walks the rows). */
+export function chatLines(
+  groups: ResultGroup[],
+  collapsed: Record<string, boolean>,
+): { items: ChatLine[]; rows: { session: SessionSummary; item: number }[] } {
+  const items: ChatLine[] = [];
+  const rows: { session: SessionSummary; item: number }[] = [];
+  for (const g of groups) {
+    const isCollapsed = !!collapsed[g.group.workingDirectory];
+    items.push({ kind: 'header', group: g.group, shown: g.sessions.length, collapsed: isCollapsed });
+    if (isCollapsed) continue;
+    for (const s of g.sessions) {
+      rows.push({ session: s, item: items.length });
+      items.push({ kind: 'row', session: s, group: g.group, rowIndex: rows.length - 1 });
+    }
+  }
+  return { items, rows };
 }

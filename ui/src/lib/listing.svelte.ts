@@ -58,6 +58,12 @@ class Listing {
     }
   }
 
+  /** Shows or hides the sessions of temp folders (the listing is read again). */
+  setIncludeTemp(on: boolean): Promise<void> {
+    this.includeTemp = on;
+    return this.loadListing();
+  }
+
   async loadListing(): Promise<void> {
     try {
       const l = await api.listSessions(this.includeTemp);

@@ -347,6 +347,36 @@ describe('All Chats', () => {
     nav.open(null);
   });
 
+  it('one focus model: the list keeps the focus, its cursor is the marked row, Tab skips row controls (#43)', async () => {
+    listing.groups = small();
+    render(AllChats);
+    const wrap = screen.getByTestId('chats-list');
+    const ids = () => screen.getAllByTestId('session-row').map((r) => r.dataset.sessionId!);
+    const order = ids();
+    nav.open(listing.groups.flatMap((g) => g.sessions).find((x) => x.sessionId === order[1])!);
+    // Nothing inside a row is a Tab stop: Tab goes from the list to what follows it.
+    const stops = [...wrap.querySelectorAll<HTMLElement>('input, button, [tabindex]')].filter((e) => e.tabIndex >= 0);
+    expect(stops).toEqual([]);
+    // The list takes the keyboard at the open session's row, and the arrows move from there.
+    await fireEvent.focus(wrap);
+    const cursorRow = () => (wrap.querySelector('.row.cursor') as HTMLElement | null)?.dataset.sessionId;
+    expect(cursorRow()).toBe(order[1]);
+    await fireEvent.keyDown(wrap, { key: 'ArrowDown' });
+    expect(cursorRow()).toBe(order[2]);
+    // The open row stays marked as open; the cursor is its own mark.
+    expect(wrap.querySelectorAll('.row.selected')).toHaveLength(1);
+    // Space ticks the cursor row; a click on a check moves the cursor there.
+    await fireEvent.keyDown(wrap, { key: ' ' });
+    expect(listing.selected).toEqual([order[2]]);
+    await fireEvent.click(screen.getAllByTestId('session-check')[0]);
+    expect(cursorRow()).toBe(order[0]);
+    // The Menu key opens the cursor row's menu.
+    await fireEvent.keyDown(wrap, { key: 'ContextMenu' });
+    await vi.waitFor(() => expect(screen.getByRole('menu')).toBeTruthy());
+    listing.selected = [];
+    nav.open(null);
+  });
+
   it('"/" focuses the search box', async () => {
     listing.groups = small();
     nav.view = 'chats';

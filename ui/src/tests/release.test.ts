@@ -149,6 +149,17 @@ describe('Fleet view: grouping and release', () => {
     expect(screen.getByTestId('fleet-count').textContent).toMatch(/^3 agents · [\d,]+ sessions?$/);
   });
 
+  it('↓ from the filter goes into the tree at its first line (#43)', async () => {
+    render(FleetView);
+    const filter = screen.getByTestId('agent-search');
+    filter.focus();
+    await fireEvent.keyDown(filter, { key: 'ArrowDown' });
+    const tree = screen.getByTestId('fleet-keys');
+    expect(document.activeElement).toBe(tree);
+    const lines = [...tree.querySelectorAll('[aria-selected]')];
+    expect(lines.filter((l) => l.getAttribute('aria-selected') === 'true')).toEqual([lines[0]]);
+  });
+
   it('collapsing a fleet group is remembered', async () => {
     const { unmount } = render(FleetView);
     await fireEvent.click(screen.getByTestId('fleet-group'));

@@ -246,6 +246,18 @@ describe('transcript viewer', () => {
     }
   });
 
+  it('Esc in the find bar gives the keyboard back to the transcript, not the page (#43)', async () => {
+    const { emit } = await import('../lib/events.svelte');
+    render(TranscriptView, { session: s });
+    await vi.waitFor(() => expect(screen.getAllByTestId('message').length).toBeGreaterThan(0));
+    emit('find-in-transcript', null);
+    const input = await vi.waitFor(() => screen.getByTestId('find-input'));
+    await vi.waitFor(() => expect(document.activeElement).toBe(input));
+    await fireEvent.keyDown(input, { key: 'Escape' });
+    expect(screen.queryByTestId('find-input')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId('transcript'));
+  });
+
   it('a growing session refreshes its header at most every few seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
