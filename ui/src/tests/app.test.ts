@@ -130,6 +130,29 @@ describe('the app shell', () => {
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('search')));
   });
 
+  it('Ctrl+F right after clicking a session finds in its transcript, not in the list (#43)', async () => {
+    render(App);
+    await fireEvent.click(screen.getByTestId('nav-all-chats'));
+    await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
+    vi.mocked(api.sessionMessages).mockResolvedValue({
+      messages: [],
+      earlierCursor: null,
+      laterCursor: null,
+      sizeBytes: 0,
+      rewinds: [],
+      openBranch: null,
+      inherited: 0,
+    });
+    const row = screen.getByTestId('session-row');
+    await fireEvent.click(row);
+    await vi.waitFor(() => expect(screen.getByTestId('transcript')).toBeTruthy());
+    // The focus is in the list (where the click was), not in the transcript.
+    screen.getByTestId('chats-list').focus();
+    await fireEvent.keyDown(document.activeElement!, { key: 'f', ctrlKey: true });
+    await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('find-input')));
+    nav.open(null);
+  });
+
   it('a burst of changes on disk causes few list reloads, and the last change is never missed', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

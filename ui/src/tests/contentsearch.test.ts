@@ -304,4 +304,69 @@ describe('find in the transcript', () => {
     await fireEvent.keyDown(screen.getByTestId('find-input'), { key: 'Enter' });
     expect(shown).toEqual([4000]);
   });
+
+  it('"next" follows the page: a result shown with its call comes before a later call (#43)', async () => {
+    // Two calls run together: A's input (100), B's input (200), then A's result (300).
+    vi.mocked(api.findInTranscript).mockResolvedValue({
+      total: 3,
+      matches: [
+        { offset: 100, uuid: 'a', toolUseId: 'toolu_A' },
+        { offset: 200, uuid: 'b', toolUseId: 'toolu_B' },
+        { offset: 300, uuid: 'r', toolUseId: 'toolu_A' },
+      ],
+      terms: ['zeppelin'],
+    });
+    const shown: (number | null)[] = [];
+    render(FindBar, { props: { sessionId: 's1', onanchor: (a) => shown.push(a?.offset ?? null), onclose: vi.fn() } });
+    const input = screen.getByTestId('find-input');
+    await fireEvent.input(input, { target: { value: 'zeppelin' } });
+    await vi.waitFor(() => expect(shown).toEqual([100]));
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    expect(shown).toEqual([100, 300, 200]);
+  });
+});
+
+describe('find follows the eye (#43, finding 3)', () => {
+  it('a short conversation opened at a match is whole, and every match on screen is marked', async () => {
+    const five = [
+      message(0, { content: 'a zeppelin at the start' }),
+      message(1),
+      message(2),
+      message(3, { content: 'the zeppelin the find stopped at' }),
+      message(4),
+    ];
+    const fetchAt = vi.fn(async (): Promise<MessagePage> => ({
+      messages: five.slice(3),
+      earlierCursor: 300,
+      laterCursor: null,
+      sizeBytes: 500,
+      rewinds: [],
+      openBranch: null,
+      inherited: 0,
+    }));
+    const fetchPage = vi.fn(async (): Promise<MessagePage> => ({
+      messages: five.slice(0, 3),
+      earlierCursor: null,
+      laterCursor: null,
+      sizeBytes: 500,
+      rewinds: [],
+      openBranch: null,
+      inherited: 0,
+    }));
+    const anchor = { sessionId: 's', agentId: null, offset: 300, uuid: 'u3', toolUseId: null, terms: ['zeppelin'] };
+    render(MessageList, { props: { fetchPage, fetchAt, anchor, pageSize: 100 } });
+    await vi.waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(5));
+    expect(screen.getByText('Start of the conversation')).toBeTruthy();
+    expect(screen.queryByText('Load earlier messages')).toBeNull();
+    await vi.waitFor(() => expect(document.querySelectorAll('mark.term')).toHaveLength(2));
+    expect(document.querySelector('.anchor')?.getAttribute('data-uuid')).toBe('u3');
+  });
+
+  it('a tool call holding the words opens, so they can be seen and marked', async () => {
+    const { default: ToolCallRow } = await import('../lib/components/ToolCallRow.svelte');
+    const { toolCall } = await import('./fixtures');
+    render(ToolCallRow, { call: toolCall({ output: 'the zeppelin landed' }), reveal: ['Zeppelin'] });
+    expect(screen.getByTestId('tool-output').textContent).toContain('the zeppelin landed');
+  });
 });
