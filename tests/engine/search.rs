@@ -1438,3 +1438,40 @@ fn settled_sessions_are_trusted_until_they_run_again() {
     trusted_update(&index);
     assert_eq!(found(&index, "stillword"), 1);
 }
+
+/// Find goes through matches in the order the viewer shows them: a tool's result sits with its
+/// call. With two calls made together, a match in the first call's result comes before one in
+/// the second call's input, though its line comes later in the file.
+#[test]
+fn find_lists_a_result_at_its_call_not_at_its_later_line() {
+    let (_tmp, catalog, folder) = bare_home();
+    let id = sid("3000");
+    let line = |v: serde_json::Value| v.to_string();
+    let call = |uuid: &str, tool: &str, command: &str| {
+        line(serde_json::json!({"type":"assistant","uuid":uuid,"sessionId":id,"cwd":"/w/app",
+            "timestamp":"2026-09-17T10:00:00.000Z","message":{"role":"assistant","content":[
+            {"type":"tool_use","id":tool,"name":"Bash","input":{"command":command}}]}}))
+    };
+    let result = |uuid: &str, tool: &str, out: &str| {
+        line(serde_json::json!({"type":"user","uuid":uuid,"sessionId":id,"cwd":"/w/app",
+            "timestamp":"2026-09-17T10:00:01.000Z","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":tool,"content":out}]}}))
+    };
+    let lines = [
+        user(&id, "/w/app", "p", "run both"),
+        call("a", "toolu_A", "ls"),
+        call("b", "toolu_B", "echo zebraword in the second call"),
+        result("ra", "toolu_A", "zebraword in the first result"),
+        result("rb", "toolu_B", "done"),
+    ];
+    let path = folder.join(format!("{id}.jsonl"));
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let index = SearchIndex::open(catalog.data_dir()).unwrap();
+    update(&index, &catalog);
+    let found = index.find_in_transcript(&path, "zebraword", 100).unwrap();
+    let order: Vec<(&str, bool)> =
+        found.matches.iter().map(|m| (m.uuid.as_str(), m.display_offset < m.offset)).collect();
+    assert_eq!(order, [("ra", true), ("b", false)], "{found:?}");
+    let call_a = lines[..1].iter().map(|l| l.len() as u64 + 1).sum::<u64>();
+    assert_eq!(found.matches[0].display_offset, call_a, "the result sits at its call's line");
+}

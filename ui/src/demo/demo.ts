@@ -1057,6 +1057,7 @@ const handlers: Handlers = {
       offset: i * 5000,
       uuid: `m${i * 5}`,
       toolUseId: null,
+      displayOffset: i * 5000,
     }));
     return { total: matches.length, matches, terms: a.query.split(/\s+/).filter(Boolean) };
   },

@@ -343,14 +343,14 @@ fn mark_rewound(catalog: &Catalog, s: &SessionSummary, hits: &mut [SearchHit]) {
     }
 }
 
-/// Where a query matches inside one transcript, in file order (find in the viewer).
+/// Where a query matches inside one transcript, in the order the viewer shows them (find).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptMatches {
     /// Matching pieces in the file (all of them; `matches` holds the first `limit`).
     #[ts(type = "number")]
     pub total: u64,
-    /// The first `limit` matches, in file order.
+    /// The first `limit` matches (in file order), in the order they are shown.
     pub matches: Vec<TranscriptMatch>,
     /// Words to mark, as the index matched them (a prefix expanded to the words it matched).
     pub terms: Vec<String>,
@@ -367,6 +367,10 @@ pub struct TranscriptMatch {
     pub uuid: String,
     /// The tool call id, for a tool call or result.
     pub tool_use_id: Option<String>,
+    /// Where the viewer shows it: a tool's result sits with its call, at the call's line
+    /// (`offset` for everything else). Matches are listed in this order.
+    #[ts(type = "number")]
+    pub display_offset: u64,
 }
 
 impl SearchIndex {
@@ -399,15 +403,25 @@ impl SearchIndex {
             let Ok(doc) = searcher.doc::<TantivyDocument>(addr) else { continue };
             let text =
                 |field: Field| doc.get_first(field).and_then(|v| v.as_str()).map(str::to_owned);
+            let tool_use_id = text(f.tool_use_id);
+            // A result is shown with its call: at the call's line, when it is found.
+            let display_offset = tool_use_id
+                .as_deref()
+                .and_then(|id| {
+                    crate::transcript::messages::call_line_before(path, offset, id).ok().flatten()
+                })
+                .unwrap_or(offset);
             let m = TranscriptMatch {
                 offset,
                 uuid: text(f.uuid).unwrap_or_default(),
-                tool_use_id: text(f.tool_use_id),
+                tool_use_id,
+                display_offset,
             };
             if seen.insert((m.offset, m.tool_use_id.clone())) {
                 out.matches.push(m);
             }
         }
+        out.matches.sort_by_key(|m| (m.display_offset, m.offset));
         for part in parsed.parts.iter().filter(|p| !p.negated) {
             out.terms.extend(expand(&searcher, f.text, part));
         }

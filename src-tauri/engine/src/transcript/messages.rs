@@ -68,7 +68,7 @@ mod pages;
 mod probe;
 mod whole;
 pub use pages::{
-    read_lines, read_page, read_page_after, read_page_after_in, read_page_around,
+    call_line_before, read_lines, read_page, read_page_after, read_page_after_in, read_page_around,
     read_page_around_in, read_page_in,
 };
 use probe::Scope;

@@ -15,4 +15,9 @@ uuid: string,
 /**
  * The tool call id, for a tool call or result.
  */
-toolUseId: string | null, };
+toolUseId: string | null, 
+/**
+ * Where the viewer shows it: a tool's result sits with its call, at the call's line
+ * (`offset` for everything else). Matches are listed in this order.
+ */
+displayOffset: number, };

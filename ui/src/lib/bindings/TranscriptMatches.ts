@@ -2,7 +2,7 @@
 import type { TranscriptMatch } from "./TranscriptMatch";
 
 /**
- * Where a query matches inside one transcript, in file order (find in the viewer).
+ * Where a query matches inside one transcript, in the order the viewer shows them (find).
  */
 export type TranscriptMatches = { 
 /**
@@ -10,7 +10,7 @@ export type TranscriptMatches = {
  */
 total: number, 
 /**
- * The first `limit` matches, in file order.
+ * The first `limit` matches (in file order), in the order they are shown.
  */
 matches: Array<TranscriptMatch>, 
 /**

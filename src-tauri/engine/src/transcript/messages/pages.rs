@@ -4,6 +4,36 @@
 
 use super::*;
 
+/// How far back from a tool result its call is looked for: the calls of a turn sit just before
+/// their results.
+const CALL_LOOKBACK_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The offset of the line that made the call `tool_use_id`, looked for backwards from the line
+/// at `result` (its result), at most [`CALL_LOOKBACK_BYTES`] back; `None` when no earlier line
+/// made it (the line at `result` is the call itself, or the call is further back).
+pub fn call_line_before(
+    path: &Path,
+    result: u64,
+    tool_use_id: &str,
+) -> std::io::Result<Option<u64>> {
+    let mut file = crate::files::open_regular(path)?;
+    let size = file.metadata()?.len();
+    let line = line_start_at_or_before(&mut file, result.min(size), false)?;
+    let mut back = BackLines::new(file, line);
+    let id = format!("\"{tool_use_id}\"");
+    let (id, call) =
+        (memchr::memmem::Finder::new(id.as_bytes()), memchr::memmem::Finder::new(b"\"tool_use\""));
+    while let Some((offset, bytes)) = back.prev()? {
+        if line - offset > CALL_LOOKBACK_BYTES {
+            break;
+        }
+        if id.find(&bytes).is_some() && call.find(&bytes).is_some() {
+            return Ok(Some(offset));
+        }
+    }
+    Ok(None)
+}
+
 /// Reads lines backwards from a line boundary.
 struct BackLines {
     file: File,
