@@ -82,6 +82,9 @@ export class ImportFlow extends RunState<ImportProgress, ImportReport> {
         return false;
     }
   });
+  /** Every planned session is already in place: adopting writes only a record for each — no
+   *  copy, move or link to choose. */
+  readonly adoptOnly = $derived(!!this.plan?.placements.length && this.plan.placements.every((p) => p.recordOnly));
   readonly placementById = $derived(new Map((this.plan?.placements ?? []).map((p) => [p.sessionId, p])));
   readonly adoptableById = $derived(new Map((this.adoptables ?? []).map((a) => [a.sessionId, a])));
 
@@ -140,9 +143,9 @@ export class ImportFlow extends RunState<ImportProgress, ImportReport> {
       await this.makePlan(this.mode);
       return;
     }
-    if (this.step === 4) {
+    if (this.step === 4 || (this.step === 3 && this.adoptOnly)) {
       this.step = 5;
-      if (this.planMode !== this.mode) await this.makePlan(this.mode);
+      if (this.planMode !== this.mode && !this.adoptOnly) await this.makePlan(this.mode);
       return;
     }
     this.step++;
@@ -150,7 +153,8 @@ export class ImportFlow extends RunState<ImportProgress, ImportReport> {
   back() {
     if (this.running) return;
     if (this.step === 3) this.#planGen++;
-    if (this.step > 1 && this.step < 6) this.step--;
+    if (this.step === 5 && this.adoptOnly) this.step = 3;
+    else if (this.step > 1 && this.step < 6) this.step--;
   }
 
   async run() {

@@ -59,6 +59,13 @@ export const MODE_TEXT: Record<PlacementMode, { label: string; doing: string; se
   },
 };
 
+/** What a run did, in counts: "2 placed · 1 skipped · 2 adopted", or "1 adopted · 0 skipped"
+ * for a run that only wrote adoption records (the transcripts were already in place). */
+export function runCounts(placed: number, skipped: number, records: number): string {
+  if (placed === 0 && records > 0) return `${records} adopted · ${skipped} skipped`;
+  return `${placed} placed · ${skipped} skipped${records ? ` · ${records} adopted` : ''}`;
+}
+
 /** Where an import goes, as a person reads it: the agent by the name shown everywhere. */
 export function targetText(t: ImportTarget | null | undefined): string {
   if (!t) return 'unknown target';

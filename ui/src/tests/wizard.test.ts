@@ -333,6 +333,57 @@ describe('import wizard', () => {
     expect(screen.getByTestId('undo-report').textContent).toContain('it changed after the import');
   });
 
+  it('adopting sessions already in place reads as adopting, not as a copy (#43)', async () => {
+    const inPlace = plan('copy', { skipped: [] });
+    inPlace.placements = [{ ...inPlace.placements[0], recordOnly: true, companions: [] }];
+    vi.mocked(api.planImport).mockResolvedValue(inPlace);
+    vi.mocked(api.applyImport).mockResolvedValue({
+      runId: 'r',
+      runDir: '/d',
+      placed: [
+        {
+          sessionId: inPlace.placements[0].sessionId,
+          from: '/a',
+          to: '/a',
+          placedAs: null,
+          record: '/s/x.yaml',
+          warning: null,
+          companions: 0,
+        },
+      ],
+      skipped: [],
+      cancelled: false,
+      dryRun: false,
+    });
+    nav.wizard = { step: 2, agent: 'team.alpha', paths: ['/h/.claude/projects/-w-alpha/a.jsonl'] };
+    render(ImportWizard);
+    await vi.waitFor(() => expect(next().disabled).toBe(false));
+    await fireEvent.click(next());
+    await vi.waitFor(() => expect(step()).toBe(3));
+    await vi.waitFor(() => expect(next().disabled).toBe(false));
+    expect(screen.getByTestId('wizard').textContent).toContain('Adopt into alpha');
+    // No copy, move or link to choose: straight to the confirmation.
+    await fireEvent.click(next());
+    expect(step()).toBe(5);
+    expect(screen.queryAllByTestId('mode-option')).toHaveLength(0);
+    expect(screen.getByTestId('adopt-confirm').textContent).toMatch(/Ready to adopt\s+1 session\s+into\s+alpha/);
+    expect(screen.getByTestId('wizard').textContent).not.toMatch(/Ready to copy/);
+    await fireEvent.click(screen.getByTestId('wizard-back'));
+    expect(step()).toBe(3);
+    await fireEvent.click(next());
+    await fireEvent.click(screen.getByTestId('wizard-run'));
+    await vi.waitFor(() => expect(step()).toBe(6));
+    expect(screen.getByTestId('result').textContent).toMatch(/1\s+adopted,\s+0\s+skipped/);
+    nav.wizard = null;
+  });
+
+  it('History says what an adoption did in its own words', async () => {
+    const { runCounts } = await import('../lib/importtext');
+    expect(runCounts(0, 0, 1)).toBe('1 adopted · 0 skipped');
+    expect(runCounts(2, 1, 2)).toBe('2 placed · 1 skipped · 2 adopted');
+    expect(runCounts(3, 0, 0)).toBe('3 placed · 0 skipped');
+  });
+
   it('"Open in Fleet view" reveals the target agent', async () => {
     vi.mocked(api.planImport).mockResolvedValue(plan());
     vi.mocked(api.applyImport).mockResolvedValue({
