@@ -157,6 +157,10 @@ def check_narrow_and_wide(driver, sid):
         side = wait_until("the rail", lambda: [s for s in by_testid(driver, "sidebar")
                                                if "compact" in (s.get_attribute("class") or "")])
         assert side[0].size["width"] <= 60, side[0].size
+        # The transcript's header keeps to its main facts (the minor ones are in a tooltip).
+        shown = driver.execute_script(
+            "return [...document.querySelectorAll('.head .minor')].filter(e => getComputedStyle(e).display !== 'none').length")
+        assert shown == 0, f"{shown} minor facts still shown in a narrow header"
         shot(driver, "65-narrow-rail")
         click(driver, one(driver, "sidebar-toggle"))
         wait_until("the sidebar over the page", lambda: "overlay" in one(driver, "sidebar").get_attribute("class"))
