@@ -9,7 +9,7 @@ use super::*;
 const CALL_LOOKBACK_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The offset of the line that made the call `tool_use_id`, looked for backwards from the line
-/// at `result` (its result), at most [`CALL_LOOKBACK_BYTES`] back; `None` when no earlier line
+/// at `result` (its result), at most 4 MiB back; `None` when no earlier line
 /// made it (the line at `result` is the call itself, or the call is further back).
 pub fn call_line_before(
     path: &Path,
