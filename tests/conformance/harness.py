@@ -10,6 +10,7 @@ temporary ones), one per test class, removed afterwards.
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -241,4 +242,29 @@ class Terminal:
         return int(self.tmux("display-message", "-p", "-t", name, "#{pane_pid}").stdout.strip())
 
     def stop(self):
+        """Ends the server and every window in it; waits until the server is gone (a server left
+        running keeps its `claude` processes, and their files, after the test)."""
+        servers = self._server_pids()
         self.tmux("kill-server", check=False)
+        try:
+            eventually(lambda: not any(_alive(p) for p in servers), "the tmux server's exit", timeout=10)
+        except AssertionError:
+            for p in servers:
+                try:
+                    os.kill(p, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+    def _server_pids(self):
+        """The tmux servers on this terminal's socket (Linux: read from /proc)."""
+        found = []
+        for d in Path("/proc").iterdir():
+            if not d.name.isdigit():
+                continue
+            try:
+                argv = (d / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if argv and Path(argv[0].decode(errors="replace")).name == "tmux" and self.sock.encode() in argv:
+                found.append(int(d.name))
+        return found
