@@ -19,11 +19,23 @@ pub fn call_line_before(
     let mut file = crate::files::open_regular(path)?;
     let size = file.metadata()?.len();
     let line = line_start_at_or_before(&mut file, result.min(size), false)?;
-    let mut back = BackLines::new(file, line);
-    let id = format!("\"{tool_use_id}\"");
-    let (id, call) =
-        (memchr::memmem::Finder::new(id.as_bytes()), memchr::memmem::Finder::new(b"\"tool_use\""));
+    // The line at `result` comes first: when it is the call itself, there is nothing to look for
+    // (without this, every match in a call's input read 4 MiB back for nothing).
+    let mut back = BackLines::new(file, line_end_after(path, line, size)?);
+    let (quoted, own) = (format!("\"{tool_use_id}\""), format!("\"id\":\"{tool_use_id}\""));
+    let (id, call) = (
+        memchr::memmem::Finder::new(quoted.as_bytes()),
+        memchr::memmem::Finder::new(b"\"tool_use\""),
+    );
     while let Some((offset, bytes)) = back.prev()? {
+        if offset == line {
+            // A result names the call as `tool_use_id`; only the call has it as its `id`.
+            if call.find(&bytes).is_some() && memchr::memmem::find(&bytes, own.as_bytes()).is_some()
+            {
+                return Ok(None);
+            }
+            continue;
+        }
         if line - offset > CALL_LOOKBACK_BYTES {
             break;
         }
