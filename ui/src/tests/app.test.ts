@@ -112,15 +112,7 @@ describe('the app shell', () => {
     render(App);
     await fireEvent.click(screen.getByTestId('nav-all-chats'));
     await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
-    vi.mocked(api.sessionMessages).mockResolvedValue({
-      messages: [],
-      earlierCursor: null,
-      laterCursor: null,
-      sizeBytes: 0,
-      rewinds: [],
-      openBranch: null,
-      inherited: 0,
-    });
+    vi.mocked(api.sessionMessages).mockResolvedValue(fx.messagePage());
     await fireEvent.click(screen.getByTestId('session-row'));
     expect(nav.openId).not.toBeNull();
     await vi.waitFor(() => expect(screen.getByTestId('transcript')).toBeTruthy());
@@ -134,15 +126,7 @@ describe('the app shell', () => {
     render(App);
     await fireEvent.click(screen.getByTestId('nav-all-chats'));
     await vi.waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
-    vi.mocked(api.sessionMessages).mockResolvedValue({
-      messages: [],
-      earlierCursor: null,
-      laterCursor: null,
-      sizeBytes: 0,
-      rewinds: [],
-      openBranch: null,
-      inherited: 0,
-    });
+    vi.mocked(api.sessionMessages).mockResolvedValue(fx.messagePage());
     const row = screen.getByTestId('session-row');
     await fireEvent.click(row);
     await vi.waitFor(() => expect(screen.getByTestId('transcript')).toBeTruthy());

@@ -2,6 +2,7 @@ import { vi } from 'vitest';
 import type {
   AppError,
   DirectoryGroup,
+  MessagePage,
   Origin,
   SessionSummary,
   Settings,
@@ -104,6 +105,20 @@ type ApiFunctions = { [K in keyof Api as Api[K] extends (...args: never[]) => un
 /** The UI tests' backend: every function of `api.ts`, typed as `api.ts` declares it (a missing,
  *  extra or mistyped one is a compile error in `svelte-check`). */
 /** Message `i` of a fake transcript (user and assistant in turn, at byte offset `i * 100`). */
+/** A page of messages as the engine sends it: none earlier or later unless `o` says so. */
+export function messagePage(messages: TranscriptMessage[] = [], o: Partial<MessagePage> = {}): MessagePage {
+  return {
+    messages,
+    earlierCursor: null,
+    laterCursor: null,
+    sizeBytes: 0,
+    rewinds: [],
+    openBranch: null,
+    inherited: 0,
+    ...o,
+  };
+}
+
 export function message(i: number, o: Partial<TranscriptMessage> = {}): TranscriptMessage {
   return {
     role: i % 2 ? 'assistant' : 'user',
