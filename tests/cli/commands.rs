@@ -209,6 +209,33 @@ fn a_rename_is_listed_and_undone_from_the_command_line() {
     assert!(listed.lines().next().unwrap().contains("  undone  "), "{listed}");
 }
 
+/// A release from the command line says how to undo it; `runs` lists it; `undo` puts the
+/// adoption record back.
+#[test]
+fn a_release_is_listed_and_undone_from_the_command_line() {
+    let home = Home::new();
+    let id = sid("d1");
+    json(&cli(&home, &["adopt", "alpha", &id, "--json"]));
+    let record = home.state().join(format!("adopted-sessions/{id}.yaml"));
+    let adopted = std::fs::read(&record).unwrap();
+    let out = cli(&home, &["release", "alpha", &id]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.starts_with(&format!("released {id} from alpha")), "{text}");
+    let run = text.trim().rsplit(' ').next().unwrap().to_owned();
+    assert!(!record.exists());
+    let listed = String::from_utf8_lossy(&cli(&home, &["runs"]).stdout).into_owned();
+    assert!(
+        listed.lines().next().unwrap().starts_with(&format!("{run}  release {id} from alpha")),
+        "{listed}"
+    );
+    let undo = String::from_utf8_lossy(&cli(&home, &["undo", &run]).stdout).into_owned();
+    assert!(undo.contains("record-put-back"), "{undo}");
+    assert_eq!(std::fs::read(&record).unwrap(), adopted);
+    let again = cli(&home, &["release", "beta", &id]);
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert!(text.contains("has no adoption record by beta; nothing changed"), "{text}");
+}
+
 #[test]
 fn bad_input_exits_non_zero_with_one_clear_line() {
     let home = Home::new();

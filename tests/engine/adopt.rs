@@ -8,6 +8,7 @@ use corral_engine::adopt::{adopt, adoptable, release};
 use corral_engine::attribution::{AttributionIndex, JobCache};
 use corral_engine::model::Origin;
 use corral_engine::placement::{PlacementMode, RealFs};
+use corral_engine::runs::{self, UndoAction, UndoState};
 use corral_engine::{Error, ListOptions};
 
 use crate::import::{ALPHA_WD, World, alpha, now, sid, tree};
@@ -111,7 +112,10 @@ fn hostile_ids_are_rejected_before_any_io() {
             matches!(adopt(&cat, "alpha", bad, now()), Err(Error::InvalidSessionId(_))),
             "{bad:?}"
         );
-        assert!(matches!(release(&cat, "alpha", bad), Err(Error::InvalidSessionId(_))), "{bad:?}");
+        assert!(
+            matches!(release(&cat, "alpha", bad, now()), Err(Error::InvalidSessionId(_))),
+            "{bad:?}"
+        );
     }
     assert!(!w.state.join("adopted-sessions").exists(), "the store folder must not be created");
     assert!(matches!(adopt(&cat, "alpha", &sid(99), now()), Err(Error::SessionNotFound(_))));
@@ -124,12 +128,134 @@ fn release_removes_only_this_agents_record_and_keeps_the_transcript() {
     let cat = w.catalog();
     adopt(&cat, "alpha", &sid(1), now()).unwrap();
     let transcripts = tree(&w.home);
-    assert!(!release(&cat, "beta", &sid(1)).unwrap());
+    let by_beta = release(&cat, "beta", &sid(1), now()).unwrap();
+    assert!(!by_beta.released && by_beta.run_id.is_none(), "{by_beta:?}");
     assert!(w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1))).exists());
-    assert!(release(&cat, "alpha", &sid(1)).unwrap());
+    assert!(release(&cat, "alpha", &sid(1), now()).unwrap().released);
     assert!(!w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1))).exists());
-    assert!(!release(&cat, "alpha", &sid(1)).unwrap());
+    let again = release(&cat, "alpha", &sid(1), now()).unwrap();
+    assert!(!again.released && again.run_id.is_none(), "nothing to release leaves no run");
+    assert_eq!(runs::runs(&w.data).unwrap().len(), 1, "one release, one run");
     assert_eq!(tree(&w.home), transcripts);
+}
+
+/// A release is a run: the record is copied into its backup first (same bytes, same mode),
+/// History lists it with the adoption it ended, and its undo puts the very record back.
+#[test]
+fn a_release_is_journaled_and_its_undo_puts_the_record_back() {
+    let w = world();
+    let cat = w.catalog();
+    let record = w.state.join("adopted-sessions").join(format!("{}.yaml", sid(5)));
+    let original = fs::read(&record).unwrap();
+    #[cfg(unix)]
+    fs::set_permissions(&record, std::os::unix::fs::PermissionsExt::from_mode(0o640)).unwrap();
+    let done = release(&cat, "beta", &sid(5), now()).unwrap();
+    let run = done.run_id.clone().unwrap();
+    assert!(done.released && !record.exists(), "{done:?}");
+    let backup = w.data.join("runs").join(&run).join("backup");
+    assert_eq!(
+        crate::import::backup_files(&backup).into_iter().map(|(_, b)| b).collect::<Vec<_>>(),
+        vec![original.clone()]
+    );
+    let listed = runs::runs(&w.data).unwrap();
+    let r = listed.iter().find(|r| r.run_id == run).unwrap();
+    let ended = r.release.as_ref().unwrap();
+    assert_eq!((ended.session_id.as_str(), ended.agent_name.as_str()), (sid(5).as_str(), "beta"));
+    assert_eq!(ended.adopted_at, "2026-11-01T10:00:00.000Z");
+    assert_eq!(ended.name, Some(format!("Prompt of {}", sid(5))), "the name it was shown by");
+    assert!(r.finished && r.undo_state == UndoState::NotUndone, "{r:?}");
+    let plan = runs::plan_undo_in(&cat, None, &run).unwrap();
+    assert_eq!(
+        plan.steps.iter().map(|s| s.action).collect::<Vec<_>>(),
+        vec![UndoAction::RecordPutBack]
+    );
+    assert!(!record.exists(), "planning changes nothing");
+    let undone = runs::undo_in(&cat, None, &run, now()).unwrap();
+    assert!(undone.not_undone.is_empty(), "{undone:?}");
+    assert_eq!(fs::read(&record).unwrap(), original, "the very record is back");
+    #[cfg(unix)]
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&fs::metadata(&record).unwrap().permissions())
+            & 0o777,
+        0o640,
+        "with its permissions"
+    );
+    let owner = cat.session(&sid(5)).unwrap();
+    assert_eq!(owner.agent_name.as_deref(), Some("beta"));
+    assert_eq!(owner.origin, Origin::Adopted);
+    // Undone is undone: a second undo touches nothing.
+    assert!(runs::undo_in(&cat, None, &run, now()).unwrap().undone.is_empty());
+}
+
+/// Undoing a release never replaces an adoption made since: the later record stays, and the
+/// undo says why.
+#[test]
+fn undoing_a_release_keeps_a_later_adoption() {
+    let w = world();
+    let cat = w.catalog();
+    let run = release(&cat, "beta", &sid(5), now()).unwrap().run_id.unwrap();
+    adopt(&cat, "alpha", &sid(5), now()).unwrap();
+    let record = w.state.join("adopted-sessions").join(format!("{}.yaml", sid(5)));
+    let later = fs::read(&record).unwrap();
+    let report = runs::undo_in(&cat, None, &run, now()).unwrap();
+    assert!(report.undone.is_empty(), "{report:?}");
+    assert_eq!(report.not_undone.len(), 1, "{report:?}");
+    assert!(report.not_undone[0].reason.contains("alpha's"), "{}", report.not_undone[0].reason);
+    assert_eq!(fs::read(&record).unwrap(), later);
+    let listed = runs::runs(&w.data).unwrap();
+    assert_eq!(listed[0].undo_state, UndoState::PartlyUndone);
+}
+
+/// The run that adopted a session reads as released once a release removed its record, and as
+/// adopted again once that release is undone.
+#[test]
+fn an_adoption_run_reads_released_after_its_release_and_not_after_the_undo() {
+    let w = World::new();
+    let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+    let report = w.apply(&w.plan(&alpha(), &[src], PlacementMode::Copy), &RealFs);
+    let import_run = report.run_id.unwrap();
+    let cat = w.catalog();
+    let released = |id: &str| {
+        runs::runs(&w.data).unwrap().into_iter().find(|r| r.run_id == id).unwrap().released
+    };
+    assert_eq!(released(&import_run), 0);
+    let release_run = release(&cat, "alpha", &sid(1), now()).unwrap().run_id.unwrap();
+    assert_eq!(released(&import_run), 1);
+    assert_eq!(released(&release_run), 0);
+    runs::undo_in(&cat, None, &release_run, now()).unwrap();
+    assert_eq!(released(&import_run), 0, "the release was undone");
+}
+
+/// A later adoption is another record: its release does not make an earlier run read released.
+#[test]
+fn releasing_a_later_adoption_leaves_the_earlier_run_as_it_reads() {
+    let w = World::new();
+    let src = w.session(&w.export, &sid(1), "/home/u/scratch", false);
+    let import_run = w.apply(&w.plan(&alpha(), &[src], PlacementMode::Copy), &RealFs).run_id;
+    let cat = w.catalog();
+    let first = release(&cat, "alpha", &sid(1), now()).unwrap().run_id.unwrap();
+    runs::undo_in(&cat, None, &first, now()).unwrap();
+    fs::remove_file(w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1)))).unwrap();
+    adopt(&cat, "alpha", &sid(1), now() + chrono::Duration::hours(1)).unwrap();
+    release(&cat, "alpha", &sid(1), now()).unwrap();
+    let listed = runs::runs(&w.data).unwrap();
+    let import = listed.iter().find(|r| Some(&r.run_id) == import_run.as_ref()).unwrap();
+    assert_eq!(import.released, 0, "{import:?}");
+}
+
+/// A record that is not a plain file (a link someone made) is not removed.
+#[cfg(unix)]
+#[test]
+fn a_linked_record_is_not_released() {
+    let w = world();
+    let cat = w.catalog();
+    let store = w.state.join("adopted-sessions");
+    let real = w.root.join("elsewhere.yaml");
+    fs::rename(store.join(format!("{}.yaml", sid(5))), &real).unwrap();
+    std::os::unix::fs::symlink(&real, store.join(format!("{}.yaml", sid(5)))).unwrap();
+    assert!(matches!(release(&cat, "beta", &sid(5), now()), Err(Error::Refused(_))));
+    assert!(real.is_file() && store.join(format!("{}.yaml", sid(5))).is_symlink());
+    assert!(runs::runs(&w.data).unwrap().is_empty(), "a refused release leaves no run");
 }
 
 #[test]
@@ -143,11 +269,11 @@ fn import_adopt_release_leaves_every_transcript_untouched() {
     let cat = w.catalog();
     let again = adopt(&cat, "alpha", &sid(1), now()).unwrap();
     assert!(again.already_adopted, "the import adopted it already");
-    assert!(release(&cat, "alpha", &sid(1)).unwrap());
+    assert!(release(&cat, "alpha", &sid(1), now()).unwrap().released);
     // Release → unattributed again → adoptable again; adopt once more, release again.
     assert_eq!(ids(&adoptable(&cat, "alpha", None, false).unwrap()), vec![sid(1)]);
     adopt(&cat, "alpha", &sid(1), now()).unwrap();
-    assert!(release(&cat, "alpha", &sid(1)).unwrap());
+    assert!(release(&cat, "alpha", &sid(1), now()).unwrap().released);
     assert_eq!(tree(&w.home), home_after_import);
     assert_eq!(tree(&w.export), export_before);
 }

@@ -322,6 +322,51 @@ fn a_rename_killed_at_any_step_leaves_no_partial_line() {
     panic!("the rename never finished");
 }
 
+/// The child of the release scenario: releases session 1 from alpha in the world named by
+/// `CORRAL_RELEASE_CRASH` (`<home>\n<fleet>\n<data dir>`).
+#[test]
+#[ignore = "run by a_release_killed_at_any_step_loses_no_record in a child process"]
+fn release_crash_child() {
+    let Ok(spec) = std::env::var("CORRAL_RELEASE_CRASH") else { return };
+    let catalog = catalog_of(&spec);
+    assert!(corral_engine::adopt::release(&catalog, "alpha", &sid(1), now()).unwrap().released);
+}
+
+/// A release SIGKILLed at any step: the record is where it was, or its complete copy is in the
+/// run's backup; and the run's undo puts back exactly the record that was there.
+#[test]
+fn a_release_killed_at_any_step_loses_no_record() {
+    for k in 1..50u32 {
+        let w = World::new();
+        w.session(&w.alpha_folder(), &sid(1), crate::import::ALPHA_WD, false);
+        w.adoption_record(&sid(1), "alpha");
+        let record = w.state.join("adopted-sessions").join(format!("{}.yaml", sid(1)));
+        let before = fs::read(&record).unwrap();
+        let spec =
+            format!("{}\n{}\n{}", w.home.display(), w.fleet_file.display(), w.data.display());
+        let ctx = format!("release, crash at point {k}");
+        let finished =
+            run_child("crash::release_crash_child", ("CORRAL_RELEASE_CRASH", &spec), k, &ctx);
+        let kept = fs::read(&record).ok();
+        let backed_up = all_contents(&[w.data.clone()]).contains(&before);
+        assert!(kept.as_ref() == Some(&before) || backed_up, "{ctx}: the record is lost");
+        if finished {
+            assert!(kept.is_none(), "{ctx}");
+            assert!(k > 2, "the release passes its fault points");
+        }
+        for run in runs::runs(&w.data).unwrap() {
+            let report = runs::undo_in(&w.catalog(), None, &run.run_id, chrono::Utc::now());
+            let report = report.unwrap();
+            assert!(report.not_undone.is_empty(), "{ctx}: {report:?}");
+        }
+        assert_eq!(fs::read(&record).unwrap(), before, "{ctx}: undo puts the record back");
+        if finished {
+            return;
+        }
+    }
+    panic!("the release never finished");
+}
+
 /// Whether `/dev/shm` is a filesystem of its own (then a quarantine there is across filesystems).
 fn shm_is_another_filesystem() -> bool {
     use std::os::unix::fs::MetadataExt;

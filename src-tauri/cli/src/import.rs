@@ -90,8 +90,7 @@ pub fn execute(
             to_value(&adopt::adopt(catalog, agent, session_id, now)?)
         }
         ImportCommand::Release { agent, session_id } => {
-            let released = adopt::release(catalog, agent, session_id)?;
-            Ok(serde_json::json!({ "released": released, "sessionId": session_id, "agent": agent }))
+            to_value(&adopt::release(catalog, agent, session_id, now)?)
         }
         ImportCommand::Import { agent, claude_home_target: _, mode, dry_run, sources } => {
             let target = match agent {
@@ -197,12 +196,17 @@ fn render_adopt(v: &Value) -> String {
 
 fn render_release(v: &Value) -> String {
     if v.get("released").and_then(Value::as_bool) == Some(true) {
-        format!("released {} (the transcript stays)", s(v, "sessionId"))
+        let run = s(v, "runId");
+        format!(
+            "released {} from {} (the transcript stays); undo with: corral-cli undo {run}",
+            s(v, "sessionId"),
+            s(v, "agentName")
+        )
     } else {
         format!(
             "{} has no adoption record by {}; nothing changed",
             s(v, "sessionId"),
-            s(v, "agent")
+            s(v, "agentName")
         )
     }
 }
@@ -259,12 +263,26 @@ fn render_runs(v: &Value) -> Vec<String> {
                     s(r, "backupDir")
                 );
             }
+            if let Some(rl) = r.get("release").filter(|v| !v.is_null()) {
+                return format!(
+                    "{}  release {} from {}  {}  {}",
+                    s(r, "runId"),
+                    s(rl, "sessionId"),
+                    s(rl, "agentName"),
+                    s(r, "undoState"),
+                    s(r, "backupDir")
+                );
+            }
+            let released = match n(r, "released") {
+                0 => String::new(),
+                k => format!("  released later {k}"),
+            };
             let what = match r.get("sidebar").filter(|v| !v.is_null()) {
                 Some(sb) => format!("desktop sidebar {}/{}  ", s(sb, "account"), s(sb, "org")),
                 None => String::new(),
             };
             format!(
-                "{}  {what}placed {}  records {}  skipped {}  {}  {}",
+                "{}  {what}placed {}  records {}{released}  skipped {}  {}  {}",
                 s(r, "runId"),
                 n(r, "placed"),
                 n(r, "records"),

@@ -16,6 +16,7 @@ use crate::attribution::{self, AttributionIndex, JobCache};
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
 use crate::paths::{decode_path_for_display, encode_path, projects_dir, validate_session_id};
+use crate::runs::{EntryKind, EntryState, JournalEntry, RunFor, RunWriter};
 use crate::time::iso;
 use crate::transcript::facts::read_facts;
 
@@ -227,22 +228,139 @@ pub fn adopt(
     })
 }
 
-/// Removes `agent`'s adoption record of `session_id`; `false` when there is none or it names
-/// another agent. The transcript stays where it is.
-pub fn release(catalog: &Catalog, agent: &str, session_id: &str) -> Result<bool> {
+/// The result of `release`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleaseResult {
+    /// The session.
+    pub session_id: String,
+    /// The qualified name of the agent.
+    pub agent_name: String,
+    /// The agent's adoption record was removed (`false`: it held none; nothing changed).
+    pub released: bool,
+    /// The run that journaled the release (History and `undo` undo it), when it removed a record.
+    pub run_id: Option<String>,
+}
+
+/// The bytes of the record at `path` and what they say (`None`: there is none). A link or other
+/// non-file there is refused: release removes only a record file.
+fn read_record_bytes(path: &Path) -> Result<Option<(Vec<u8>, AdoptionRecord)>> {
+    if fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(Error::Refused(format!(
+            "{} is not a regular file, so Corral does not remove it",
+            path.display()
+        )));
+    }
+    let bytes = match crate::files::read_bounded_if_present(path, crate::fleet::MAX_YAML_BYTES) {
+        Ok(Some(b)) => b,
+        Ok(None) => return Ok(None),
+        Err(reason) => return Err(Error::unreadable(path, reason)),
+    };
+    let record = std::str::from_utf8(&bytes)
+        .map_err(|_| Error::unreadable(path, crate::files::Unusable::shape("not UTF-8 text")))
+        .and_then(|t| adoption_store::parse_yaml(t).map_err(|r| Error::unreadable(path, r)))?;
+    Ok(Some((bytes, record)))
+}
+
+/// Journals the record a release is about to remove and copies it (with its permissions and
+/// time) into the run's backup; gives the entry's index. Nothing is removed until the copy is
+/// complete, its checksum journaled, and it holds the bytes `release` read.
+fn journal_backup(
+    w: &mut RunWriter,
+    path: &Path,
+    sid: &str,
+    bytes: &[u8],
+    record: AdoptionRecord,
+) -> Result<usize> {
+    let mut entry = JournalEntry::new(
+        EntryKind::Released,
+        sid.to_owned(),
+        path.display().to_string(),
+        None,
+        Some(RELEASED_BACKUP.to_owned()),
+        EntryState::Intended,
+    );
+    entry.agent_name = Some(record.agent_name);
+    entry.adopted_at = Some(record.adopted_at);
+    let i = w.push(entry)?;
+    let copy = w.backup_dir().join(RELEASED_BACKUP);
+    crate::placement::copy_new(path, &copy).map_err(|e| Error::io_at("back up", path, e))?;
+    w.record_backup(i, &copy)?;
+    let saved = w.journal.entries.get(i).and_then(|e| e.backup_sha256.as_deref());
+    if saved != Some(crate::files::sha256_hex(bytes).as_str()) {
+        return Err(Error::Refused(format!(
+            "{} changed while it was being released; nothing was removed",
+            path.display()
+        )));
+    }
+    Ok(i)
+}
+
+/// The name of a released record's copy in its run's `backup/`.
+const RELEASED_BACKUP: &str = "adoption-record.yaml";
+
+/// Removes `agent`'s adoption record of `session_id` as a journaled run: the record is copied
+/// into the run's backup first, so undo can put it back. `released: false` when there is no
+/// record or it names another agent. The transcript stays where it is.
+pub fn release(
+    catalog: &Catalog,
+    agent: &str,
+    session_id: &str,
+    now: DateTime<Utc>,
+) -> Result<ReleaseResult> {
     let sid = validate_session_id(session_id)?;
     let state_dir = catalog.state_dir();
+    let mut result = ReleaseResult {
+        session_id: sid.to_owned(),
+        agent_name: agent.to_owned(),
+        released: false,
+        run_id: None,
+    };
     if fs::symlink_metadata(adoption_store::store_dir(state_dir)).is_err() {
-        return Ok(false);
+        return Ok(result);
     }
     catalog.claim_for_state_write()?;
+    // From reading the record to removing it, no other Corral process changes the records.
     let _one_writer = adoption_store::lock(state_dir)?;
-    match adoption_store::read(state_dir, sid)? {
-        Some(rec) if rec.agent_name == agent => {
-            let removed = adoption_store::remove(state_dir, sid)?;
-            catalog.invalidate(&[]);
-            Ok(removed)
-        }
-        _ => Ok(false),
+    let path = adoption_store::record_path(state_dir, sid)?;
+    let Some((bytes, record)) = read_record_bytes(&path)? else { return Ok(result) };
+    if record.agent_name != agent {
+        return Ok(result);
     }
+    let root =
+        crate::runs::check_backup_root(catalog.data_dir(), catalog.claude_home(), state_dir)?;
+    let run = crate::runs::RunRelease {
+        session_id: sid.to_owned(),
+        agent_name: agent.to_owned(),
+        adopted_at: record.adopted_at.clone(),
+        name: catalog.session(sid).ok().map(|s| s.display_name().to_owned()),
+    };
+    let stores = (catalog.claude_home(), state_dir);
+    let mut w = RunWriter::create(
+        &root,
+        now,
+        RunFor::Release { claude_home: stores.0, state_dir: stores.1, release: run },
+    )?;
+    let i = match journal_backup(&mut w, &path, sid, &bytes, record) {
+        Ok(i) => i,
+        Err(e) => {
+            w.discard();
+            return Err(e);
+        }
+    };
+    crate::fault::fault_point("release: record backed up");
+    match adoption_store::remove(state_dir, sid) {
+        Ok(_) => w.set(i, EntryState::Done, None, None)?,
+        Err(e) => {
+            w.set(i, EntryState::Failed, None, Some(e.to_string()))?;
+            let _ = w.save();
+            return Err(e);
+        }
+    }
+    w.journal.finished_at = Some(iso(Utc::now().max(now)));
+    w.save()?;
+    catalog.invalidate(&[]);
+    result.released = true;
+    result.run_id = Some(w.journal.run_id.clone());
+    Ok(result)
 }

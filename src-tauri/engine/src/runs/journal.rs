@@ -65,6 +65,9 @@ pub enum EntryKind {
     /// the run's quarantine folder at `backup` (`<n>/<name>`, relative to that folder);
     /// `backupSize` is the bytes it holds.
     Quarantined,
+    /// An adoption record a release removed from `path`, copied first into `backup/` as
+    /// `backup` names; `agentName` and `adoptedAt` are what it said.
+    Released,
 }
 
 /// How far an entry got, as far as the journal knows.
@@ -220,6 +223,9 @@ pub struct RunJournal {
     /// The sessions a delete moved into the quarantine (`None` for every other run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delete: Option<RunDelete>,
+    /// The adoption a release ended (`None` for every other run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<RunRelease>,
     /// Every file or record, in the order written.
     pub entries: Vec<JournalEntry>,
     /// What an import left out, and why.
@@ -270,6 +276,22 @@ pub struct RunRename {
     pub to: Option<String>,
 }
 
+/// The adoption a release run ended: the record it removed said `agentName` adopted the session
+/// at `adoptedAt`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRelease {
+    /// The session.
+    pub session_id: String,
+    /// The agent it was released from.
+    pub agent_name: String,
+    /// When the removed record says it was adopted.
+    pub adopted_at: String,
+    /// The name the session was shown by when it was released (`None`: it could not be read).
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
 /// The sessions a delete run moved into the quarantine.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -296,6 +318,7 @@ pub(crate) enum RunFor<'a> {
     Sidebar(SidebarTarget),
     Rename { claude_home: &'a Path, state_dir: &'a Path, rename: RunRename },
     Delete { claude_home: &'a Path, state_dir: &'a Path },
+    Release { claude_home: &'a Path, state_dir: &'a Path, release: RunRelease },
 }
 
 /// A run's stores and what it is for, as the journal's fields say them.
@@ -325,7 +348,8 @@ impl RunFor<'_> {
                 None,
                 Some(rename),
             ),
-            RunFor::Delete { claude_home, state_dir } => (
+            RunFor::Delete { claude_home, state_dir }
+            | RunFor::Release { claude_home, state_dir, .. } => (
                 claude_home.display().to_string(),
                 state_dir.display().to_string(),
                 None,
@@ -407,6 +431,10 @@ impl RunWriter {
         sync_dir(&dir);
         sync_dir(root);
         let deleting = matches!(what, RunFor::Delete { .. });
+        let release = match &what {
+            RunFor::Release { release, .. } => Some(release.clone()),
+            _ => None,
+        };
         let (claude_home, state_dir, target, mode, sidebar, rename) = what.fields();
         let journal = RunJournal {
             version: JOURNAL_VERSION,
@@ -420,6 +448,7 @@ impl RunWriter {
             sidebar,
             rename,
             delete: deleting.then(|| RunDelete { sessions: Vec::new() }),
+            release,
             entries: Vec::new(),
             skipped: Vec::new(),
             finished_at: None,

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::journal::{
-    BACKUP_DIR, EntryKind, EntryState, RunDelete, RunRename, SidebarTarget, read_journal,
+    BACKUP_DIR, EntryKind, EntryState, RunDelete, RunRelease, RunRename, SidebarTarget,
+    read_journal,
 };
 use super::{runs_root, validate_run_id};
 use crate::error::{Error, Result};
@@ -45,6 +46,12 @@ pub struct RunSummary {
     pub rename: Option<RunRename>,
     /// For a delete: the sessions it moved into the quarantine.
     pub delete: Option<RunDelete>,
+    /// For a release: the adoption it ended.
+    pub release: Option<RunRelease>,
+    /// Adoption records this run wrote that a later release removed (and that release is not
+    /// undone): a run that only adopted reads as released once all of its records are.
+    #[ts(type = "number")]
+    pub released: u64,
     /// For a delete: the sessions put back one by one so far.
     pub restored_sessions: Vec<String>,
     /// For a delete: when its quarantine went to the system's trash.
@@ -96,8 +103,25 @@ fn dir_size(dir: &Path) -> u64 {
 /// Every run under `<data dir>/runs`, newest first. A missing folder means no runs.
 pub fn runs(data_dir: &Path) -> Result<Vec<RunSummary>> {
     let root = runs_root(data_dir);
-    Ok(run_ids(data_dir)?.iter().map(|id| summarize(data_dir, &root.join(id), id)).collect())
+    let mut listed: Vec<(RunSummary, Vec<Adopted>)> =
+        run_ids(data_dir)?.iter().map(|id| summarize(data_dir, &root.join(id), id)).collect();
+    // Each adoption a release (not undone) ended, told by the record it removed.
+    let ended: std::collections::HashSet<Adopted> = listed
+        .iter()
+        .filter(|(s, _)| s.undo_state != UndoState::Undone)
+        .filter_map(|(s, _)| s.release.as_ref())
+        .map(|r| (r.session_id.clone(), r.agent_name.clone(), r.adopted_at.clone()))
+        .collect();
+    if !ended.is_empty() {
+        for (s, adopted) in &mut listed {
+            s.released = adopted.iter().filter(|a| ended.contains(*a)).count() as u64;
+        }
+    }
+    Ok(listed.into_iter().map(|(s, _)| s).collect())
 }
+
+/// An adoption record a run wrote: (session, agent, adopted at).
+type Adopted = (String, String, String);
 
 /// The id of every run folder under `<data dir>/runs` (valid names, real folders), newest first.
 /// A missing folder means no runs.
@@ -120,7 +144,8 @@ pub fn run_ids(data_dir: &Path) -> Result<Vec<String>> {
     Ok(out)
 }
 
-fn summarize(data_dir: &Path, dir: &Path, id: &str) -> RunSummary {
+/// A run's summary, and the adoption records it wrote.
+fn summarize(data_dir: &Path, dir: &Path, id: &str) -> (RunSummary, Vec<Adopted>) {
     let backup = dir.join(BACKUP_DIR);
     let mut s = RunSummary {
         run_id: id.to_owned(),
@@ -130,6 +155,8 @@ fn summarize(data_dir: &Path, dir: &Path, id: &str) -> RunSummary {
         sidebar: None,
         rename: None,
         delete: None,
+        release: None,
+        released: 0,
         restored_sessions: Vec::new(),
         emptied_at: None,
         quarantine_dir: None,
@@ -146,8 +173,17 @@ fn summarize(data_dir: &Path, dir: &Path, id: &str) -> RunSummary {
         backup_bytes: dir_size(&backup),
         problem: None,
     };
+    let mut adopted = Vec::new();
     match read_journal(dir) {
         Ok(j) => {
+            adopted = j
+                .entries
+                .iter()
+                .filter(|e| e.kind == EntryKind::Record && e.state == EntryState::Done)
+                .filter_map(|e| {
+                    Some((e.session_id.clone(), e.agent_name.clone()?, e.adopted_at.clone()?))
+                })
+                .collect();
             let count = |k: EntryKind| {
                 j.entries.iter().filter(|e| e.kind == k && e.state == EntryState::Done).count()
                     as u64
@@ -182,13 +218,14 @@ fn summarize(data_dir: &Path, dir: &Path, id: &str) -> RunSummary {
                 s.placed = count(EntryKind::Quarantined);
             }
             s.delete = j.delete;
+            s.release = j.release;
             s.restored_sessions = j.restored_sessions;
             s.emptied_at = j.emptied_at;
             s.mode = Some(j.mode);
         }
         Err(e) => s.problem = Some(e.to_string()),
     }
-    s
+    (s, adopted)
 }
 
 // ---------------------------------------------------------------------------------------------

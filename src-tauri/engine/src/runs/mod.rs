@@ -29,6 +29,10 @@
 //! title — a transcript is never cut — and changes a record back only while it still says what
 //! the rename wrote.
 //!
+//! A release (the adopt module) is a run too: the adoption record it removes is journaled and
+//! copied into `backup/` first; its undo puts the copy back only while no record of the session
+//! is there (exclusive create, under the adoption store's lock), so a later adoption stays.
+//!
 //! A delete (the quarantine module) is a run too: each thing a deleted session left behind is
 //! journaled, then moved into `<data dir>/quarantine/<run id>/<n>/`; its undo (`quarantined`)
 //! puts each back only into the place its kind has in the home undo is pointed at, merging
@@ -87,7 +91,7 @@ mod undo;
 pub use crate::files::same_content;
 pub use journal::{
     BACKUP_DIR, DeletedSession, EntryKind, EntryState, JOURNAL_FILE, JOURNAL_VERSION, JournalEntry,
-    MAX_JOURNAL_BYTES, RunDelete, RunJournal, RunRename, STARTED_FILE, STORE_BACKED_UP,
+    MAX_JOURNAL_BYTES, RunDelete, RunJournal, RunRelease, RunRename, STARTED_FILE, STORE_BACKED_UP,
     STORE_BACKUP_DIR, SidebarTarget, Written, check_backup_root, read_journal,
 };
 pub(crate) use journal::{RunFor, RunWriter};

@@ -13,7 +13,7 @@ use crate::adoption_store::{self, AdoptionRecord};
 use crate::atomic_write::{sync_dir, write_atomic};
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
-use crate::placement::{PlacedAs, PlacementMode, copy_new, temp_path_for};
+use crate::placement::{PlacedAs, PlacementMode, copy_exclusive, copy_new, temp_path_for};
 use crate::time::iso;
 
 use super::journal::{
@@ -67,6 +67,8 @@ pub enum UndoAction {
     NameRestored,
     /// Something a deleted session left behind was put back from the quarantine.
     Unquarantined,
+    /// The adoption record a release removed was put back from the backup.
+    RecordPutBack,
 }
 
 /// One path undo handled.
@@ -180,6 +182,12 @@ enum Step {
     RestoreRecord {
         path: PathBuf,
         backup: PathBuf,
+    },
+    /// Put back the adoption record a release removed, from `backup`, only where none is now.
+    PutBackRecord {
+        path: PathBuf,
+        backup: PathBuf,
+        state_dir: PathBuf,
     },
     /// Put a sidebar entry the run replaced back from `backup` (temp + rename).
     PutBack {
@@ -443,6 +451,7 @@ fn decide_entries(
                 }
             }
             EntryKind::Record => decided.push((sid, ctx.record_step(entry))),
+            EntryKind::Released => decided.push((sid, ctx.released_step(entry))),
             EntryKind::Folder => decided.push((None, ctx.folder_step(entry))),
             EntryKind::File | EntryKind::Companion => {
                 if entry.state == EntryState::Skipped

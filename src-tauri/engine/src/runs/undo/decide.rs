@@ -394,6 +394,59 @@ impl Decider<'_> {
             None => Step::RemoveRecord { path },
         }
     }
+
+    /// An adoption record a release removed: put back from the run's backup, and only while no
+    /// record of the session is there (a later adoption, by any agent, stays). The backup must
+    /// still be the record the journal names.
+    pub(super) fn released_step(&self, entry: &JournalEntry) -> Step {
+        let path = match adoption_store::record_path(&self.target.state_dir, &entry.session_id) {
+            Ok(p) => p,
+            Err(e) => return refuse(Path::new(&entry.path), e.to_string()),
+        };
+        // A release removes the record only once its copy's checksum is journaled: without one,
+        // it stopped before and removed nothing.
+        if entry.backup_sha256.is_none() && entry.state == EntryState::Intended {
+            return Step::Nothing { path };
+        }
+        let backup = match self.verified_backup(entry) {
+            Ok(Some(bk)) => bk,
+            Ok(None) => return refuse(&path, "the copy of the released record is missing"),
+            Err(why) => return refuse(&path, format!("{why}; nothing put back")),
+        };
+        let limit = crate::fleet::MAX_YAML_BYTES;
+        let saved = match crate::files::read_bounded_no_follow(&backup, limit) {
+            Ok(b) => b,
+            Err(e) => return refuse(&path, format!("cannot read the backup: {e}")),
+        };
+        let is_released = record_of(&saved).is_some_and(|r| {
+            r.session_id == entry.session_id && Some(&r.agent_name) == entry.agent_name.as_ref()
+        });
+        if !is_released {
+            return refuse(&path, "the backup is not the record the release removed");
+        }
+        match crate::files::read_bounded_if_present(&path, limit) {
+            Ok(None) => {
+                Step::PutBackRecord { path, backup, state_dir: self.target.state_dir.clone() }
+            }
+            Ok(Some(now)) if now == saved => Step::Nothing { path },
+            Ok(Some(now)) => {
+                let owner = record_of(&now).map_or_else(
+                    || "an unreadable one".to_owned(),
+                    |r| format!("{}'s", r.agent_name),
+                );
+                refuse(
+                    &path,
+                    format!("the session has an adoption record again ({owner}); it stays"),
+                )
+            }
+            Err(e) => refuse(&path, format!("cannot read: {e}")),
+        }
+    }
+}
+
+/// What adoption-record bytes say, if they are one.
+fn record_of(bytes: &[u8]) -> Option<AdoptionRecord> {
+    std::str::from_utf8(bytes).ok().and_then(|t| adoption_store::parse_yaml(t).ok())
 }
 
 /// A copied or linked transcript: removed only while its source still holds the same bytes.

@@ -14,6 +14,7 @@ pub(super) fn step_summary(
         Step::RestoreFromBackup { source, .. } => Ok((s(source), UndoAction::RestoredFromBackup)),
         Step::RemoveRecord { path } => Ok((s(path), UndoAction::RecordRemoved)),
         Step::RestoreRecord { path, .. } => Ok((s(path), UndoAction::RecordRestored)),
+        Step::PutBackRecord { path, .. } => Ok((s(path), UndoAction::RecordPutBack)),
         Step::PutBack { path, .. } => Ok((s(path), UndoAction::EntryRestored)),
         Step::RemoveFolderIfEmpty { path } => Ok((s(path), UndoAction::FolderRemoved)),
         Step::Nothing { path } => Ok((s(path), UndoAction::AlreadyGone)),
@@ -77,6 +78,9 @@ pub(super) fn execute(step: Step) -> std::result::Result<(String, UndoAction), (
             let bytes = crate::files::read_bounded_no_follow(&backup, crate::fleet::MAX_YAML_BYTES)
                 .map_err(|e| fail(&backup, "cannot read the backup", &e))?;
             write_atomic(&path, &bytes).map_err(|e| fail(&path, "cannot restore", &e))?;
+        }
+        Step::PutBackRecord { path, backup, state_dir } => {
+            put_back_record(&path, &backup, &state_dir)?;
         }
         Step::PutBack { path, backup, run_id } => {
             put_back(&path, &backup, &run_id).map_err(|e| fail(&path, "cannot put back", &e))?;
@@ -166,4 +170,28 @@ fn put_back(path: &Path, backup: &Path, run_id: &str) -> io::Result<()> {
         sync_dir(parent);
     }
     Ok(())
+}
+
+/// Puts a released adoption record back from `backup`, only where no record is now (exclusive
+/// create, under the lock adopting takes to check for a record before it writes one).
+fn put_back_record(
+    path: &Path,
+    backup: &Path,
+    state_dir: &Path,
+) -> std::result::Result<(), (String, String)> {
+    let at = || path.display().to_string();
+    let _one_writer = adoption_store::lock(state_dir)
+        .map_err(|e| (at(), format!("cannot lock the adoption records: {e}")))?;
+    match copy_exclusive(backup, path, "undo") {
+        Ok(true) => {
+            if let Some(parent) = path.parent() {
+                sync_dir(parent);
+            }
+            Ok(())
+        }
+        Ok(false) => {
+            Err((at(), "an adoption record of this session appeared meanwhile; it stays".into()))
+        }
+        Err(e) => Err((at(), format!("cannot put back: {e}"))),
+    }
 }
