@@ -21,6 +21,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::renames::Renamed::export_all(&cfg)?;
     corral_engine::adopt::AdoptableSession::export_all(&cfg)?;
     corral_engine::adopt::AdoptResult::export_all(&cfg)?;
+    corral_engine::adopt::ReleaseResult::export_all(&cfg)?;
     corral_engine::import::ImportTarget::export_all(&cfg)?;
     corral_engine::import::ImportPlan::export_all(&cfg)?;
     corral_engine::import::ImportReport::export_all(&cfg)?;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use chrono::Utc;
-use corral_engine::adopt::{self, AdoptResult, AdoptableSession};
+use corral_engine::adopt::{self, AdoptResult, AdoptableSession, ReleaseResult};
 use corral_engine::import::{
     self, ApplyOptions, ImportPlan, ImportProgress, ImportReport, ImportTarget,
 };
@@ -336,11 +336,15 @@ pub async fn adopt(
     blocking(move || adopt::adopt(&catalog, &agent, &session_id, Utc::now())).await
 }
 
-pub async fn release(state: State<'_, AppState>, agent: String, session_id: String) -> Reply<bool> {
+pub async fn release(
+    state: State<'_, AppState>,
+    agent: String,
+    session_id: String,
+) -> Reply<ReleaseResult> {
     check_agent(&agent)?;
     check_session_id(&session_id)?;
     let catalog = state.fleet_catalog()?;
-    blocking(move || adopt::release(&catalog, &agent, &session_id)).await
+    blocking(move || adopt::release(&catalog, &agent, &session_id, Utc::now())).await
 }
 
 pub async fn plan_import(

@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use corral_engine::adopt::{AdoptResult, AdoptableSession};
+use corral_engine::adopt::{AdoptResult, AdoptableSession, ReleaseResult};
 use corral_engine::catalog::PageAt;
 use corral_engine::desktop;
 use corral_engine::export::{ExportRequest, ExportSummary};
@@ -127,7 +127,7 @@ surface! {
     reveal_path(path: String) -> ();
     adoptable(agent: String, from: Option<String>, all_folders: bool) -> Vec<AdoptableSession>;
     adopt(agent: String, session_id: String) -> AdoptResult;
-    release(agent: String, session_id: String) -> bool;
+    release(agent: String, session_id: String) -> ReleaseResult;
     plan_import(target: ImportTarget, sources: Vec<String>, mode: PlacementMode) -> ImportPlan;
     /// Applies a plan (re-validated by the engine: a plan may come from anywhere), sending an
     /// `ImportProgress` before each file. `cancel_run` stops it between files.

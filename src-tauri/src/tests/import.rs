@@ -15,9 +15,19 @@ fn adopt_and_release_round_trip_through_ipc() {
     assert!(record.is_file());
     let alpha = h.ok("agent_sessions", json!({"agent": "alpha"}));
     assert!(alpha.as_array().unwrap().iter().any(|s| s["sessionId"] == CART), "{alpha}");
-    assert_eq!(h.ok("release", json!({"agent": "alpha", "sessionId": CART})), json!(true));
+    let released = h.ok("release", json!({"agent": "alpha", "sessionId": CART}));
+    assert_eq!(released["released"], json!(true), "{released}");
     assert!(!record.exists());
-    assert_eq!(h.ok("release", json!({"agent": "alpha", "sessionId": CART})), json!(false));
+    // The release is a run History lists; its undo puts the record back.
+    let run = released["runId"].as_str().unwrap().to_owned();
+    let runs = h.ok("list_runs", json!({}));
+    let listed = runs.as_array().unwrap().iter().find(|r| r["runId"] == run.as_str()).unwrap();
+    assert_eq!(listed["release"]["agentName"], json!("alpha"), "{listed}");
+    let again = h.ok("release", json!({"agent": "alpha", "sessionId": CART}));
+    assert_eq!(again["released"], json!(false), "{again}");
+    assert_eq!(again["runId"], Value::Null);
+    h.ok("undo_run", json!({"runId": run}));
+    assert!(record.is_file(), "undo puts the released record back");
 }
 
 #[test]

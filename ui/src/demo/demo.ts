@@ -743,6 +743,8 @@ function run(id: string, agoMs: number, o: Partial<RunSummary>): RunSummary {
     sidebar: null,
     rename: null,
     delete: null,
+    release: null,
+    released: 0,
     restoredSessions: [],
     emptiedAt: null,
     quarantineDir: null,
@@ -1084,12 +1086,28 @@ const handlers: Handlers = {
   },
   release: (a) => {
     const s = findSession(String(a.sessionId));
-    if (s.origin !== 'adopted' || s.agentName !== a.agent) return false;
+    const agent = String(a.agent);
+    if (s.origin !== 'adopted' || s.agentName !== agent)
+      return { sessionId: s.sessionId, agentName: agent, released: false, runId: null };
     s.origin = 'native';
     s.agentName = null;
     s.resumable = true;
     s.notResumableReason = null;
-    return true;
+    const id = `${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}Z-${1000 + Math.floor(rnd() * 8999)}`;
+    const adoptedAt = new Date().toISOString();
+    runs.unshift(
+      run(id, 0, {
+        target: null,
+        mode: 'move',
+        release: { sessionId: s.sessionId, agentName: agent, adoptedAt, name: s.customName ?? s.autoName ?? s.preview },
+        backupBytes: 140,
+      }),
+    );
+    renameUndo.set(id, () => {
+      s.origin = 'adopted';
+      s.agentName = agent;
+    });
+    return { sessionId: s.sessionId, agentName: agent, released: true, runId: id };
   },
   adopt: (a) => {
     const s = findSession(String(a.sessionId));

@@ -49,12 +49,17 @@ async function undoRename(s: SessionSummary, runId: string, before: string | nul
   }
 }
 
+/** Releases a session from an agent; the toast offers the release's undo (as History does). */
 async function release(agent: string, s: SessionSummary): Promise<void> {
   try {
-    const ok = await api.release(agent, s.sessionId);
+    const done = await api.release(agent, s.sessionId);
     const label = listing.agentLabel(agent);
-    if (ok) {
-      toasts.show(`Released from ${label}. The transcript is still on disk and now shows in All Chats.`);
+    if (done.released) {
+      const runId = done.runId;
+      const undo = runId ? { label: 'Undo', run: () => void undoRelease(label, runId) } : undefined;
+      toasts.show(`Released from ${label}. The transcript is still on disk and now shows in All Chats.`, {
+        action: undo,
+      });
       const list = own(listing.agentSessions, agent);
       if (list)
         listing.agentSessions = {
@@ -67,6 +72,21 @@ async function release(agent: string, s: SessionSummary): Promise<void> {
     await listing.refresh();
   } catch (e) {
     toasts.error('Could not release the session', e);
+  }
+}
+
+/** Undoes a release run: the adoption record comes back, unless the session was adopted since. */
+async function undoRelease(label: string, runId: string): Promise<void> {
+  try {
+    const report = await api.undoRun(runId);
+    if (report.notUndone.length) {
+      toasts.show(`Not adopted again: ${report.notUndone[0].reason}`, { kind: 'error' });
+    } else {
+      toasts.show(`Adopted by ${label} again`);
+    }
+    await listing.refresh();
+  } catch (e) {
+    toasts.error('Could not undo the release', e);
   }
 }
 

@@ -1,6 +1,6 @@
 // Plain-words wording for the import wizard and History.
 import { listing } from './listing.svelte';
-import type { ImportSkip, ImportTarget, PlacementMode, UndoAction, UndoState } from './types';
+import type { ImportSkip, ImportTarget, PlacementMode, RunSummary, UndoAction, UndoState } from './types';
 
 export function skipReasonText(
   s: Pick<ImportSkip, 'reason'> & { ownedBy?: string | null },
@@ -61,9 +61,10 @@ export const MODE_TEXT: Record<PlacementMode, { label: string; doing: string; se
 
 /** What a run did, in counts: "2 placed · 1 skipped · 2 adopted", or "1 adopted · 0 skipped"
  * for a run that only wrote adoption records (the transcripts were already in place). */
-export function runCounts(placed: number, skipped: number, records: number): string {
-  if (placed === 0 && records > 0) return `${records} adopted · ${skipped} skipped`;
-  return `${placed} placed · ${skipped} skipped${records ? ` · ${records} adopted` : ''}`;
+export function runCounts(placed: number, skipped: number, records: number, released = 0): string {
+  const later = released ? ` · ${released} released since` : '';
+  if (placed === 0 && records > 0) return `${records} adopted · ${skipped} skipped${later}`;
+  return `${placed} placed · ${skipped} skipped${records ? ` · ${records} adopted` : ''}${later}`;
 }
 
 /** Where an import goes, as a person reads it: the agent by the name shown everywhere. */
@@ -88,6 +89,7 @@ export const UNDO_ACTION_TEXT: Record<UndoAction, string> = {
   'sidecar-removed': 'Remove the Claude Code title file it created',
   'name-restored': 'Set the name herdctl shows back to the earlier one',
   unquarantined: 'Put it back from the quarantine (nothing there now is replaced)',
+  'record-put-back': 'Adopt it again: put back the adoption record the release removed',
 };
 
 export const UNDO_STATE_TEXT: Record<UndoState, string> = {
@@ -95,3 +97,39 @@ export const UNDO_STATE_TEXT: Record<UndoState, string> = {
   undone: 'Undone',
   'partly-undone': 'Partly undone',
 };
+
+/** What a run was, for the words of its undo. */
+export type RunKind = 'import' | 'adoption' | 'release' | 'rename' | 'restore' | 'delete';
+
+export function runKind(r: RunSummary): RunKind {
+  if (r.release) return 'release';
+  if (r.rename) return 'rename';
+  if (r.delete) return 'delete';
+  if (r.sidebar) return 'restore';
+  return r.placed === 0 && r.records > 0 ? 'adoption' : 'import';
+}
+
+/** What undoing each kind of run touches, and what it never does. */
+export const UNDO_NOTE: Record<RunKind, string> = {
+  import:
+    'Only files this import created are removed, and only if they are unchanged. Your original transcripts are not touched.',
+  adoption:
+    'Only the adoption records this run wrote are removed, and only if they are unchanged. No transcript is touched.',
+  release:
+    'The adoption record comes back exactly as it was — unless the chat was adopted again since, which then stays. No transcript is touched.',
+  rename:
+    'The earlier name comes back wherever it is still this rename’s name; a transcript is only appended to, never cut.',
+  restore: 'Only sidebar entries this restore added are removed, and replaced entries come back from the backup.',
+  delete: 'Everything goes back where it was; nothing there now is replaced.',
+};
+
+/** A run's state as History shows it: a run that only adopted reads "Released" once a later
+ *  release removed every record it wrote (and "Partly released" when some). */
+export function runStateText(r: RunSummary): string {
+  if (!r.finished) return 'Unfinished';
+  const adoptOnly = !r.release && r.placed === 0 && r.records > 0;
+  if (r.undoState === 'not-undone' && adoptOnly && r.released > 0) {
+    return r.released >= r.records ? 'Released' : 'Partly released';
+  }
+  return UNDO_STATE_TEXT[r.undoState];
+}

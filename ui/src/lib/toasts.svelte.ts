@@ -1,5 +1,5 @@
 // The short messages at the foot of the window: what an action did, or why it failed, sometimes
-// with one action (Undo, Resume from home). Errors stay longer.
+// with one action (Undo, Resume from home). Errors, and toasts that offer an action, stay longer.
 import { toAppError } from './api';
 
 export type Toast = {
@@ -17,7 +17,7 @@ class Toasts {
   show(text: string, opts: Partial<Omit<Toast, 'id' | 'text'>> = {}): void {
     const id = ++this.seq;
     this.list = [...this.list, { id, text, kind: 'info', ...opts }];
-    setTimeout(() => this.dismiss(id), opts.kind === 'error' ? 12_000 : 5_000);
+    setTimeout(() => this.dismiss(id), opts.kind === 'error' ? 12_000 : opts.action ? 10_000 : 5_000);
   }
 
   /** An error toast: `text` says what failed, the detail says why (the backend's message). */

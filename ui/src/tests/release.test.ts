@@ -23,6 +23,16 @@ const native = session({
   workingDirectory: '/home/ada/work/alpha',
 });
 
+/** The engine's answer to a release of the adopted session from alpha, as run `runId`. */
+function releasedAs(runId: string) {
+  vi.mocked(api.release).mockResolvedValue({
+    sessionId: adopted.sessionId,
+    agentName: 'team.alpha',
+    released: true,
+    runId,
+  });
+}
+
 /** All Chats' listing of alpha's folder, holding both sessions. */
 function alphaGroups() {
   return [
@@ -192,7 +202,7 @@ describe('Fleet view: grouping and release', () => {
   });
 
   it('asks before releasing and says the transcript stays on disk', async () => {
-    vi.mocked(api.release).mockResolvedValue(true);
+    releasedAs('run-1');
     vi.mocked(api.listAgents).mockResolvedValue(listing.agents!);
     vi.mocked(api.agentSessions).mockResolvedValue([native]);
     render(FleetView);
@@ -205,7 +215,31 @@ describe('Fleet view: grouping and release', () => {
     expect(api.release).toHaveBeenCalledWith('team.alpha', adopted.sessionId);
     await vi.waitFor(() => expect(screen.queryAllByTestId('session-row')).toHaveLength(1));
     expect(screen.getByTestId('session-row').textContent).toContain('Web chat');
-    expect(toasts.list.at(-1)?.text).toContain('still on disk');
+    const toast = toasts.list.at(-1)!;
+    expect(toast.text).toContain('still on disk');
+    // The toast's Undo undoes the release's run, as History does.
+    vi.mocked(api.undoRun).mockResolvedValue({ runId: 'run-1', undone: [], notUndone: [] });
+    toast.action!.run();
+    await vi.waitFor(() => expect(api.undoRun).toHaveBeenCalledWith('run-1'));
+    await vi.waitFor(() => expect(toasts.list.at(-1)?.text).toBe('Adopted by alpha again'));
+  });
+
+  it('says when the undo of a release cannot put the record back', async () => {
+    releasedAs('run-2');
+    vi.mocked(api.undoRun).mockResolvedValue({
+      runId: 'run-2',
+      undone: [],
+      notUndone: [
+        { path: '/s/x.yaml', reason: "the session has an adoption record again (beta's); it stays", sessionId: null },
+      ],
+    });
+    render(FleetView);
+    await fireEvent.click(screen.getByTestId('release-button'));
+    await fireEvent.click(screen.getByTestId('confirm-button'));
+    await vi.waitFor(() => expect(toasts.list.at(-1)?.action).toBeTruthy());
+    toasts.list.at(-1)!.action!.run();
+    await vi.waitFor(() => expect(toasts.list.at(-1)?.text).toContain('Not adopted again'));
+    expect(toasts.list.at(-1)?.kind).toBe('error');
   });
 
   it('cancelling the confirmation releases nothing', async () => {

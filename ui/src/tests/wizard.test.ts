@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImportPlan, ImportProgress, ImportReport, RunSummary, SkipReason } from '../lib/types';
 
@@ -446,6 +446,8 @@ describe('History', () => {
     sidebar: null,
     rename: null,
     delete: null,
+    release: null,
+    released: 0,
     restoredSessions: [],
     emptiedAt: null,
     quarantineDir: null,
@@ -514,6 +516,46 @@ describe('History', () => {
     render(HistoryView);
     await vi.waitFor(() => expect(screen.getByTestId('run-rename')).toBeTruthy());
     expect(screen.getByTestId('run-rename').textContent).toMatch(/Show “X” in Claude Code’s\s+resume list/);
+  });
+
+  it('shows a release with its agent and session, and offers its undo (#43)', async () => {
+    const sessionId = 'abcdef12-0000-4000-8000-000000000003';
+    vi.mocked(api.listRuns).mockResolvedValue([
+      run({
+        runId: 'r5',
+        target: null,
+        mode: 'move',
+        placed: 0,
+        records: 0,
+        skipped: 0,
+        release: { sessionId, agentName: 'team.alpha', adoptedAt: '2026-11-20T09:00:00Z', name: 'Disk check' },
+      }),
+      run({ runId: 'r6', placed: 0, records: 1, skipped: 0, released: 1 }),
+      run({ runId: 'r7', placed: 0, records: 2, skipped: 0, released: 1 }),
+    ]);
+    render(HistoryView);
+    await vi.waitFor(() => expect(screen.getByTestId('run-release')).toBeTruthy());
+    const [release, adopted, half] = screen.getAllByTestId('run-row');
+    expect(screen.getByTestId('run-release').textContent).toMatch(/Release “Disk check” from\s+alpha/);
+    expect(release.textContent).toContain('abcdef12');
+    expect(release.textContent).not.toContain('placed');
+    expect(within(release).getByTestId('run-state').textContent).toBe('Active');
+    expect(within(release).getByTestId('undo-run')).toBeTruthy();
+    // The run that adopted it no longer reads as an active adoption.
+    expect(adopted.textContent).toContain('Adopt into alpha');
+    expect(adopted.textContent).toContain('1 adopted · 0 skipped · 1 released since');
+    expect(within(adopted).getByTestId('run-state').textContent).toBe('Released');
+    expect(within(half).getByTestId('run-state').textContent).toBe('Partly released');
+    // Its undo speaks of a release, not of an import.
+    vi.mocked(api.planUndo).mockResolvedValue({
+      runId: 'r5',
+      steps: [{ path: '/s/adopted-sessions/x.yaml', action: 'record-put-back', sessionId }],
+      notUndone: [],
+    });
+    await fireEvent.click(within(release).getByTestId('undo-run'));
+    await vi.waitFor(() => expect(screen.getByTestId('undo-panel').textContent).toContain('Adopt it again'));
+    expect(screen.getByTestId('undo-note').textContent).toContain('unless the chat was adopted again since');
+    expect(screen.getByTestId('confirm-undo').textContent).toBe('Undo this release');
   });
 
   it('shows an empty state that leads to the wizard', async () => {

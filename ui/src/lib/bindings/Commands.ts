@@ -32,6 +32,7 @@ import type { PageAt } from './PageAt';
 import type { PlacementMode } from './PlacementMode';
 import type { QuarantineRun } from './QuarantineRun';
 import type { RecentWork } from './RecentWork';
+import type { ReleaseResult } from './ReleaseResult';
 import type { Renamed } from './Renamed';
 import type { ReopenChoice } from './ReopenChoice';
 import type { ReopenOutcome } from './ReopenOutcome';
@@ -108,7 +109,7 @@ export interface Commands {
   reveal_path: { args: { path: string }; result: null };
   adoptable: { args: { agent: string; from: string | null; allFolders: boolean }; result: Array<AdoptableSession> };
   adopt: { args: { agent: string; sessionId: string }; result: AdoptResult };
-  release: { args: { agent: string; sessionId: string }; result: boolean };
+  release: { args: { agent: string; sessionId: string }; result: ReleaseResult };
   plan_import: { args: { target: ImportTarget; sources: Array<string>; mode: PlacementMode }; result: ImportPlan };
   /**
    * Applies a plan (re-validated by the engine: a plan may come from anywhere), sending an

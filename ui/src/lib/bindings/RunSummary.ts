@@ -2,6 +2,7 @@
 import type { ImportTarget } from "./ImportTarget";
 import type { PlacementMode } from "./PlacementMode";
 import type { RunDelete } from "./RunDelete";
+import type { RunRelease } from "./RunRelease";
 import type { RunRename } from "./RunRename";
 import type { RunSidebar } from "./RunSidebar";
 import type { UndoState } from "./UndoState";
@@ -38,6 +39,15 @@ rename: RunRename | null,
  * For a delete: the sessions it moved into the quarantine.
  */
 delete: RunDelete | null, 
+/**
+ * For a release: the adoption it ended.
+ */
+release: RunRelease | null, 
+/**
+ * Adoption records this run wrote that a later release removed (and that release is not
+ * undone): a run that only adopted reads as released once all of its records are.
+ */
+released: number, 
 /**
  * For a delete: the sessions put back one by one so far.
  */

@@ -3,4 +3,4 @@
 /**
  * What undo did (or would do) to one path.
  */
-export type UndoAction = "removed" | "restored-source" | "restored-from-backup" | "record-removed" | "record-restored" | "temp-removed" | "entry-restored" | "folder-removed" | "folder-kept" | "already-gone" | "title-appended" | "sidecar-restored" | "sidecar-removed" | "name-restored" | "unquarantined";
+export type UndoAction = "removed" | "restored-source" | "restored-from-backup" | "record-removed" | "record-restored" | "temp-removed" | "entry-restored" | "folder-removed" | "folder-kept" | "already-gone" | "title-appended" | "sidecar-restored" | "sidecar-removed" | "name-restored" | "unquarantined" | "record-put-back";
