@@ -11,6 +11,7 @@ wizard step). Exits non-zero on the first failure. tests/e2e/README.md lists the
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -478,9 +479,30 @@ def step_fleet_and_release(driver, state_dir):
     click(driver, row.find_element(By.CSS_SELECTOR, '[data-testid="release-button"]'))
     one(driver, "confirm-dialog", "the release confirmation")
     shot(driver, "11-release-confirm")
+    adopted = record.read_bytes()
     click(driver, one(driver, "confirm-button"))
     wait_until(f"{record} to be removed", lambda: not record.exists())
     wait_until("alpha back to 1 session", lambda: agent_count(driver, "alpha") == "1 session")
+
+    # The release is a run: its toast's Undo puts the very record back (#43).
+    toast = wait_until("the release's toast", lambda: row_with_text(driver, "toast", "Released from alpha"))
+    click(driver, toast.find_element(By.XPATH, ".//button[normalize-space()='Undo']"))
+    wait_until(f"{record} to be back", lambda: record.is_file() and record.read_bytes() == adopted)
+    wait_until("alpha with 2 sessions again", lambda: agent_count(driver, "alpha") == "2 sessions")
+    row = wait_until("the adopted session again", lambda: row_with_text(driver, "session-row", "Check the disk usage"))
+    click(driver, row.find_element(By.CSS_SELECTOR, '[data-testid="release-button"]'))
+    click(driver, one(driver, "confirm-button"))
+    wait_until(f"{record} to be removed again", lambda: not record.exists())
+    wait_until("alpha back to 1 session again", lambda: agent_count(driver, "alpha") == "1 session")
+    # History lists both releases in their own words: the newest active, the first undone.
+    click(driver, one(driver, "nav-history"))
+    def releases():
+        rows = [r for r in by_testid(driver, "run-row") if r.find_elements(By.CSS_SELECTOR, '[data-testid="run-release"]')]
+        return [text_of(r.find_element(By.CSS_SELECTOR, '[data-testid="run-state"]')) for r in rows]
+    wait_until("two releases in History", lambda: releases() == ["Active", "Undone"])
+    assert re.search(r"Release “.+” from alpha", text_of(one(driver, "run-release"))), text_of(one(driver, "run-release"))
+    shot(driver, "11b-history-release")
+    click(driver, one(driver, "nav-fleet"))
 
     # All Chats says what its numbers count, and agrees: alpha's folder holds 2 sessions, 1 alpha's.
     click(driver, one(driver, "nav-all-chats"))
