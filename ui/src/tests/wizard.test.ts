@@ -374,6 +374,7 @@ describe('import wizard', () => {
     await fireEvent.click(screen.getByTestId('wizard-run'));
     await vi.waitFor(() => expect(step()).toBe(6));
     expect(screen.getByTestId('result').textContent).toMatch(/1\s+adopted,\s+0\s+skipped/);
+    expect(screen.getByTestId('undo-import').textContent).toBe('Undo this adoption');
     nav.wizard = null;
   });
 
