@@ -41,6 +41,7 @@ mod reliability;
 mod reopen;
 mod runs;
 mod search;
+mod search_bounds;
 mod storage;
 mod support;
 mod synthetic;

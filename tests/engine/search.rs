@@ -14,7 +14,7 @@ use corral_engine::{Catalog, CatalogConfig, Error};
 
 use crate::home::{Home, sid};
 
-fn user(session: &str, cwd: &str, uuid: &str, text: &str) -> String {
+pub fn user(session: &str, cwd: &str, uuid: &str, text: &str) -> String {
     serde_json::json!({
         "type": "user", "uuid": uuid, "sessionId": session, "cwd": cwd, "isSidechain": false,
         "timestamp": "2026-11-30T09:00:00.000Z",

@@ -116,7 +116,11 @@ pub(crate) fn update(
 }
 
 fn print_results(r: &SearchResults) {
-    let s = |n: u64, one: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") };
+    // Past the bound the counts are lower bounds: "10000+ messages".
+    let plus = if r.totals_exact { "" } else { "+" };
+    let s = |n: u64, one: &str| {
+        if n == 1 && r.totals_exact { format!("1 {one}") } else { format!("{n}{plus} {one}s") }
+    };
     say!(
         "Found {} in {} for {:?}",
         s(r.total_matches, "message"),

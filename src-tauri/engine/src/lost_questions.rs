@@ -57,7 +57,12 @@ pub struct LostQuestion {
 
 /// Every rejected question the index knows, newest first.
 pub fn lost_questions(index: &SearchIndex, catalog: &Catalog) -> Result<Vec<LostQuestion>> {
-    let first = SearchOptions { limit: FIRST_SESSIONS, hits_per_session: FIRST_HITS };
+    // Every rejection is listed, so every match is counted.
+    let first = SearchOptions {
+        limit: FIRST_SESSIONS,
+        hits_per_session: FIRST_HITS,
+        exact_up_to: u64::MAX,
+    };
     let mut found = index.search(catalog, QUERY, first)?;
     let most = found.sessions.iter().map(|s| s.matches).max().unwrap_or(0);
     let all_sessions = usize::try_from(found.total_sessions).unwrap_or(usize::MAX);
@@ -66,6 +71,7 @@ pub fn lost_questions(index: &SearchIndex, catalog: &Catalog) -> Result<Vec<Lost
         let every = SearchOptions {
             limit: all_sessions.max(first.limit),
             hits_per_session: all_hits.max(first.hits_per_session),
+            exact_up_to: u64::MAX,
         };
         found = index.search(catalog, QUERY, every)?;
     }

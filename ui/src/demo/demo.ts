@@ -700,6 +700,7 @@ function demoSearch(query: string, limit: number): SearchResults {
     query,
     totalSessions: matching.length,
     totalMatches: matching.length,
+    totalsExact: true,
     indexedSessions: sessions.length,
     listedSessions: sessions.length,
     complete: true,

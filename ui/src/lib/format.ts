@@ -125,6 +125,11 @@ export function formatCount(n: number, one: string, many: string = one + 's'): s
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
 }
 
+/** A count that may be a lower bound: "10,000+ matches" when it is not exact. */
+export function formatAtLeast(n: number, exact: boolean, one: string, many: string = one + 's'): string {
+  return exact ? formatCount(n, one, many) : `${n.toLocaleString()}+ ${many}`;
+}
+
 /** What a folder's numbers count: its sessions, and how many of them each agent owns — the folder's
  * own agent first, with 0 when it owns none ("2 sessions in this folder · 0 owned by gamma"), so
  * the figure agrees with the Fleet view's. `shown` is how many the filters left. */

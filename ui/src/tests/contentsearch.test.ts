@@ -18,6 +18,7 @@ function results(o: Partial<SearchResults> = {}): SearchResults {
     query: 'zeppelin',
     totalSessions: 1,
     totalMatches: 3,
+    totalsExact: true,
     indexedSessions: 10,
     listedSessions: 10,
     complete: true,
@@ -76,6 +77,17 @@ describe('content search', () => {
     await fireEvent.click(hit);
     expect(nav.openId).toBe(target.sessionId);
     expect(nav.openAnchor).toMatchObject({ offset: 4000, uuid: 'u40', terms: ['zeppelin'], query: 'zeppelin' });
+  });
+
+  it('past 10,000 matches the counts read as lower bounds (#44)', async () => {
+    const r = results({ totalMatches: 10_000, totalSessions: 2_400, totalsExact: false });
+    r.sessions[0].matches = 12;
+    vi.mocked(api.search).mockResolvedValue(r);
+    render(ContentResults, { query: 'zeppelin' });
+    await vi.waitFor(() =>
+      expect(screen.getByTestId('content-count').textContent).toContain('10,000+ matches in 2,400+ sessions'),
+    );
+    expect(screen.getByTestId('content-hit').textContent).toContain('12+ matches');
   });
 
   it('marks a hit on a rewound branch, and only that one', async () => {

@@ -1,13 +1,16 @@
-//! The collectors a search runs over the index: every match of a query grouped by session with
-//! each session's best few kept (`BySession`), and every match's line offset in one transcript,
-//! unscored (`InFile`, find in the viewer).
+//! The collectors a search runs over the index: the matches of a query grouped by session with
+//! each session's best few kept (`BySession`, which stops after a bound so a common word is not
+//! walked to its last match), and every match's line offset in one transcript, unscored
+//! (`InFile`, find in the viewer).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::{Column, ColumnIndex, ColumnValues};
-use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
+use tantivy::query::{Scorer, Weight};
+use tantivy::{DocAddress, DocId, DocSet, Score, SegmentOrdinal, SegmentReader, TERMINATED};
 
 use super::schema::NAMES_BIT;
 
@@ -67,6 +70,8 @@ pub(super) struct Group {
     pub(super) best: Score,
     pub(super) name_score: Score,
     pub(super) matches: u64,
+    /// Its messages among the best-scoring ones of a top-k search (made past the bound).
+    pub(super) in_best: u64,
     /// The best message matches, best first.
     pub(super) top: Vec<(Score, DocAddress)>,
 }
@@ -94,11 +99,53 @@ impl Group {
         self.top.sort_by(|a, b| b.0.total_cmp(&a.0));
         self.top.truncate(keep);
     }
+
+    /// Adds the best-scoring matches found apart from the walk that counted this group (they
+    /// may be among the walked ones): the count stays a lower bound, never counting one twice.
+    pub(super) fn add_best(&mut self, found: &[(Score, DocAddress)], keep: usize) {
+        for &(score, addr) in found {
+            self.best = self.best.max(score);
+            if !self.top.iter().any(|(_, a)| *a == addr) {
+                self.top.push((score, addr));
+            }
+        }
+        self.top.sort_by(|a, b| b.0.total_cmp(&a.0));
+        self.top.truncate(keep);
+        self.in_best += found.len() as u64;
+        self.matches = self.matches.max(found.len() as u64);
+    }
 }
 
-/// Every match, grouped by session (through the fast session hash).
+/// The matches, grouped by session (through the fast session hash): every one up to `bound`,
+/// then the walk stops and `cut` says so (the counts are then lower bounds).
 pub(super) struct BySession {
     pub(super) hits: usize,
+    /// Matches still to collect.
+    left: AtomicU64,
+    /// A match was left uncollected.
+    cut: AtomicBool,
+}
+
+impl BySession {
+    /// Collects at most `bound` matches, each session's best `hits` kept.
+    pub(super) fn new(hits: usize, bound: u64) -> Self {
+        Self { hits, left: AtomicU64::new(bound), cut: AtomicBool::new(false) }
+    }
+
+    /// Whether the walk stopped at the bound with matches left.
+    pub(super) fn was_cut(&self) -> bool {
+        self.cut.load(Ordering::Relaxed)
+    }
+
+    /// Takes one match from what is left; `false` (and marked cut) when nothing is.
+    fn take(&self) -> bool {
+        let took =
+            self.left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+        if took.is_err() {
+            self.cut.store(true, Ordering::Relaxed);
+        }
+        took.is_ok()
+    }
 }
 
 pub(super) struct BySessionSegment {
@@ -175,6 +222,29 @@ impl Collector for BySession {
 
     fn requires_scoring(&self) -> bool {
         true
+    }
+
+    /// Walks the segment's matches in order, scoring each, until the bound is reached.
+    fn collect_segment(
+        &self,
+        weight: &dyn Weight,
+        segment: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Vec<(u64, Group)>> {
+        let mut child = self.for_segment(segment, reader)?;
+        let mut scorer = weight.scorer(reader, 1.0)?;
+        let alive = reader.alive_bitset();
+        let mut doc = scorer.doc();
+        while doc != TERMINATED {
+            if alive.is_none_or(|a| a.is_alive(doc)) {
+                if !self.take() {
+                    break;
+                }
+                child.collect(doc, scorer.score());
+            }
+            doc = scorer.advance();
+        }
+        Ok(child.harvest())
     }
 
     fn merge_fruits(

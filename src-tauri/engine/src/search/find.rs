@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
+use tantivy::collector::TopDocs;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery,
     Query, RangeQuery, RegexQuery, TermQuery, TermSetQuery,
@@ -23,7 +24,7 @@ use ts_rs::TS;
 use super::build::role_text;
 use super::collect::{BySession, Group, InFile};
 use super::query::{ParsedQuery, TextPart, parse};
-use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, group_key};
+use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, NAMES_BIT, group_key};
 use super::{SearchHit, SearchIndex, SearchResults, SessionHits, SnippetPart, index_error};
 use crate::catalog::{Catalog, FoundTranscript, Scan};
 use crate::error::Result;
@@ -37,13 +38,19 @@ pub struct SearchOptions {
     pub limit: usize,
     /// At most this many hits in each session.
     pub hits_per_session: usize,
+    /// Matching messages counted exactly (default [`EXACT_UP_TO`]); past this many the counts
+    /// are lower bounds.
+    pub exact_up_to: u64,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        Self { limit: 50, hits_per_session: 3 }
+        Self { limit: 50, hits_per_session: 3, exact_up_to: EXACT_UP_TO }
     }
 }
+
+/// Matching messages counted exactly; past this many the counts are lower bounds.
+pub const EXACT_UP_TO: u64 = 10_000;
 
 /// Names and working directories weigh more than a word in a message.
 const NAMES_BOOST: Score = 3.0;
@@ -72,6 +79,7 @@ impl SearchIndex {
             indexed_sessions: committed.as_ref().map_or(0, |c| c.sessions),
             listed_sessions: catalog.listed_transcripts(&scan).count() as u64,
             complete: committed.is_some_and(|c| !c.partial),
+            totals_exact: true,
             sessions: Vec::new(),
             took_ms: 0,
         };
@@ -90,11 +98,19 @@ impl SearchIndex {
         let within = on_sessions.then_some(&allowed);
         let q = self.messages_query(&parsed, within, None);
         let searcher = self.reader.searcher();
-        let by_session = BySession { hits: opts.hits_per_session.max(1) };
+        let hits = opts.hits_per_session.max(1);
+        let by_session = BySession::new(hits, opts.exact_up_to);
         let mut groups = searcher.search(&*q, &by_session).map_err(index_error)?;
+        results.totals_exact = !by_session.was_cut();
+        if !results.totals_exact {
+            // Past the bound the walk saw the first matches in index order, not the best: the
+            // best come from a top-k search, which skips blocks that cannot beat the k-th.
+            add_best(&searcher, &*q, opts, &mut groups)?;
+        }
         if let Some(names) = self.names_query(&parsed) {
-            for (hash, g) in searcher.search(&*names, &by_session).map_err(index_error)? {
-                groups.entry(hash).or_default().merge(g, by_session.hits);
+            let all = BySession::new(hits, u64::MAX);
+            for (hash, g) in searcher.search(&*names, &all).map_err(index_error)? {
+                groups.entry(hash).or_default().merge(g, hits);
             }
         }
         let candidates: Vec<Candidate<'_>> = if on_sessions {
@@ -108,9 +124,12 @@ impl SearchIndex {
             .filter(|(_, g)| g.matches > 0 || !parsed.filters.on_messages())
             .map(|(c, g)| (0.0, c, g))
             .collect();
-        rank(&mut ranked);
+        rank(&mut ranked, results.totals_exact);
         results.total_sessions = ranked.len() as u64;
         results.total_matches = ranked.iter().map(|(_, _, g)| g.matches).sum();
+        if !results.totals_exact {
+            results.total_matches = results.total_matches.max(opts.exact_up_to);
+        }
         let generator = self.snippets(&searcher, &parsed, &*q);
         // Documents are read and snippets made for the sessions shown, on every core.
         let shown: Vec<(Score, Candidate<'_>, Group)> =
@@ -559,17 +578,28 @@ fn session_allowed(q: &ParsedQuery, s: &SessionSummary) -> bool {
 /// Orders sessions best first: the best match's score, a little more for many matches, and up to
 /// a quarter more for activity close to the newest session's (the newest matching session is
 /// the reference, so ranking needs no clock).
-fn rank(ranked: &mut [(Score, Candidate<'_>, Group)]) {
+fn rank(ranked: &mut [(Score, Candidate<'_>, Group)], exact: bool) {
     let activity: Vec<i64> = ranked.iter().map(|(_, c, _)| c.activity_ms()).collect();
     let newest = activity.iter().copied().max().unwrap_or(0);
     for ((score, _, g), at) in ranked.iter_mut().zip(activity) {
         #[allow(clippy::cast_precision_loss)]
         let days = (newest - at).max(0) as f32 / 86_400_000.0;
+        // Past the bound a session's count depends on which matches the walk met first, so
+        // "many" is told by its messages among the best-scoring ones, which do not.
+        let many = if exact { g.matches } else { g.in_best };
         #[allow(clippy::cast_precision_loss)]
-        let many = (1.0 + g.matches as f32).ln() * 0.15;
+        let many = (1.0 + many as f32).ln() * 0.15;
         *score = (g.best.max(g.name_score) + many) * (1.0 + 0.25 * (-days / 30.0).exp());
     }
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.session_id().cmp(b.1.session_id())));
+    // Past the bound, sessions with a message among the best come first: their scores are
+    // certain, the others' only as far as the walk went.
+    let certain = |g: &Group| exact || g.in_best > 0 || g.name_score > 0.0;
+    ranked.sort_by(|a, b| {
+        certain(&b.2)
+            .cmp(&certain(&a.2))
+            .then_with(|| b.0.total_cmp(&a.0))
+            .then_with(|| a.1.session_id().cmp(b.1.session_id()))
+    });
 }
 
 /// A listed session with hits, before it is ranked: its summary where one was made, else its
@@ -599,4 +629,28 @@ impl Candidate<'_> {
             Self::Transcript(t) => t.activity_ms,
         }
     }
+}
+
+/// The best-scoring messages of `q` (top-k, block-max WAND where tantivy has it), added to
+/// the groups of their sessions.
+fn add_best(
+    searcher: &tantivy::Searcher,
+    q: &dyn Query,
+    opts: SearchOptions,
+    groups: &mut rustc_hash::FxHashMap<u64, Group>,
+) -> Result<()> {
+    let k = opts.limit.saturating_mul(opts.hits_per_session.max(1)).clamp(200, 2_000);
+    let best = searcher.search(q, &TopDocs::with_limit(k).order_by_score()).map_err(index_error)?;
+    let mut by_hash: rustc_hash::FxHashMap<u64, Vec<(Score, DocAddress)>> = Default::default();
+    for (score, addr) in best {
+        let reader = searcher.segment_reader(addr.segment_ord);
+        let key = reader.fast_fields().u64("session_hash").map_err(index_error)?.first(addr.doc_id);
+        if let Some(key) = key {
+            by_hash.entry(key & !NAMES_BIT).or_default().push((score, addr));
+        }
+    }
+    for (hash, found) in by_hash {
+        groups.entry(hash).or_default().add_best(&found, opts.hits_per_session.max(1));
+    }
+    Ok(())
 }

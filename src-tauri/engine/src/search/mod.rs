@@ -34,7 +34,7 @@ use crate::error::Error;
 use crate::model::{Role, Warning};
 
 pub use background::{IndexStatus, Indexer};
-pub use find::{SearchOptions, TranscriptMatch, TranscriptMatches};
+pub use find::{EXACT_UP_TO, SearchOptions, TranscriptMatch, TranscriptMatches};
 pub use index::SearchIndex;
 pub use query::{QueryError, parse};
 
@@ -175,12 +175,17 @@ pub struct SessionHits {
 pub struct SearchResults {
     /// The query as asked.
     pub query: String,
-    /// Sessions that match (all of them; `sessions` holds the first `limit`).
+    /// Sessions that match (all of them when `totalsExact`, else at least this many;
+    /// `sessions` holds the first `limit`).
     #[ts(type = "number")]
     pub total_sessions: u64,
-    /// Matching messages across all of them.
+    /// Matching messages across all of them (when `totalsExact`, else at least this many).
     #[ts(type = "number")]
     pub total_matches: u64,
+    /// The counts are exact: at most 10,000 messages matched. Past that, `totalMatches`,
+    /// `totalSessions` and each session's `matches` are lower bounds, and the sessions are
+    /// ranked from the best-scoring messages (top-k) and the first 10,000 matches.
+    pub totals_exact: bool,
     /// Sessions the index covers (fewer than listed while it is being built).
     #[ts(type = "number")]
     pub indexed_sessions: u64,

@@ -10,13 +10,20 @@ export type SearchResults = {
  */
 query: string, 
 /**
- * Sessions that match (all of them; `sessions` holds the first `limit`).
+ * Sessions that match (all of them when `totalsExact`, else at least this many;
+ * `sessions` holds the first `limit`).
  */
 totalSessions: number, 
 /**
- * Matching messages across all of them.
+ * Matching messages across all of them (when `totalsExact`, else at least this many).
  */
 totalMatches: number, 
+/**
+ * The counts are exact: at most 10,000 messages matched. Past that, `totalMatches`,
+ * `totalSessions` and each session's `matches` are lower bounds, and the sessions are
+ * ranked from the best-scoring messages (top-k) and the first 10,000 matches.
+ */
+totalsExact: boolean, 
 /**
  * Sessions the index covers (fewer than listed while it is being built).
  */

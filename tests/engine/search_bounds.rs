@@ -1,0 +1,82 @@
+//! Search counts: exact up to a bound of matching messages, lower bounds past it, and the same
+//! sessions ranked first either way (past the bound the best come from a top-k search).
+
+use std::io::Write;
+
+use corral_engine::search::{
+    EXACT_UP_TO, SearchIndex, SearchOptions, SearchResults, UpdateOptions,
+};
+
+use crate::home::{Home, sid};
+use crate::search::user;
+
+/// The fixture home with `orbital` in many messages of three sessions, and once — with nothing
+/// else around it, so it scores best — in a fourth (e1). 21 matching messages in all.
+fn orbital_home() -> Home {
+    let home = Home::new();
+    let filler = "orbital insertion planning notes with many other words around it to dilute the \
+                  score of the one word that matters for this query in a long message";
+    for (folder, short, cwd, n) in [
+        ("-home-u-scratch", "d1", "/home/u/scratch", 8),
+        ("-home-u-proj-other", "b1", "/home/u/proj-other", 7),
+        ("-home-u-projects-alpha", "a3", "/home/u/projects/alpha", 5),
+        ("-home-u-a-b-c", "e1", "/home/u/a-b/c", 1),
+    ] {
+        let id = sid(short);
+        let mut f =
+            std::fs::OpenOptions::new().append(true).open(home.transcript(folder, short)).unwrap();
+        for i in 0..n {
+            let text = if short == "e1" { "orbital" } else { filler };
+            writeln!(f, "{}", user(&id, cwd, &format!("u-{short}-orbital-{i}"), text)).unwrap();
+        }
+    }
+    home
+}
+
+fn search(index: &SearchIndex, home: &Home, exact_up_to: u64) -> SearchResults {
+    let opts = SearchOptions { exact_up_to, ..SearchOptions::default() };
+    index.search(&home.catalog(), "orbital", opts).unwrap()
+}
+
+#[test]
+fn counts_are_exact_up_to_the_bound_and_lower_bounds_past_it() {
+    let home = orbital_home();
+    let catalog = home.catalog();
+    let index = SearchIndex::open(&home.data).unwrap();
+    index.update(&catalog, UpdateOptions::default(), &mut |_| {}).unwrap();
+    assert_eq!(SearchOptions::default().exact_up_to, EXACT_UP_TO);
+    assert_eq!(EXACT_UP_TO, 10_000);
+
+    let exact = search(&index, &home, EXACT_UP_TO);
+    assert!(exact.totals_exact, "{exact:?}");
+    assert_eq!((exact.total_matches, exact.total_sessions), (21, 4));
+    let counts: Vec<(String, u64)> =
+        exact.sessions.iter().map(|s| (s.session_id.clone(), s.matches)).collect();
+    for (short, n) in [("d1", 8), ("b1", 7), ("a3", 5), ("e1", 1)] {
+        assert!(counts.contains(&(sid(short), n)), "{short}: {counts:?}");
+    }
+    // Exactly at the bound is still exact.
+    assert!(search(&index, &home, 21).totals_exact);
+
+    let bounded = search(&index, &home, 4);
+    assert!(!bounded.totals_exact, "{bounded:?}");
+    assert!(bounded.total_matches >= 4 && bounded.total_matches <= 21, "{bounded:?}");
+    assert!(bounded.total_sessions <= 4, "{bounded:?}");
+    for s in &bounded.sessions {
+        let real = counts.iter().find(|(id, _)| *id == s.session_id).unwrap().1;
+        assert!(s.matches >= 1 && s.matches <= real, "{}: {} of {real}", s.session_id, s.matches);
+        assert!(!s.hits.is_empty() && s.hits.len() <= 3, "{s:?}");
+    }
+    // The best-scoring message is found however far into the index it is: the session ranked
+    // first is the same with or without the bound.
+    assert_eq!(exact.sessions[0].session_id, sid("e1"), "the lone word scores best");
+    assert_eq!(bounded.sessions[0].session_id, exact.sessions[0].session_id);
+
+    // A bound of one walks one match: the rest come from the top-k search, which reaches
+    // every session here, ranked as without the bound.
+    let one = search(&index, &home, 1);
+    assert!(!one.totals_exact);
+    let order =
+        |r: &SearchResults| r.sessions.iter().map(|s| s.session_id.clone()).collect::<Vec<_>>();
+    assert_eq!(order(&one), order(&exact));
+}
