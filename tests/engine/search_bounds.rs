@@ -80,3 +80,42 @@ fn counts_are_exact_up_to_the_bound_and_lower_bounds_past_it() {
         |r: &SearchResults| r.sessions.iter().map(|s| s.session_id.clone()).collect::<Vec<_>>();
     assert_eq!(order(&one), order(&exact));
 }
+
+/// A phrase, a filter, an excluded word and a prefix past the bound: their best messages are
+/// found among the best of their plain words and checked against the whole query, so the
+/// ranking is the one without the bound, and nothing the query excludes is shown.
+#[test]
+fn phrases_and_filters_past_the_bound_rank_as_without_it() {
+    let home = orbital_home();
+    let catalog = home.catalog();
+    let index = SearchIndex::open(&home.data).unwrap();
+    index.update(&catalog, UpdateOptions::default(), &mut |_| {}).unwrap();
+    let order = |r: &SearchResults| {
+        r.sessions.iter().map(|s| (s.session_id.clone(), s.hits.len())).collect::<Vec<_>>()
+    };
+    for q in [
+        "\"orbital insertion\"",
+        "orbital role:user",
+        "orbital insert*",
+        "orbital -zzzz",
+        "orbital dir:scratch",
+    ] {
+        let at = |bound: u64| {
+            let opts = SearchOptions { exact_up_to: bound, ..SearchOptions::default() };
+            index.search(&catalog, q, opts).unwrap()
+        };
+        let (exact, one) = (at(EXACT_UP_TO), at(1));
+        assert!(exact.totals_exact && !exact.sessions.is_empty(), "{q}: {exact:?}");
+        assert!(!one.totals_exact, "{q}");
+        assert_eq!(order(&one), order(&exact), "{q}");
+    }
+    let excluded = |q: &str| {
+        let opts = SearchOptions { exact_up_to: 1, ..SearchOptions::default() };
+        let r = index.search(&catalog, q, opts).unwrap();
+        r.sessions.iter().map(|s| s.session_id.clone()).collect::<Vec<_>>()
+    };
+    // One match is within a bound of one: exact.
+    assert_eq!(excluded("orbital -insertion"), vec![sid("e1")]);
+    assert_eq!(excluded("-insertion orbital"), vec![sid("e1")]);
+    assert_eq!(excluded("orbital dir:scratch"), vec![sid("d1")]);
+}

@@ -11,7 +11,6 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use tantivy::collector::TopDocs;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery,
     Query, RangeQuery, RegexQuery, TermQuery, TermSetQuery,
@@ -24,7 +23,7 @@ use ts_rs::TS;
 use super::build::role_text;
 use super::collect::{BySession, Group, InFile};
 use super::query::{ParsedQuery, TextPart, parse};
-use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, NAMES_BIT, group_key};
+use super::schema::{EXCERPT_BYTES, KIND_MESSAGE, group_key};
 use super::{SearchHit, SearchIndex, SearchResults, SessionHits, SnippetPart, index_error};
 use crate::catalog::{Catalog, FoundTranscript, Scan};
 use crate::error::Result;
@@ -105,7 +104,15 @@ impl SearchIndex {
         if !results.totals_exact {
             // Past the bound the walk saw the first matches in index order, not the best: the
             // best come from a top-k search, which skips blocks that cannot beat the k-th.
-            add_best(&searcher, &*q, opts, &mut groups)?;
+            let relaxed = self.relaxed_query(&parsed, within.is_some());
+            let (sessions, each) = (opts.limit, opts.hits_per_session);
+            super::best::add_best(
+                &searcher,
+                (&*q, relaxed.as_deref()),
+                sessions,
+                each,
+                &mut groups,
+            )?;
         }
         if let Some(names) = self.names_query(&parsed) {
             let all = BySession::new(hits, u64::MAX);
@@ -233,6 +240,34 @@ impl SearchIndex {
             clauses.push((Occur::Must, only(term(Term::from_field_text(f.key, path)))));
         }
         all_of(clauses)
+    }
+
+    /// The plain words `q` requires of a message — every positive part's words, but for a
+    /// prefix — as an intersection, which tantivy answers top-k with block-max WAND: for a query
+    /// it cannot (a phrase, a filter, an excluded word, sessions filtered), the best messages
+    /// are found among the best of these words and checked against the whole query. `None`
+    /// when the query already is such words, or has no plain word.
+    fn relaxed_query(&self, q: &ParsedQuery, within: bool) -> Option<Box<dyn Query>> {
+        let plain = |p: &TextPart| !p.negated && !p.prefix && p.words.len() == 1;
+        if !within && !q.filters.on_messages() && q.parts.iter().all(plain) {
+            return None;
+        }
+        let mut words: Vec<&str> = Vec::new();
+        for p in q.parts.iter().filter(|p| !p.negated) {
+            let last = if p.prefix { p.words.len().saturating_sub(1) } else { p.words.len() };
+            for w in p.words.iter().take(last) {
+                if !words.contains(&w.as_str()) {
+                    words.push(w);
+                }
+            }
+        }
+        if words.is_empty() {
+            return None;
+        }
+        let f = self.fields.text;
+        Some(all_of(
+            words.into_iter().map(|w| (Occur::Must, term(Term::from_field_text(f, w)))).collect(),
+        ))
     }
 
     /// The query over sessions' names documents (their names and working directory, which
@@ -466,7 +501,7 @@ fn parts(
 
 /// Documents that meet every clause; one required clause is left as it is, so that tantivy
 /// walks a lone word's postings without a boolean query's layer around them.
-fn all_of(mut clauses: Vec<(Occur, Box<dyn Query>)>) -> Box<dyn Query> {
+pub(super) fn all_of(mut clauses: Vec<(Occur, Box<dyn Query>)>) -> Box<dyn Query> {
     if let [(Occur::Must, _)] = clauses.as_slice()
         && let Some((_, q)) = clauses.pop()
     {
@@ -475,7 +510,7 @@ fn all_of(mut clauses: Vec<(Occur, Box<dyn Query>)>) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(clauses))
 }
 
-fn term(t: Term) -> Box<dyn Query> {
+pub(super) fn term(t: Term) -> Box<dyn Query> {
     Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs))
 }
 
@@ -629,28 +664,4 @@ impl Candidate<'_> {
             Self::Transcript(t) => t.activity_ms,
         }
     }
-}
-
-/// The best-scoring messages of `q` (top-k, block-max WAND where tantivy has it), added to
-/// the groups of their sessions.
-fn add_best(
-    searcher: &tantivy::Searcher,
-    q: &dyn Query,
-    opts: SearchOptions,
-    groups: &mut rustc_hash::FxHashMap<u64, Group>,
-) -> Result<()> {
-    let k = opts.limit.saturating_mul(opts.hits_per_session.max(1)).clamp(200, 2_000);
-    let best = searcher.search(q, &TopDocs::with_limit(k).order_by_score()).map_err(index_error)?;
-    let mut by_hash: rustc_hash::FxHashMap<u64, Vec<(Score, DocAddress)>> = Default::default();
-    for (score, addr) in best {
-        let reader = searcher.segment_reader(addr.segment_ord);
-        let key = reader.fast_fields().u64("session_hash").map_err(index_error)?.first(addr.doc_id);
-        if let Some(key) = key {
-            by_hash.entry(key & !NAMES_BIT).or_default().push((score, addr));
-        }
-    }
-    for (hash, found) in by_hash {
-        groups.entry(hash).or_default().add_best(&found, opts.hits_per_session.max(1));
-    }
-    Ok(())
 }

@@ -13,6 +13,7 @@
 //! index knows of the files, and how words are cut.
 
 mod background;
+mod best;
 mod build;
 mod collect;
 mod directory;
