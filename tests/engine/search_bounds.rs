@@ -119,3 +119,25 @@ fn phrases_and_filters_past_the_bound_rank_as_without_it() {
     assert_eq!(excluded("-insertion orbital"), vec![sid("e1")]);
     assert_eq!(excluded("orbital dir:scratch"), vec![sid("d1")]);
 }
+
+/// Past the bound a session's name still weighs in its ranking, as without the bound.
+#[test]
+fn names_still_weigh_past_the_bound() {
+    let home = orbital_home();
+    let catalog = home.catalog();
+    corral_engine::renames::rename(&catalog, &sid("a3"), Some("Orbital review")).unwrap();
+    let catalog = home.catalog();
+    let index = SearchIndex::open(&home.data).unwrap();
+    index.update(&catalog, UpdateOptions::default(), &mut |_| {}).unwrap();
+    let at = |bound: u64| {
+        let opts = SearchOptions { exact_up_to: bound, ..SearchOptions::default() };
+        index.search(&catalog, "orbital", opts).unwrap()
+    };
+    let (exact, one) = (at(EXACT_UP_TO), at(1));
+    let named = |r: &SearchResults| {
+        r.sessions.iter().map(|s| (s.session_id.clone(), s.name_match)).collect::<Vec<_>>()
+    };
+    assert!(named(&exact).contains(&(sid("a3"), true)), "{:?}", named(&exact));
+    assert!(!one.totals_exact);
+    assert_eq!(named(&one), named(&exact));
+}
