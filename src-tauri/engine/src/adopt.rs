@@ -256,9 +256,7 @@ fn read_record_bytes(path: &Path) -> Result<Option<(Vec<u8>, AdoptionRecord)>> {
         Ok(None) => return Ok(None),
         Err(reason) => return Err(Error::unreadable(path, reason)),
     };
-    let record = std::str::from_utf8(&bytes)
-        .map_err(|_| Error::unreadable(path, crate::files::Unusable::shape("not UTF-8 text")))
-        .and_then(|t| adoption_store::parse_yaml(t).map_err(|r| Error::unreadable(path, r)))?;
+    let record = adoption_store::parse_bytes(&bytes).map_err(|r| Error::unreadable(path, r))?;
     Ok(Some((bytes, record)))
 }
 

@@ -130,6 +130,13 @@ pub fn parse_yaml(text: &str) -> std::result::Result<AdoptionRecord, Unusable> {
     Ok(record)
 }
 
+/// Parses record bytes (UTF-8 text, as [`parse_yaml`]).
+pub fn parse_bytes(bytes: &[u8]) -> std::result::Result<AdoptionRecord, Unusable> {
+    let record: AdoptionRecord = crate::files::parse_yaml_bytes(bytes)?;
+    check_schema(&record)?;
+    Ok(record)
+}
+
 fn check_schema(record: &AdoptionRecord) -> std::result::Result<(), Unusable> {
     if record.version != RECORD_VERSION {
         return Err(Unusable::shape(format!("unsupported record version {}", record.version)));

@@ -200,9 +200,12 @@ pub const MAX_YAML_BYTES: u64 = 16 * 1024 * 1024;
 /// memory or time: at most [`MAX_YAML_BYTES`], one document, bounded nodes, depth and aliases.
 /// The error is a plain sentence.
 pub fn read_yaml_file<T: DeserializeOwned>(path: &Path) -> std::result::Result<T, Unusable> {
-    let bytes = read_bounded(path, MAX_YAML_BYTES)?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| Unusable::NotUtf8)?;
-    parse_yaml(text)
+    parse_yaml_bytes(&read_bounded(path, MAX_YAML_BYTES)?)
+}
+
+/// [`parse_yaml`] of bytes, which must be UTF-8 text.
+pub fn parse_yaml_bytes<T: DeserializeOwned>(bytes: &[u8]) -> std::result::Result<T, Unusable> {
+    parse_yaml(std::str::from_utf8(bytes).map_err(|_| Unusable::NotUtf8)?)
 }
 
 /// Parses YAML text with the same budgets as [`read_yaml_file`].

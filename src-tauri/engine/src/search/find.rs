@@ -105,12 +105,11 @@ impl SearchIndex {
             // Past the bound the walk saw the first matches in index order, not the best: the
             // best come from a top-k search, which skips blocks that cannot beat the k-th.
             let relaxed = self.relaxed_query(&parsed, within.is_some());
-            let (sessions, each) = (opts.limit, opts.hits_per_session);
             super::best::add_best(
                 &searcher,
                 (&*q, relaxed.as_deref()),
-                sessions,
-                each,
+                opts.limit,
+                hits,
                 &mut groups,
             )?;
         }

@@ -418,7 +418,7 @@ impl Decider<'_> {
             Ok(b) => b,
             Err(e) => return refuse(&path, format!("cannot read the backup: {e}")),
         };
-        let is_released = record_of(&saved).is_some_and(|r| {
+        let is_released = adoption_store::parse_bytes(&saved).is_ok_and(|r| {
             r.session_id == entry.session_id && Some(&r.agent_name) == entry.agent_name.as_ref()
         });
         if !is_released {
@@ -430,7 +430,7 @@ impl Decider<'_> {
             }
             Ok(Some(now)) if now == saved => Step::Nothing { path },
             Ok(Some(now)) => {
-                let owner = record_of(&now).map_or_else(
+                let owner = adoption_store::parse_bytes(&now).ok().map_or_else(
                     || "an unreadable one".to_owned(),
                     |r| format!("{}'s", r.agent_name),
                 );
@@ -442,11 +442,6 @@ impl Decider<'_> {
             Err(e) => refuse(&path, format!("cannot read: {e}")),
         }
     }
-}
-
-/// What adoption-record bytes say, if they are one.
-fn record_of(bytes: &[u8]) -> Option<AdoptionRecord> {
-    std::str::from_utf8(bytes).ok().and_then(|t| adoption_store::parse_yaml(t).ok())
 }
 
 /// A copied or linked transcript: removed only while its source still holds the same bytes.
