@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use corral_engine::Catalog;
 use corral_engine::search::{
     EXACT_UP_TO, SearchIndex, SearchOptions, SearchResults, UpdateOptions,
 };
@@ -33,21 +34,28 @@ fn orbital_home() -> Home {
     home
 }
 
-fn search(index: &SearchIndex, home: &Home, exact_up_to: u64) -> SearchResults {
+/// The home's search index, brought up to date.
+fn indexed(home: &Home) -> (Catalog, SearchIndex) {
+    let catalog = home.catalog();
+    let index = SearchIndex::open(&home.data).unwrap();
+    index.update(&catalog, UpdateOptions::default(), &mut |_| {}).unwrap();
+    (catalog, index)
+}
+
+/// `q` with its counts exact up to `exact_up_to` matches.
+fn search(index: &SearchIndex, catalog: &Catalog, q: &str, exact_up_to: u64) -> SearchResults {
     let opts = SearchOptions { exact_up_to, ..SearchOptions::default() };
-    index.search(&home.catalog(), "orbital", opts).unwrap()
+    index.search(catalog, q, opts).unwrap_or_else(|e| panic!("{q}: {e}"))
 }
 
 #[test]
 fn counts_are_exact_up_to_the_bound_and_lower_bounds_past_it() {
     let home = orbital_home();
-    let catalog = home.catalog();
-    let index = SearchIndex::open(&home.data).unwrap();
-    index.update(&catalog, UpdateOptions::default(), &mut |_| {}).unwrap();
+    let (catalog, index) = indexed(&home);
     assert_eq!(SearchOptions::default().exact_up_to, EXACT_UP_TO);
     assert_eq!(EXACT_UP_TO, 10_000);
 
-    let exact = search(&index, &home, EXACT_UP_TO);
+    let exact = search(&index, &catalog, "orbital", EXACT_UP_TO);
     assert!(exact.totals_exact, "{exact:?}");
     assert_eq!((exact.total_matches, exact.total_sessions), (21, 4));
     let counts: Vec<(String, u64)> =
@@ -56,9 +64,9 @@ fn counts_are_exact_up_to_the_bound_and_lower_bounds_past_it() {
         assert!(counts.contains(&(sid(short), n)), "{short}: {counts:?}");
     }
     // Exactly at the bound is still exact.
-    assert!(search(&index, &home, 21).totals_exact);
+    assert!(search(&index, &catalog, "orbital", 21).totals_exact);
 
-    let bounded = search(&index, &home, 4);
+    let bounded = search(&index, &catalog, "orbital", 4);
     assert!(!bounded.totals_exact, "{bounded:?}");
     assert!(bounded.total_matches >= 4 && bounded.total_matches <= 21, "{bounded:?}");
     assert!(bounded.total_sessions <= 4, "{bounded:?}");
@@ -74,7 +82,7 @@ fn counts_are_exact_up_to_the_bound_and_lower_bounds_past_it() {
 
     // A bound of one walks one match: the rest come from the top-k search, which reaches
     // every session here, ranked as without the bound.
-    let one = search(&index, &home, 1);
+    let one = search(&index, &catalog, "orbital", 1);
     assert!(!one.totals_exact);
     let order =
         |r: &SearchResults| r.sessions.iter().map(|s| s.session_id.clone()).collect::<Vec<_>>();
@@ -87,9 +95,7 @@ fn counts_are_exact_up_to_the_bound_and_lower_bounds_past_it() {
 #[test]
 fn phrases_and_filters_past_the_bound_rank_as_without_it() {
     let home = orbital_home();
-    let catalog = home.catalog();
-    let index = SearchIndex::open(&home.data).unwrap();
-    index.update(&catalog, UpdateOptions::default(), &mut |_| {}).unwrap();
+    let (catalog, index) = indexed(&home);
     let order = |r: &SearchResults| {
         r.sessions.iter().map(|s| (s.session_id.clone(), s.hits.len())).collect::<Vec<_>>()
     };
@@ -100,18 +106,14 @@ fn phrases_and_filters_past_the_bound_rank_as_without_it() {
         "orbital -zzzz",
         "orbital dir:scratch",
     ] {
-        let at = |bound: u64| {
-            let opts = SearchOptions { exact_up_to: bound, ..SearchOptions::default() };
-            index.search(&catalog, q, opts).unwrap()
-        };
+        let at = |bound: u64| search(&index, &catalog, q, bound);
         let (exact, one) = (at(EXACT_UP_TO), at(1));
         assert!(exact.totals_exact && !exact.sessions.is_empty(), "{q}: {exact:?}");
         assert!(!one.totals_exact, "{q}");
         assert_eq!(order(&one), order(&exact), "{q}");
     }
     let excluded = |q: &str| {
-        let opts = SearchOptions { exact_up_to: 1, ..SearchOptions::default() };
-        let r = index.search(&catalog, q, opts).unwrap();
+        let r = search(&index, &catalog, q, 1);
         r.sessions.iter().map(|s| s.session_id.clone()).collect::<Vec<_>>()
     };
     // One match is within a bound of one: exact.
@@ -124,15 +126,9 @@ fn phrases_and_filters_past_the_bound_rank_as_without_it() {
 #[test]
 fn names_still_weigh_past_the_bound() {
     let home = orbital_home();
-    let catalog = home.catalog();
-    corral_engine::renames::rename(&catalog, &sid("a3"), Some("Orbital review")).unwrap();
-    let catalog = home.catalog();
-    let index = SearchIndex::open(&home.data).unwrap();
-    index.update(&catalog, UpdateOptions::default(), &mut |_| {}).unwrap();
-    let at = |bound: u64| {
-        let opts = SearchOptions { exact_up_to: bound, ..SearchOptions::default() };
-        index.search(&catalog, "orbital", opts).unwrap()
-    };
+    corral_engine::renames::rename(&home.catalog(), &sid("a3"), Some("Orbital review")).unwrap();
+    let (catalog, index) = indexed(&home);
+    let at = |bound: u64| search(&index, &catalog, "orbital", bound);
     let (exact, one) = (at(EXACT_UP_TO), at(1));
     let named = |r: &SearchResults| {
         r.sessions.iter().map(|s| (s.session_id.clone(), s.name_match)).collect::<Vec<_>>()
