@@ -127,8 +127,7 @@ export const UNDO_NOTE: Record<RunKind, string> = {
  *  release removed every record it wrote (and "Partly released" when some). */
 export function runStateText(r: RunSummary): string {
   if (!r.finished) return 'Unfinished';
-  const adoptOnly = !r.release && r.placed === 0 && r.records > 0;
-  if (r.undoState === 'not-undone' && adoptOnly && r.released > 0) {
+  if (r.undoState === 'not-undone' && runKind(r) === 'adoption' && r.released > 0) {
     return r.released >= r.records ? 'Released' : 'Partly released';
   }
   return UNDO_STATE_TEXT[r.undoState];
