@@ -43,6 +43,7 @@ mod runs;
 mod search;
 mod search_bounds;
 mod storage;
+mod streamed_listing;
 mod support;
 mod synthetic;
 mod transcript;

@@ -59,5 +59,8 @@ pub mod search;
 pub mod storage;
 pub mod watch;
 
-pub use catalog::{Catalog, CatalogConfig, ListOptions, Listing, SessionDetails};
+pub use catalog::{
+    Catalog, CatalogConfig, ListOptions, Listing, ListingSoFar, ScanObserver, ScanProgress,
+    SessionDetails,
+};
 pub use error::{Error, ErrorKind, ErrorPayload, Result};

@@ -147,6 +147,12 @@ pub struct SessionSummary {
     /// The session that continues this conversation in a newer file.
     #[serde(default)]
     pub continued_in: Option<String>,
+    /// Listed from the folder walk of a pass still under way: its file is not read yet, so
+    /// only its id, folder, size and time are known (see `Catalog::listing_so_far`). Left out
+    /// of the JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub pending: bool,
 }
 
 impl SessionSummary {

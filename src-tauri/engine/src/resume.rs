@@ -626,6 +626,7 @@ mod tests {
             tokens: Default::default(),
             continued_from: None,
             continued_in: None,
+            pending: false,
         }
     }
 

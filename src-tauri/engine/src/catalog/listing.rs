@@ -6,8 +6,12 @@ use super::*;
 impl Catalog {
     /// Every session, grouped by real working directory, newest group first.
     pub fn all_sessions(&self, opts: ListOptions) -> Result<Listing> {
-        let scan = self.scan()?;
-        let listed = self.listed(&scan);
+        Ok(self.listing_of(&*self.scan()?, opts))
+    }
+
+    /// [`Catalog::all_sessions`] of the pass `scan`.
+    pub(super) fn listing_of(&self, scan: &Scan, opts: ListOptions) -> Listing {
+        let listed = self.listed(scan);
         let mut left_out_temp = 0;
         let sessions = listed
             .iter()
@@ -69,7 +73,7 @@ impl Catalog {
             .filter_map(|k| groups.remove(&k))
             .filter(|g| !g.sessions.is_empty() || opts.limit.is_none())
             .collect();
-        Ok(Listing { groups, warnings: scan.warnings.clone(), left_out_temp })
+        Listing { groups, warnings: scan.warnings.clone(), left_out_temp }
     }
 
     /// Every session [`Catalog::all_sessions`] lists (temporary folders included), newest first,

@@ -41,8 +41,12 @@ use crate::transcript::messages::Lines;
 use crate::transcript::{messages, subagents};
 
 mod listing;
+mod progress;
 mod read;
 mod scan;
+
+pub use progress::{ListingSoFar, ScanObserver, ScanProgress};
+pub(crate) use progress::{ObserverSlot, Provisional};
 
 /// Where everything lives. Every path computation starts from these values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,6 +165,9 @@ pub struct FoundTranscript {
     /// [`FoundTranscript::activity`] in ms since the epoch (0 when it does not parse): read
     /// once per pass, where a search ranks thousands of sessions by it.
     pub activity_ms: i64,
+    /// Found by the walk of a pass under way and not read yet: `facts` are a stand-in (see
+    /// [`Catalog::listing_so_far`]). Never set in a finished pass.
+    pub pending: bool,
 }
 
 impl FoundTranscript {
@@ -455,6 +462,10 @@ pub struct Catalog {
     branch_cache: Mutex<BranchCache>,
     /// What the last runs looked at repeat of their main transcript (fork subagents).
     fork_cache: Mutex<ForkCache>,
+    /// The full pass under way, as far as it has read (see [`Catalog::listing_so_far`]).
+    provisional: Mutex<Option<Provisional>>,
+    /// Told of each transcript a published pass reads.
+    observer: ObserverSlot,
 }
 
 impl Catalog {
@@ -497,6 +508,8 @@ impl Catalog {
             }),
             branch_cache: Mutex::new(BranchCache::default()),
             fork_cache: Mutex::new(ForkCache::default()),
+            provisional: Mutex::new(None),
+            observer: ObserverSlot::default(),
         })
     }
 
@@ -678,6 +691,7 @@ impl Catalog {
             rewound_prompts: t.facts.rewound_prompts,
             tokens: t.facts.tokens,
             size_bytes: t.size(),
+            pending: t.pending,
         }
     }
 

@@ -2,6 +2,7 @@
 //! listing index with a `stat` and scanned only where it changed (in parallel, resuming appended
 //! files), then attributed; a watcher's event re-lists only the folders it names.
 
+use super::progress::{Publishing, stand_in_facts};
 use super::*;
 
 impl Catalog {
@@ -68,9 +69,9 @@ impl Catalog {
     pub(super) fn scan_now(&self, caches: &mut Caches) -> Result<Scan> {
         let Caches { index, jobs, jobs_file, jobs_loaded, .. } = caches;
         let started = Instant::now();
-        // Transcripts and attribution do not depend on each other: both run at once.
-        let (transcripts, attribution) = rayon::join(
-            || self.scan_transcripts(index, None),
+        // The folder walk and attribution do not depend on each other: both run at once.
+        let (walked, attribution) = rayon::join(
+            || self.walk_transcripts(index, None),
             || {
                 load_jobs(jobs, jobs_file, jobs_loaded);
                 let (attribution, mut warnings) = AttributionIndex::build(&self.state_dir, jobs);
@@ -84,12 +85,10 @@ impl Catalog {
                 (attribution, warnings)
             },
         );
-        let (transcripts, mut warnings) = transcripts;
-        let (attribution, attribution_warnings) = attribution;
-        warnings.extend(attribution_warnings);
+        let (attribution, mut other_warnings) = attribution;
         let store = MetadataStore::new(&self.state_dir);
         let (custom_names, metadata_warnings) = store.custom_names_with_warnings();
-        warnings.extend(metadata_warnings);
+        other_warnings.extend(metadata_warnings);
         let custom_name_times = custom_names
             .keys()
             .filter_map(|key| {
@@ -97,16 +96,26 @@ impl Catalog {
                 Some((key.clone(), std::fs::metadata(path).ok()?.modified().ok()?))
             })
             .collect();
-        Ok(Scan {
+        let mut scan = Scan {
             stamped_at: Some(started),
-            transcripts,
+            transcripts: Vec::new(),
             attribution,
             custom_names,
             custom_name_times,
-            warnings,
+            warnings: walked.warnings.iter().chain(&other_warnings).cloned().collect(),
             listed: OnceLock::new(),
             leaves: OnceLock::new(),
-        })
+        };
+        // With much to read, a window may paint what the walk found while the files are read.
+        let stand_ins =
+            walked.to_scan.iter().map(|(c, r)| (c.found_with(stand_in_facts()), to_read(c, r)));
+        let publishing = self.publish(&scan, &walked.found, stand_ins);
+        let (transcripts, mut warnings) = read_walked(index, walked, publishing.as_ref());
+        self.unpublish();
+        warnings.extend(other_warnings);
+        scan.transcripts = transcripts;
+        scan.warnings = warnings;
+        Ok(scan)
     }
 
     /// Every transcript with its facts: a `stat` per file validates it against the index; only
@@ -117,6 +126,17 @@ impl Catalog {
         index: &mut ListingIndex,
         only: Option<(&HashSet<&Path>, &[FoundTranscript])>,
     ) -> (Vec<FoundTranscript>, Vec<Warning>) {
+        let walked = self.walk_transcripts(index, only);
+        read_walked(index, walked, None)
+    }
+
+    /// The walk of [`Catalog::scan_transcripts`]: every folder listed and each file `stat`ed
+    /// and decided (known from the index, or to read), nothing read yet.
+    pub(super) fn walk_transcripts(
+        &self,
+        index: &mut ListingIndex,
+        only: Option<(&HashSet<&Path>, &[FoundTranscript])>,
+    ) -> Walked {
         let mut warnings = Vec::new();
         let folders = self.transcript_folders(&mut warnings);
         // Every live folder keeps its shard (a folder no longer there loses it).
@@ -147,24 +167,18 @@ impl Catalog {
                 FolderPass::of(dir, folder, *docker, pending.map(PendingShard::read), known)
             })
             .collect();
-        let mut transcripts = kept;
-        transcripts.reserve(listed.iter().map(|p| p.found.len()).sum());
+        let mut found = kept;
+        found.reserve(listed.iter().map(|p| p.found.len()).sum());
         let mut to_scan = Vec::new();
         let mut shards = Vec::new();
         for pass in listed {
-            transcripts.extend(pass.found);
+            found.extend(pass.found);
             to_scan.extend(pass.to_scan);
             warnings.extend(pass.warnings);
             shards.extend(pass.shard);
         }
         index.adopt(shards);
-
-        scan_changed(index, to_scan, &mut transcripts, &mut warnings);
-        index.retain_live(transcripts.iter().map(|t| t.path.as_path()));
-        if let Err(e) = index.save() {
-            warnings.push(Warning::new(index.path(), e.to_string()));
-        }
-        (transcripts, warnings)
+        Walked { found, to_scan, warnings }
     }
 
     /// The folders that may hold transcripts: `projects/*` and, with a fleet, its docker-sessions
@@ -280,25 +294,62 @@ impl FolderPass {
     }
 }
 
+/// The rest of [`Catalog::scan_transcripts`]: what the walk left to read is read (each
+/// recorded in `publishing` as it is), the index keeps what is live and is saved.
+fn read_walked(
+    index: &mut ListingIndex,
+    walked: Walked,
+    publishing: Option<&Publishing<'_>>,
+) -> (Vec<FoundTranscript>, Vec<Warning>) {
+    let Walked { found: mut transcripts, to_scan, mut warnings } = walked;
+    scan_changed(index, to_scan, &mut transcripts, &mut warnings, publishing);
+    index.retain_live(transcripts.iter().map(|t| t.path.as_path()));
+    if let Err(e) = index.save() {
+        warnings.push(Warning::new(index.path(), e.to_string()));
+    }
+    (transcripts, warnings)
+}
+
+/// What a pass's folder walk found: the transcripts known from the index (or kept from the last
+/// pass), those to read, and what could not be listed.
+pub(super) struct Walked {
+    found: Vec<FoundTranscript>,
+    to_scan: Vec<(Candidate, Option<(u64, FactsScanner)>)>,
+    warnings: Vec<Warning>,
+}
+
 /// Reads the changed transcripts in parallel, each from where it left off, into the index and
 /// the listing. One that vanished since it was listed is left out; one unreadable is a warning.
+/// The newest files are read first (a window painting the listing so far fills its first screen
+/// first); the listing keeps the walk's order.
 fn scan_changed(
     index: &mut ListingIndex,
     to_scan: Vec<(Candidate, Option<(u64, FactsScanner)>)>,
     transcripts: &mut Vec<FoundTranscript>,
     warnings: &mut Vec<Warning>,
+    publishing: Option<&Publishing<'_>>,
 ) {
-    let scanned: Vec<(Candidate, std::io::Result<facts::ScanOutcome>)> = to_scan
-        .into_par_iter()
-        .map(|(c, resume)| {
-            let r = facts::scan_file(&c.path, resume);
-            (c, r)
+    let mut work: Vec<_> = to_scan.into_iter().enumerate().collect();
+    work.sort_by_key(|(_, (c, _))| std::cmp::Reverse(c.stamp.mtime_ns));
+    // Handed out in order as threads ask (not split in halves), so the newest go first.
+    let mut scanned: Vec<(usize, Candidate, std::io::Result<IndexEntry>)> = work
+        .into_iter()
+        .par_bridge()
+        .map(|(i, (c, resume))| {
+            let bytes = to_read(&c, &resume);
+            let entry = facts::scan_file(&c.path, resume)
+                .map(|outcome| IndexEntry::new(c.stamp, outcome.offset, &outcome.scanner));
+            if let Some(p) = publishing {
+                let found = entry.as_ref().ok().map(|e| c.found_with(e.facts()));
+                p.record(i, bytes, found.as_ref());
+            }
+            (i, c, entry)
         })
         .collect();
-    for (c, result) in scanned {
+    scanned.sort_unstable_by_key(|s| s.0);
+    for (_, c, result) in scanned {
         match result {
-            Ok(outcome) => {
-                let entry = IndexEntry::new(c.stamp, outcome.offset, &outcome.scanner);
+            Ok(entry) => {
                 let facts = entry.facts();
                 index.insert(&c.path, entry);
                 transcripts.push(c.into_found(facts));
@@ -311,7 +362,7 @@ fn scan_changed(
 
 /// A transcript file found by listing, before it is read.
 #[derive(Debug)]
-struct Candidate {
+pub(super) struct Candidate {
     path: PathBuf,
     folder: String,
     session_id: String,
@@ -331,6 +382,7 @@ impl Candidate {
             docker: self.docker,
             facts,
             activity_ms: 0,
+            pending: false,
         };
         found.activity_ms = found
             .facts
@@ -340,6 +392,23 @@ impl Candidate {
             .unwrap_or(0);
         found
     }
+
+    /// The transcript as listed with these facts (the candidate stays, for the index).
+    fn found_with(&self, facts: Arc<TranscriptFacts>) -> FoundTranscript {
+        let c = Candidate {
+            path: self.path.clone(),
+            folder: self.folder.clone(),
+            session_id: self.session_id.clone(),
+            stamp: self.stamp,
+            docker: self.docker,
+        };
+        c.into_found(facts)
+    }
+}
+
+/// The bytes a pass reads of a candidate (from where it left off when it resumes).
+fn to_read(c: &Candidate, resume: &Option<(u64, FactsScanner)>) -> u64 {
+    c.stamp.size.saturating_sub(resume.as_ref().map_or(0, |r| r.0))
 }
 
 fn list_folder(
