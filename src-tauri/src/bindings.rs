@@ -10,6 +10,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     let cfg = Config::new().with_out_dir(dir);
     // Engine types.
     corral_engine::Listing::export_all(&cfg)?;
+    corral_engine::ListingSoFar::export_all(&cfg)?;
     corral_engine::ErrorPayload::export_all(&cfg)?;
     corral_engine::SessionDetails::export_all(&cfg)?;
     corral_engine::model::AgentSummary::export_all(&cfg)?;

@@ -23,7 +23,9 @@ use corral_engine::export::{ExportRequest, ExportSummary};
 use corral_engine::lost_questions::LostQuestion;
 use corral_engine::model::{AgentSummary, AttachmentData, MessagePage, ModelUsage, SessionSummary};
 use corral_engine::search::{IndexStatus, SearchOptions, SearchResults, TranscriptMatches};
-use corral_engine::{Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, SessionDetails};
+use corral_engine::{
+    Catalog, ErrorKind, ErrorPayload, ListOptions, Listing, ListingSoFar, SessionDetails,
+};
 use tauri::State;
 
 use crate::ipc::Progress;
@@ -86,6 +88,15 @@ pub async fn list_sessions(state: State<'_, AppState>, include_temp: bool) -> Re
             .await;
     state.listing_served();
     listing
+}
+
+pub async fn listing_so_far(
+    state: State<'_, AppState>,
+    include_temp: bool,
+) -> Reply<Option<ListingSoFar>> {
+    let catalog = state.catalog()?;
+    let opts = ListOptions { limit: None, include_temp };
+    blocking(move || Ok::<_, ErrorPayload>(catalog.listing_so_far(opts))).await
 }
 
 pub async fn agent_sessions(

@@ -8,6 +8,9 @@ pub const SESSIONS_CHANGED: &str = "sessions-changed";
 /// Event name: the background search indexer's status changed (payload: the engine's
 /// `IndexStatus`).
 pub const SEARCH_STATUS: &str = "search-status";
+/// Event name: how far the listing's full pass under way has read (payload: the engine's
+/// `ScanProgress`; at most about ten a second). While it reads, `listing_so_far` answers.
+pub const LISTING_PROGRESS: &str = "listing-progress";
 /// Event name: files or folders were dropped on the window.
 pub const FILES_DROPPED: &str = "files-dropped";
 

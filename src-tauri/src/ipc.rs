@@ -35,7 +35,7 @@ use corral_engine::resume::ResumeOutcome;
 use corral_engine::runs::{RunSummary, UndoPlan, UndoReport};
 use corral_engine::search::{IndexStatus, SearchResults, TranscriptMatches};
 use corral_engine::storage::StorageReport;
-use corral_engine::{ErrorKind, ErrorPayload, Listing, SessionDetails};
+use corral_engine::{ErrorKind, ErrorPayload, Listing, ListingSoFar, SessionDetails};
 use serde::de::DeserializeOwned;
 use tauri::Runtime;
 use tauri::ipc::{Channel, CommandArg, CommandItem, InvokeError};
@@ -90,6 +90,10 @@ surface! {
     set_settings(patch: SettingsPatch) -> Settings;
     list_agents() -> Vec<AgentSummary>;
     list_sessions(include_temp: bool) -> Listing;
+    /// While the listing's full pass reads many transcripts (a first start): the listing as far
+    /// as it knows it, rows not read yet marked `pending`, and how far it has read (`null` when
+    /// no such pass is under way: ask `list_sessions`). Never waits for the pass.
+    listing_so_far(include_temp: bool) -> Option<ListingSoFar>;
     agent_sessions(agent: String) -> Vec<SessionSummary>;
     session_info(session_id: String) -> SessionDetails;
     session_messages(session_id: String, before: Option<u64>, limit: u32) -> MessagePage;

@@ -22,10 +22,11 @@ use std::sync::Arc;
 
 use tauri::{AppHandle, DragDropEvent, Emitter, Runtime, WindowEvent};
 
+use corral_engine::ScanProgress;
 use corral_engine::search::IndexStatus;
 
 use crate::events::{
-    FILES_DROPPED, FilesDropped, SEARCH_STATUS, SESSIONS_CHANGED, SessionsChanged,
+    FILES_DROPPED, FilesDropped, LISTING_PROGRESS, SEARCH_STATUS, SESSIONS_CHANGED, SessionsChanged,
 };
 use crate::settings::LaunchEnv;
 use crate::state::AppState;
@@ -52,7 +53,7 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: AppState) -> tau
 /// When no window asks for a listing, the search index starts this long after launch anyway.
 const INDEX_FALLBACK: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// Sends `sessions-changed` and `search-status` through `handle`, starts the watcher and the
+/// Sends `sessions-changed`, `listing-progress` and `search-status` through `handle`, starts the watcher and the
 /// background search indexer (called once the app exists),
 /// waiting at most `wait` for its watches (the app does not wait: its window comes first).
 pub fn start_live_updates<R: Runtime>(
@@ -60,7 +61,10 @@ pub fn start_live_updates<R: Runtime>(
     handle: AppHandle<R>,
     wait: std::time::Duration,
 ) {
-    let for_search = handle.clone();
+    let (for_search, for_listing) = (handle.clone(), handle.clone());
+    state.set_scan_notifier(Arc::new(move |progress: &ScanProgress| {
+        let _ = for_listing.emit(LISTING_PROGRESS, progress);
+    }));
     state.set_notifier(Arc::new(move |changed: SessionsChanged| {
         let _ = handle.emit(SESSIONS_CHANGED, changed);
     }));

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 
-use corral_engine::{Catalog, CatalogConfig, Error, ErrorKind, ErrorPayload};
+use corral_engine::{Catalog, CatalogConfig, Error, ErrorKind, ErrorPayload, ScanObserver};
 
 use crate::events::SessionsChanged;
 use crate::settings::{self, Effective, LaunchEnv, SavedSettings, Settings, SettingsPatch};
@@ -43,6 +43,8 @@ struct Shared {
     run_cancel: Arc<AtomicBool>,
     search: Mutex<Option<Search>>,
     search_notifier: Mutex<Option<StatusNotifier>>,
+    /// Told how far a catalog's full pass has read (installed on every catalog opened).
+    scan_notifier: Mutex<Option<ScanObserver>>,
     /// The background indexer has been started once (after the first listing).
     index_started: AtomicBool,
 }
@@ -109,6 +111,7 @@ impl AppState {
             run_cancel: Arc::new(AtomicBool::new(false)),
             search: Mutex::new(None),
             search_notifier: Mutex::new(None),
+            scan_notifier: Mutex::new(None),
             index_started: AtomicBool::new(false),
         }))
     }
@@ -185,6 +188,9 @@ impl AppState {
         let next = patch.apply(&self.0.env, &current)?;
         // A preference alone keeps the catalog (and its watcher and index) as they are.
         let catalog = if patch.touches_paths() { Some(open_catalog(&next)?) } else { None };
+        if let Some(c) = &catalog {
+            c.set_scan_observer(self.0.scan_notifier.lock().ok().and_then(|n| n.clone()));
+        }
         let mut next_saved = saved.clone();
         if let Some(file) = &self.0.env.settings_file {
             // Another Corral window may have saved since this one loaded: under the folder lock,
@@ -249,6 +255,17 @@ impl AppState {
             on_change(&weak, &roots.0, &roots.1, &changes);
         })
         .ok();
+    }
+
+    /// Installs who is told how far a listing's full pass has read, on the catalog in force and
+    /// every catalog opened later.
+    pub fn set_scan_notifier(&self, notifier: ScanObserver) {
+        if let Ok(mut slot) = self.0.scan_notifier.lock() {
+            *slot = Some(notifier.clone());
+        }
+        if let Ok(catalog) = self.catalog() {
+            catalog.set_scan_observer(Some(notifier));
+        }
     }
 
     /// Installs the notifier of the background indexer's status.

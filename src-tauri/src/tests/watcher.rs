@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use tauri::Listener;
 
 use super::support::*;
-use crate::events::SESSIONS_CHANGED;
+use crate::events::{LISTING_PROGRESS, SESSIONS_CHANGED};
 
 /// Collects `sessions-changed` payloads.
 fn listen(h: &Harness) -> mpsc::Receiver<Value> {
@@ -195,4 +195,45 @@ fn the_settings_say_when_live_updates_poll() {
     crate::state::REFUSE_NATIVE.with(|r| r.set(false));
     let note = polled.ok("get_settings", json!({}))["liveUpdatesNote"].as_str().unwrap().to_owned();
     assert!(note.contains("every 3 s") && note.contains("max_user_watches"), "{note}");
+}
+
+#[test]
+fn a_first_listing_with_much_to_read_reports_its_progress_and_answers_so_far() {
+    let h = harness(false);
+    let (tx, rx) = mpsc::channel();
+    h.app.listen_any(LISTING_PROGRESS, move |event| {
+        let _ = tx.send(serde_json::from_str::<Value>(event.payload()).unwrap());
+    });
+    // Another Claude home, never listed: its first listing reads every file.
+    let other = h.tmp.path().join("other-home");
+    let folder = other.join("projects/-home-dev-many");
+    std::fs::create_dir_all(&folder).unwrap();
+    for i in 0..80 {
+        let id = format!("0000{i:04x}-0000-4000-8000-{i:012x}");
+        let line = json!({"type": "user", "uuid": format!("u-{i}"), "sessionId": id,
+            "cwd": "/home/dev/many", "timestamp": "2026-11-20T10:30:00.000Z",
+            "message": {"role": "user", "content": format!("task {i}")}});
+        std::fs::write(folder.join(format!("{id}.jsonl")), format!("{line}\n")).unwrap();
+    }
+    h.ok("set_settings", json!({"patch": {"claudeHome": other.display().to_string()}}));
+    let listing = h.ok("list_sessions", json!({"includeTemp": true}));
+    assert_eq!(listing["groups"][0]["sessionCount"], json!(80), "{listing}");
+
+    // The pass told how far it read (the catalog opened for the new home has the observer),
+    // up to its last file.
+    let mut told = Vec::new();
+    while let Ok(p) = rx.recv_timeout(Duration::from_secs(10)) {
+        let last = p["read"] == p["toRead"];
+        told.push(p);
+        if last {
+            break;
+        }
+    }
+    assert!(!told.is_empty(), "no listing-progress event within 10 s");
+    let (first, last) = (&told[0], &told[told.len() - 1]);
+    assert_eq!((&first["read"], &first["toRead"]), (&json!(1), &json!(80)), "{told:?}");
+    assert_eq!(last["read"], json!(80), "the last file read is told: {told:?}");
+    assert!(last["bytesRead"].as_u64().unwrap() > 0 && last["bytesRead"] == last["bytesToRead"]);
+    // The pass is over: nothing so far to show, the listing is complete.
+    assert_eq!(h.ok("listing_so_far", json!({"includeTemp": true})), Value::Null);
 }

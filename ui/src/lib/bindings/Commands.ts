@@ -24,6 +24,7 @@ import type { ImportReport } from './ImportReport';
 import type { ImportTarget } from './ImportTarget';
 import type { IndexStatus } from './IndexStatus';
 import type { Listing } from './Listing';
+import type { ListingSoFar } from './ListingSoFar';
 import type { LiveNow } from './LiveNow';
 import type { LostQuestion } from './LostQuestion';
 import type { MessagePage } from './MessagePage';
@@ -59,6 +60,12 @@ export interface Commands {
   set_settings: { args: { patch: SettingsPatch }; result: Settings };
   list_agents: { args: Record<string, never>; result: Array<AgentSummary> };
   list_sessions: { args: { includeTemp: boolean }; result: Listing };
+  /**
+   * While the listing's full pass reads many transcripts (a first start): the listing as far
+   * as it knows it, rows not read yet marked `pending`, and how far it has read (`null` when
+   * no such pass is under way: ask `list_sessions`). Never waits for the pass.
+   */
+  listing_so_far: { args: { includeTemp: boolean }; result: ListingSoFar | null };
   agent_sessions: { args: { agent: string }; result: Array<SessionSummary> };
   session_info: { args: { sessionId: string }; result: SessionDetails };
   session_messages: { args: { sessionId: string; before: number | null; limit: number }; result: MessagePage };

@@ -102,4 +102,10 @@ continuedFrom: string | null,
 /**
  * The session that continues this conversation in a newer file.
  */
-continuedIn: string | null, };
+continuedIn: string | null, 
+/**
+ * Listed from the folder walk of a pass still under way: its file is not read yet, so
+ * only its id, folder, size and time are known (see `Catalog::listing_so_far`). Left out
+ * of the JSON when false.
+ */
+pending?: boolean, };
