@@ -983,6 +983,8 @@ const handlers: Handlers = {
     const count = (gs: typeof all) => gs.reduce((n, g) => n + g.sessionCount, 0);
     return { groups: shown, warnings: [], leftOutTemp: count(all) - count(shown) };
   },
+  // The demo's listing is complete at once: no pass is ever under way.
+  listing_so_far: () => null,
   agent_sessions: (a) => {
     return sessions
       .filter((s) => s.agentName === a.agent)

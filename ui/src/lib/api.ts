@@ -27,6 +27,7 @@ import type {
   ReopenChoice,
   ReopenOutcome,
   ReopenReport,
+  ScanProgress,
   SessionsChanged,
 } from './types';
 
@@ -62,6 +63,9 @@ export const getSettings = () => call('get_settings', {});
 export const setSettings = (patch: SettingsPatch) => call('set_settings', { patch });
 export const listAgents = () => call('list_agents', {});
 export const listSessions = (includeTemp: boolean) => call('list_sessions', { includeTemp });
+/** The listing as far as the full pass under way knows it (rows not read yet are `pending`);
+ *  null when no pass with much to read is under way. Never waits. */
+export const listingSoFar = (includeTemp: boolean) => call('listing_so_far', { includeTemp });
 export const agentSessions = (agent: string) => call('agent_sessions', { agent });
 export const sessionInfo = (sessionId: string) => call('session_info', { sessionId });
 export const sessionMessages = (sessionId: string, before: number | null, limit: number) =>
@@ -145,6 +149,8 @@ function subscribe<T>(event: string, cb: (payload: T) => void): Promise<Unsubscr
 
 export const onSessionsChanged = (cb: (p: SessionsChanged) => void) =>
   subscribe<SessionsChanged>('sessions-changed', cb);
+/** How far the listing's full pass has read (about ten a second while it reads many files). */
+export const onListingProgress = (cb: (p: ScanProgress) => void) => subscribe<ScanProgress>('listing-progress', cb);
 export const onSearchStatus = (cb: (p: IndexStatus) => void) => subscribe<IndexStatus>('search-status', cb);
 export const onFilesDropped = (cb: (p: FilesDropped) => void) => subscribe<FilesDropped>('files-dropped', cb);
 

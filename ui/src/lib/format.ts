@@ -2,8 +2,9 @@ import type { IconName } from './icons';
 import type { DirectoryGroup, Origin, SessionSummary, NotResumableReason, TokenTotals } from './types';
 
 /** The name a person sees: custom name › auto name › preview › "Untitled session". */
-export function displayName(s: Pick<SessionSummary, 'customName' | 'autoName' | 'preview'>): string {
-  return nonEmpty(s.customName) ?? nonEmpty(s.autoName) ?? nonEmpty(s.preview) ?? 'Untitled session';
+export function displayName(s: Pick<SessionSummary, 'customName' | 'autoName' | 'preview' | 'pending'>): string {
+  const named = nonEmpty(s.customName) ?? nonEmpty(s.autoName) ?? nonEmpty(s.preview);
+  return named ?? (s.pending ? 'Not read yet…' : 'Untitled session');
 }
 
 function nonEmpty(v: string | null | undefined): string | null {
@@ -232,4 +233,9 @@ export function exportFileName(s: SessionSummary, ext: string): string {
     .trim();
   const stem = safe && safe !== 'Untitled session' ? safe : `session-${s.sessionId.slice(0, 8)}`;
   return `${stem}.${ext}`;
+}
+
+/** The listing's first pass as it reads: "Reading 3,120 of 9,717 sessions…". */
+export function readingLine(p: { read: number; toRead: number }): string {
+  return `Reading ${p.read.toLocaleString()} of ${formatCount(p.toRead, 'session')}…`;
 }

@@ -9,13 +9,17 @@ import type {
   DesktopPlacement,
   DesktopReport,
   DirectoryGroup,
+  Listing as ListingReply,
   IndexStatus,
+  ScanProgress,
   SessionSummary,
   Warning,
 } from './types';
 
 /** Least time between two list refreshes caused by changes on disk. */
 export const REFRESH_GAP_MS = 1000;
+/** Least time between two listings so far asked for while a pass reads many files. */
+export const SO_FAR_GAP_MS = 1000;
 
 class Listing {
   agents = $state.raw<AgentSummary[] | null>(null);
@@ -29,6 +33,11 @@ class Listing {
   includeTemp = $state(false);
   /** Sessions of temp folders the listing left out (while `includeTemp` is off). */
   leftOutTemp = $state(0);
+  /** How far the listing's pass has read while the lists show what it knows so far (rows not
+   *  read yet are `pending`); null once the listing is complete. */
+  progress = $state.raw<ScanProgress | null>(null);
+  /** Counts calls of {@link loadListing}: only the newest call's answers are shown. */
+  private generation = 0;
 
   /** Custom names set in this run of the app (optimistic): sessionId → name (null = cleared). */
   names = $state<Record<string, string | null>>({});
@@ -64,17 +73,63 @@ class Listing {
     return this.loadListing();
   }
 
+  /** Loads the listing. While nothing complete is shown and the shell's pass reads many files
+   *  (a first start), what it knows so far is shown as it reads, with its progress. */
   async loadListing(): Promise<void> {
+    const generation = ++this.generation;
+    const includeTemp = this.includeTemp;
+    const stop = this.groups === null || this.progress ? this.followPass(generation, includeTemp) : null;
     try {
-      const l = await api.listSessions(this.includeTemp);
-      this.groups = newestFirst(l.groups);
-      this.warnings = l.warnings;
-      this.leftOutTemp = l.leftOutTemp;
-      this.error = null;
+      const l = await api.listSessions(includeTemp);
+      if (generation !== this.generation) return;
+      this.show(l);
     } catch (e) {
+      if (generation !== this.generation) return;
       this.error = api.toAppError(e);
       this.groups = [];
+    } finally {
+      stop?.();
+      if (generation === this.generation) this.progress = null;
     }
+  }
+
+  private show(l: ListingReply): void {
+    this.groups = newestFirst(l.groups);
+    this.warnings = l.warnings;
+    this.leftOutTemp = l.leftOutTemp;
+    this.error = null;
+  }
+
+  /** Shows the pass's listing so far now and as `listing-progress` says it reads on (at most
+   *  every {@link SO_FAR_GAP_MS}); returns the stop. */
+  private followPass(generation: number, includeTemp: boolean): () => void {
+    let stopped = false;
+    let asking = false;
+    let askedAt = 0;
+    const ask = async (): Promise<void> => {
+      asking = true;
+      askedAt = Date.now();
+      try {
+        const soFar = await api.listingSoFar(includeTemp);
+        if (stopped || generation !== this.generation || !soFar) return;
+        this.show(soFar.listing);
+        this.progress = soFar.progress;
+      } catch {
+        // The complete listing says what went wrong.
+      } finally {
+        asking = false;
+      }
+    };
+    const unsubscribe = api.onListingProgress((p) => {
+      if (stopped || generation !== this.generation) return;
+      if (this.progress) this.progress = p;
+      if (!asking && (!this.progress || Date.now() - askedAt >= SO_FAR_GAP_MS)) void ask();
+    });
+    void ask();
+    return () => {
+      stopped = true;
+      void unsubscribe.then((u) => u()).catch(() => {});
+    };
   }
 
   private inflight = new Map<string, Promise<void>>();
@@ -131,6 +186,7 @@ class Listing {
     this.names = {};
     this.agents = null;
     this.groups = null;
+    this.progress = null;
   }
 
   /** The desktop app's sidebars, for the listing's badges; a store that cannot be read shows none. */

@@ -6,6 +6,8 @@ export type { ErrorKind } from './bindings/ErrorKind';
 import type { ErrorKind } from './bindings/ErrorKind';
 export type { ErrorPayload } from './bindings/ErrorPayload';
 export type { Listing } from './bindings/Listing';
+export type { ListingSoFar } from './bindings/ListingSoFar';
+export type { ScanProgress } from './bindings/ScanProgress';
 export type { MessagePage } from './bindings/MessagePage';
 export type { NotResumableReason } from './bindings/NotResumableReason';
 export type { ExportFormat } from './bindings/ExportFormat';
