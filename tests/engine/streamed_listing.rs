@@ -126,6 +126,19 @@ fn rows_are_listed_before_their_files_are_read_and_fill_in_as_read() {
     assert_eq!(group(&sessions(first)).last(), Some(&last_many));
     assert_eq!(group(&done.iter().collect::<Vec<_>>()).first(), Some(&last_many));
 
+    // The Fleet's agents are counted from the records before their sessions are read: the
+    // same agents, each with at least the sessions the complete pass gives it (a file that turns
+    // out to hold no session is counted until it is read).
+    let agents = catalog.agents().unwrap();
+    assert!(agents.iter().any(|a| a.session_count > 0));
+    let names = |a: &[corral_engine::model::AgentSummary]| -> Vec<String> {
+        a.iter().map(|a| a.name.clone()).collect()
+    };
+    assert_eq!(names(&first.agents), names(&agents));
+    for (so_far, done) in first.agents.iter().zip(&agents) {
+        assert!(so_far.session_count >= done.session_count, "{so_far:?} vs {done:?}");
+    }
+
     // The pass is over: nothing is published.
     assert!(catalog.listing_so_far(ALL).is_none());
     assert!(catalog.scan_progress().is_none());

@@ -191,8 +191,15 @@ impl Catalog {
 
     /// The fleet's agents with their true session counts (empty with no fleet).
     pub fn agents(&self) -> Result<Vec<AgentSummary>> {
-        let Some(fleet) = self.fleet.as_ref() else { return Ok(Vec::new()) };
-        let scan = self.scan()?;
+        if self.fleet.is_none() {
+            return Ok(Vec::new());
+        }
+        Ok(self.agents_of(&*self.scan()?))
+    }
+
+    /// [`Catalog::agents`] of the pass `scan`.
+    pub(super) fn agents_of(&self, scan: &Scan) -> Vec<AgentSummary> {
+        let Some(fleet) = self.fleet.as_ref() else { return Vec::new() };
         let mut counts: HashMap<String, (u64, Option<String>, TokenTotals)> = HashMap::new();
         for t in scan.transcripts.iter().filter(|t| t.is_session()) {
             if let Some(owner) = scan.attribution.get(&t.session_id).agent_name {
@@ -209,7 +216,7 @@ impl Catalog {
         for a in &fleet.agents {
             *own_names.entry(&a.name).or_default() += 1;
         }
-        Ok(fleet
+        fleet
             .agents
             .iter()
             .map(|a| {
@@ -233,6 +240,6 @@ impl Catalog {
                     tokens,
                 }
             })
-            .collect())
+            .collect()
     }
 }

@@ -34,6 +34,9 @@ pub struct ScanProgress {
 pub struct ListingSoFar {
     /// Grouped and sorted as [`Catalog::all_sessions`] does, on what is known.
     pub listing: Listing,
+    /// The fleet's agents as [`Catalog::agents`] counts them, on what is known (every session
+    /// found is counted for the agent its records name; empty with no fleet).
+    pub agents: Vec<AgentSummary>,
     /// How far the pass has read.
     pub progress: ScanProgress,
 }
@@ -139,8 +142,9 @@ impl Catalog {
         // On a pool of its own: the shared one is busy reading until the pass ends, and work
         // queued there would wait for that.
         let own = rayon::ThreadPoolBuilder::new().num_threads(1).build().ok()?;
-        let listing = own.install(|| self.listing_of(&scan, opts));
-        Some(ListingSoFar { listing, progress })
+        let (listing, agents) =
+            own.install(|| (self.listing_of(&scan, opts), self.agents_of(&scan)));
+        Some(ListingSoFar { listing, agents, progress })
     }
 
     /// Publishes what a full pass's walk found, when it has much to read: `base` is the pass
