@@ -57,6 +57,9 @@ class Listing {
     return this.agentNames.get(name) ?? name;
   }
 
+  /** The agents shown are the complete pass's (not a pass's so far). */
+  private agentsComplete = false;
+
   async loadAgents(): Promise<void> {
     try {
       this.agents = await api.listAgents();
@@ -65,6 +68,7 @@ class Listing {
       this.agentsError = api.toAppError(e);
       this.agents = [];
     }
+    this.agentsComplete = true;
   }
 
   /** Shows or hides the sessions of temp folders (the listing is read again). */
@@ -113,6 +117,7 @@ class Listing {
         const soFar = await api.listingSoFar(includeTemp);
         if (stopped || generation !== this.generation || !soFar) return;
         this.show(soFar.listing);
+        if (!this.agentsComplete) this.agents = soFar.agents;
         this.progress = soFar.progress;
       } catch {
         // The complete listing says what went wrong.
@@ -185,6 +190,7 @@ class Listing {
     this.agentSessions = {};
     this.names = {};
     this.agents = null;
+    this.agentsComplete = false;
     this.groups = null;
     this.progress = null;
   }

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { group, session } from './fixtures';
-import type { Listing, ListingSoFar, ScanProgress, SessionSummary } from '../lib/types';
+import type { AgentSummary, Listing, ListingSoFar, ScanProgress, SessionSummary } from '../lib/types';
 
 vi.mock('../lib/api', async () => (await import('./fixtures')).apiMock());
 const api = await import('../lib/api');
@@ -25,10 +25,21 @@ const unread = (id: string): SessionSummary =>
 const read = (id: string, name: string): SessionSummary =>
   session({ sessionId: id, workingDirectory: DIR, autoName: name });
 
-function soFar(sessions: SessionSummary[], p: Partial<ScanProgress>): ListingSoFar {
+function soFar(sessions: SessionSummary[], p: Partial<ScanProgress>, agents: AgentSummary[] = []): ListingSoFar {
   const progress = { read: 0, toRead: 3, bytesRead: 0, bytesToRead: 300, ...p };
-  return { listing: { groups: [group(DIR, sessions)], warnings: [], leftOutTemp: 0 }, progress };
+  return { listing: { groups: [group(DIR, sessions)], warnings: [], leftOutTemp: 0 }, agents, progress };
 }
+
+const agent = (sessionCount: number): AgentSummary => ({
+  name: 'team.alpha',
+  displayName: 'alpha',
+  fleetPath: ['team'],
+  workingDirectory: DIR,
+  docker: false,
+  sessionCount,
+  lastActivityAt: null,
+  tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+});
 
 /** The shell's `list_sessions`, answered when the test says. */
 function pendingListing(): (l: Listing) => Promise<void> {
@@ -118,6 +129,33 @@ describe('the listing while its first pass reads', () => {
     await tick();
     expect(api.listingSoFar).toHaveBeenCalledTimes(2);
     expect(listing.progress).toBeNull();
+  });
+
+  it("shows the fleet's agents so far until their complete counts arrive", async () => {
+    let now = 2_000_000;
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const tell = progressEvents();
+    const finish = pendingListing();
+    let agentsDone: (a: AgentSummary[]) => void = () => {};
+    vi.mocked(api.listAgents).mockImplementationOnce(() => new Promise((r) => (agentsDone = r)));
+    vi.mocked(api.listingSoFar).mockResolvedValueOnce(soFar([unread('s-1'), unread('s-2')], { read: 0 }, [agent(2)]));
+    const agents = listing.loadAgents();
+    const loading = listing.loadListing();
+    await vi.waitFor(() => expect(listing.agents?.[0].sessionCount).toBe(2));
+    agentsDone([agent(1)]);
+    await agents;
+    expect(listing.agents?.[0].sessionCount).toBe(1);
+
+    // A listing so far that lands after the complete agents updates the rows, not the agents.
+    now += SO_FAR_GAP_MS;
+    vi.mocked(api.listingSoFar).mockResolvedValueOnce(
+      soFar([read('s-1', 'One, read now'), unread('s-2')], { read: 1 }, [agent(5)]),
+    );
+    tell({ read: 1, toRead: 3, bytesRead: 100, bytesToRead: 300 });
+    await vi.waitFor(() => expect(listing.sessionById('s-1')?.autoName).toBe('One, read now'));
+    expect(listing.agents?.[0].sessionCount).toBe(1);
+    await finish({ groups: [group(DIR, [read('s-1', 'One')])], warnings: [], leftOutTemp: 0 });
+    await loading;
   });
 
   it('asks nothing so far once a complete listing is shown, and shows no stale answer', async () => {
