@@ -147,29 +147,26 @@ impl Catalog {
         Some(ListingSoFar { listing, agents, progress })
     }
 
-    /// Publishes what a full pass's walk found, when it has much to read: `base` is the pass
-    /// without its transcripts (attribution, names, warnings so far), `found` what the walk
-    /// knew from the index, and `stand_ins` one per transcript to read (with
-    /// [`stand_in_facts`]), with its bytes to read.
+    /// Publishes what a full pass's walk found, when it has much to read (`bytes_to_read` in
+    /// all): `base` is the pass without its transcripts (attribution, names, warnings so far),
+    /// `found` what the walk knew from the index, and `stand_ins` one per transcript to read
+    /// (with [`stand_in_facts`]). Below the bound nothing is copied.
     pub(super) fn publish(
         &self,
         base: &Scan,
         found: &[FoundTranscript],
-        stand_ins: impl ExactSizeIterator<Item = (FoundTranscript, u64)>,
+        stand_ins: impl ExactSizeIterator<Item = FoundTranscript>,
+        bytes_to_read: u64,
     ) -> Option<Publishing<'_>> {
         let to_read = stand_ins.len();
-        let mut bytes_to_read = 0;
+        if to_read < PUBLISH_FROM_FILES && bytes_to_read < PUBLISH_FROM_BYTES {
+            return None;
+        }
         let mut scan = base.copy();
         scan.transcripts.reserve(found.len() + to_read);
         scan.transcripts.extend_from_slice(found);
         let first_pending = scan.transcripts.len();
-        scan.transcripts.extend(stand_ins.map(|(t, bytes)| {
-            bytes_to_read += bytes;
-            FoundTranscript { pending: true, ..t }
-        }));
-        if to_read < PUBLISH_FROM_FILES && bytes_to_read < PUBLISH_FROM_BYTES {
-            return None;
-        }
+        scan.transcripts.extend(stand_ins.map(|t| FoundTranscript { pending: true, ..t }));
         let progress =
             ScanProgress { read: 0, to_read: to_read as u64, bytes_read: 0, bytes_to_read };
         *self.provisional.lock().ok()? = Some(Provisional { scan, first_pending, progress });

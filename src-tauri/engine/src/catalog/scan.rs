@@ -107,9 +107,9 @@ impl Catalog {
             leaves: OnceLock::new(),
         };
         // With much to read, a window may paint what the walk found while the files are read.
-        let stand_ins =
-            walked.to_scan.iter().map(|(c, r)| (c.found_with(stand_in_facts()), to_read(c, r)));
-        let publishing = self.publish(&scan, &walked.found, stand_ins);
+        let bytes = walked.to_scan.iter().map(|(c, r)| to_read(c, r)).sum();
+        let stand_ins = walked.to_scan.iter().map(|(c, _)| c.found_with(stand_in_facts()));
+        let publishing = self.publish(&scan, &walked.found, stand_ins, bytes);
         let (transcripts, mut warnings) = read_walked(index, walked, publishing.as_ref());
         self.unpublish();
         warnings.extend(other_warnings);
