@@ -19,7 +19,7 @@ import type {
 /** Least time between two list refreshes caused by changes on disk. */
 export const REFRESH_GAP_MS = 1000;
 /** Least time between two listings so far asked for while a pass reads many files. */
-export const SO_FAR_GAP_MS = 1000;
+export const SO_FAR_GAP_MS = 2000;
 
 class Listing {
   agents = $state.raw<AgentSummary[] | null>(null);
