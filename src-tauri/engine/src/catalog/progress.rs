@@ -87,14 +87,14 @@ impl Publishing<'_> {
     /// Records the `i`-th transcript to read (in the walk's order), read now: its stand-in
     /// is replaced (`None`: it vanished or could not be read, and stays a stand-in until the
     /// pass ends), and the observer is told.
-    pub(super) fn record(&self, i: usize, bytes: u64, found: Option<&FoundTranscript>) {
+    pub(super) fn record(&self, i: usize, bytes: u64, found: Option<FoundTranscript>) {
         let progress = {
             let Ok(mut slot) = self.slot.lock() else { return };
             let Some(p) = slot.as_mut() else { return };
             if let Some(found) = found
                 && let Some(t) = p.scan.transcripts.get_mut(p.first_pending + i)
             {
-                *t = found.clone();
+                *t = found;
             }
             p.progress.read += 1;
             p.progress.bytes_read += bytes;

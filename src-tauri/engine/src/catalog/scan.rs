@@ -341,7 +341,7 @@ fn scan_changed(
                 .map(|outcome| IndexEntry::new(c.stamp, outcome.offset, &outcome.scanner));
             if let Some(p) = publishing {
                 let found = entry.as_ref().ok().map(|e| c.found_with(e.facts()));
-                p.record(i, bytes, found.as_ref());
+                p.record(i, bytes, found);
             }
             (i, c, entry)
         })
