@@ -89,6 +89,13 @@ pub fn run() -> ExitCode {
         }
         return ExitCode::from(answer.code);
     }
+    #[cfg(all(unix, not(target_os = "macos")))]
+    if let Some(e) = launch::restart_without_bus_autolaunch(launch::SessionBus::of_process()) {
+        #[allow(clippy::print_stderr, reason = "the window is not open yet")]
+        {
+            eprintln!("corral: could not restart without starting a session bus: {e}");
+        }
+    }
     let state = AppState::launch(LaunchEnv::from_process(), Arc::new(reveal::open_in_file_manager));
     let builder = configure(tauri::Builder::default(), state)
         .plugin(tauri_plugin_dialog::init())

@@ -48,6 +48,10 @@ pub struct Settings {
     pub terminals: Vec<String>,
     /// Raise a desktop notification when a session starts waiting on you (off by default).
     pub notify_waiting: bool,
+    /// Set when notifications cannot be raised here (no session bus): why, for Settings to say.
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notifications_note: Option<String>,
     /// "Reopen recent work" starts each conversation with Remote Control on, named after its
     /// folder, so it is reachable from the person's other devices (off by default).
     pub reopen_remote_control: bool,
@@ -85,6 +89,8 @@ pub struct LaunchEnv {
     pub appdata: Option<PathBuf>,
     /// `$PATH`, where the terminals Settings offers are looked for.
     pub path: Option<std::ffi::OsString>,
+    /// No session bus (D-Bus) can be reached, so no desktop notification can be raised.
+    pub no_session_bus: bool,
 }
 
 impl LaunchEnv {
@@ -100,6 +106,7 @@ impl LaunchEnv {
             xdg_config_home: var("XDG_CONFIG_HOME"),
             appdata: var("APPDATA"),
             path: std::env::var_os("PATH"),
+            no_session_bus: !crate::launch::SessionBus::of_process().reachable(),
         }
     }
 

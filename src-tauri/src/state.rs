@@ -437,6 +437,10 @@ fn describe(opened: &Opened, env: &LaunchEnv) -> Settings {
         terminal: e.terminal.clone(),
         terminals: corral_engine::resume::installed_terminals(env.path.as_deref()),
         notify_waiting: e.notify_waiting,
+        notifications_note: env.no_session_bus.then(|| {
+            "There is no desktop session bus (D-Bus) here, so Corral cannot raise notifications."
+                .to_owned()
+        }),
         reopen_remote_control: e.reopen_remote_control,
         empty_quarantine_after_days: e.empty_quarantine_after_days,
     }

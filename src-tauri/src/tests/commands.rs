@@ -25,6 +25,18 @@ fn get_settings_reports_the_launch_environment() {
     assert_eq!(s["homeDir"], json!(h.tmp.path().join("home").display().to_string()));
     // Nothing is written just by starting.
     assert!(!h.settings_file().exists());
+    // A session bus: nothing to say about notifications.
+    assert_eq!(s.get("notificationsNote"), None, "{s}");
+}
+
+#[test]
+fn without_a_session_bus_settings_say_that_notifications_cannot_be_raised() {
+    let tmp = tempfile::tempdir().unwrap();
+    let env = crate::LaunchEnv { no_session_bus: true, ..fixture_env(tmp.path(), true) };
+    let without = harness_with(tmp, env);
+    let s = without.ok("get_settings", json!({}));
+    let note = s["notificationsNote"].as_str().unwrap_or_default();
+    assert!(note.contains("session bus") && note.contains("notifications"), "{s}");
 }
 
 #[test]
@@ -174,6 +186,7 @@ fn a_broken_fleet_keeps_all_chats_working_and_reports_through_list_agents() {
         xdg_config_home: None,
         appdata: None,
         path: None,
+        no_session_bus: false,
     };
     let h = harness_with(tmp, env);
     assert_eq!(h.err_kind("list_agents", json!({})), "config");

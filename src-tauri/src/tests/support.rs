@@ -96,21 +96,28 @@ pub fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Re
 /// A mock app over a fresh copy of the fixture home (with its fleet unless `with_fleet` is false).
 pub fn harness(with_fleet: bool) -> Harness {
     let tmp = tempfile::tempdir().unwrap();
-    copy_tree(&fixture_root(), &tmp.path().join("e2e"));
-    let fleet = with_fleet.then(|| tmp.path().join("e2e/fleet/herdctl.yaml"));
-    let env = LaunchEnv {
-        claude_config_dir: Some(tmp.path().join("e2e/claude")),
-        corral_data_dir: Some(tmp.path().join("data")),
+    let env = fixture_env(tmp.path(), with_fleet);
+    harness_with(tmp, env)
+}
+
+/// The launch environment of [`harness`]: a fresh copy of the fixture home under `root`, every
+/// path under `root`.
+pub fn fixture_env(root: &Path, with_fleet: bool) -> LaunchEnv {
+    copy_tree(&fixture_root(), &root.join("e2e"));
+    let fleet = with_fleet.then(|| root.join("e2e/fleet/herdctl.yaml"));
+    LaunchEnv {
+        claude_config_dir: Some(root.join("e2e/claude")),
+        corral_data_dir: Some(root.join("data")),
         corral_fleet: fleet,
-        home_dir: Some(tmp.path().join("home")),
-        platform_data_dir: Some(tmp.path().join("share")),
-        settings_file: Some(tmp.path().join("config/corral/settings.json")),
+        home_dir: Some(root.join("home")),
+        platform_data_dir: Some(root.join("share")),
+        settings_file: Some(root.join("config/corral/settings.json")),
         xdg_config_home: None,
         appdata: None,
         // One known terminal "installed", for the terminals Settings offers.
-        path: Some(fake_terminal_bin(tmp.path()).into_os_string()),
-    };
-    harness_with(tmp, env)
+        path: Some(fake_terminal_bin(root).into_os_string()),
+        no_session_bus: false,
+    }
 }
 
 /// A `bin/` folder holding an empty program (execute bit set) named as the platform's first

@@ -187,3 +187,21 @@ fn help_version_and_a_missing_display_are_answered_on_the_terminal() {
     assert_eq!(terminal_answer(&[], here), None);
     assert_eq!(terminal_answer(&args(&["-psn_0_12345"]), here), None);
 }
+
+#[test]
+fn the_session_bus_is_found_from_its_address_or_the_runtime_dir_socket() {
+    use crate::launch::{NO_SESSION_BUS, SessionBus};
+    use std::ffi::OsStr;
+    let runtime = tempfile::tempdir().unwrap();
+    let (addr, dir) = (Some(OsStr::new("unix:path=/run/user/1000/bus")), Some(runtime.path()));
+    assert_eq!(SessionBus::of(addr, None), SessionBus::Present);
+    assert_eq!(SessionBus::of(Some(OsStr::new(NO_SESSION_BUS)), dir), SessionBus::Disabled);
+    // No address and no socket: GLib and libdbus would start one, so the app restarts first.
+    assert_eq!(SessionBus::of(None, dir), SessionBus::Missing);
+    assert_eq!(SessionBus::of(Some(OsStr::new("")), None), SessionBus::Missing);
+    // The user's bus socket in the runtime dir is found as the libraries find it.
+    std::fs::write(runtime.path().join("bus"), "").unwrap();
+    assert_eq!(SessionBus::of(None, dir), SessionBus::Present);
+    assert!(SessionBus::Present.reachable());
+    assert!(!SessionBus::Disabled.reachable() && !SessionBus::Missing.reachable());
+}

@@ -118,6 +118,7 @@ fn a_projects_folder_created_after_start_is_picked_up() {
         xdg_config_home: None,
         appdata: None,
         path: None,
+        no_session_bus: false,
     };
     let h = harness_with(tmp, env);
     assert_eq!(h.ok("get_settings", json!({}))["claudeHomeExists"], json!(false));

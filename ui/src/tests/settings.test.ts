@@ -54,6 +54,13 @@ describe('settings', () => {
     expect(box.checked).toBe(false);
     await fireEvent.click(box);
     await vi.waitFor(() => expect(api.setSettings).toHaveBeenCalledWith({ notifyWaiting: true }));
+    expect(screen.queryByTestId('notifications-note')).toBeNull();
+  });
+
+  it('says so where notifications cannot be raised (no session bus)', () => {
+    config.settings = settings({ notificationsNote: 'There is no desktop session bus (D-Bus) here' });
+    render(SettingsView);
+    expect(screen.getByTestId('notifications-note').textContent).toContain('no desktop session bus');
   });
 
   it('automatic emptying of the quarantine is off until chosen, and can be turned off again', async () => {

@@ -39,6 +39,10 @@ terminals: Array<string>,
  */
 notifyWaiting: boolean, 
 /**
+ * Set when notifications cannot be raised here (no session bus): why, for Settings to say.
+ */
+notificationsNote?: string, 
+/**
  * "Reopen recent work" starts each conversation with Remote Control on, named after its
  * folder, so it is reachable from the person's other devices (off by default).
  */
