@@ -25,13 +25,16 @@ SUDO  := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_PACKAGES := build-essential pkg-config curl wget file libssl-dev libgtk-3-dev \
   libwebkit2gtk-4.1-dev libjavascriptcoregtk-4.1-dev libsoup-3.0-dev librsvg2-dev \
   libayatana-appindicator3-dev libxdo-dev xvfb xauth imagemagick x11-apps webkit2gtk-driver \
-  dbus-x11 at-spi2-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji python3-venv xdotool \
+  dbus-daemon dbus-x11 at-spi2-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji python3-venv xdotool \
   python3-gi gir1.2-gtk-3.0 tmux
 
 XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
+# A desktop as people have one: a display and a session bus (D-Bus) of its own, so that the e2e
+# suite's and the benchmarks' figures are a desktop's. `make bench-launch` runs with no bus.
+DESKTOP := dbus-run-session -- $(XVFB)
 
 .PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy doc-check test-engine \
-  test-shell check-ui deny test-ui bindings icons bench bench-quick bench-ui bench-ui-smoke bundle \
+  test-shell check-ui deny test-ui bindings icons bench bench-quick bench-ui bench-ui-smoke bench-launch bundle \
   conformance deps-claude-code
 
 help:
@@ -44,6 +47,7 @@ help:
 	@echo "make test      everything CI runs: deps, fmt, clippy, docs, engine/shell/UI tests, e2e"
 	@echo "make bench     performance benchmarks (docs/performance.md); make bench-quick for a smoke run"
 	@echo "make bench-ui  the app at 10,000 sessions through WebDriver (docs/performance.md); bench-ui-smoke is in make test"
+	@echo "make bench-launch  the app started 20 times with no session bus: the spread, and no bus started"
 	@echo "make bindings  regenerate the TypeScript bindings in ui/src/lib/bindings"
 	@echo "make icons     regenerate icons/ from scripts/icon.svg"
 	@echo "make bundle    release installers with the Tauri CLI (BUNDLES=deb by default; appimage also configured)"
@@ -98,7 +102,7 @@ run: build
 e2e: deps-e2e deps-claude-code build
 	cargo build -p corral-cli
 	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli CLAUDE_CODE_BIN=$(TOOLS)/claude-code/bin/claude \
-	  $(XVFB) $(VENV)/bin/python tests/e2e/run_e2e.py
+	  $(DESKTOP) $(VENV)/bin/python tests/e2e/run_e2e.py
 
 # The real Claude Code, pinned in tests/conformance/CLAUDE_CODE_VERSION (`latest`: the newest on npm),
 # installed once per machine into a cache outside the repository ($(CLAUDE_CODE_CACHE)/<version>/,
@@ -133,7 +137,7 @@ conformance: deps-claude-code
 # after a fast scroll (tests/e2e/bench_ui.py).
 bench-ui-smoke: deps-e2e build
 	cargo build -p corral-cli
-	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/bench_ui.py --smoke
+	CORRAL_APP=$(APP) CORRAL_CLI=target/debug/corral-cli $(DESKTOP) $(VENV)/bin/python tests/e2e/bench_ui.py --smoke
 
 fmt-check:
 	cargo fmt --all -- --check
@@ -197,7 +201,14 @@ bench-quick:
 # 10,000-session home in 3.1 s against 1.7 s released. The smoke run keeps the dev build.
 bench-ui: deps-e2e ui
 	cargo build --release -p corral -p corral-cli
-	CORRAL_APP=$(CARGO_OUT)/release/corral CORRAL_CLI=$(CARGO_OUT)/release/corral-cli $(XVFB) $(VENV)/bin/python tests/e2e/bench_ui.py
+	CORRAL_APP=$(CARGO_OUT)/release/corral CORRAL_CLI=$(CARGO_OUT)/release/corral-cli $(DESKTOP) $(VENV)/bin/python tests/e2e/bench_ui.py
+
+# The release app started 20 times where there is no session bus (a minimal window manager, ssh -X,
+# a container): the spread of its starts and the buses it asked for, none (tests/e2e/bench_launch.py).
+bench-launch: deps-e2e ui
+	cargo build --release -p corral -p corral-cli
+	env -u DBUS_SESSION_BUS_ADDRESS CORRAL_APP=$(CARGO_OUT)/release/corral CORRAL_CLI=$(CARGO_OUT)/release/corral-cli \
+	  $(XVFB) $(VENV)/bin/python tests/e2e/bench_launch.py
 
 # ---- generated files ----
 
