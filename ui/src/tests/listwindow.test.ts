@@ -60,4 +60,24 @@ describe('the drawn window of a virtual list', () => {
     expect(windowRange(o, 0, 800)).toEqual({ first: 0, last: 20 });
     expect(windowRange(rows(0), 0, 800)).toEqual({ first: 0, last: 0 });
   });
+
+  it('given the shortest row, holds as many rows wherever the list stands, and covers the viewports', () => {
+    // Rows of 46 px with a taller header (58 px) every 10 rows, as in All Chats.
+    const heights = Array.from({ length: 5000 }, (_, i) => (i % 10 === 0 ? 58 : 46));
+    const o = new Float64Array(heights.length + 1);
+    heights.forEach((h, i) => (o[i + 1] = o[i] + h));
+    const sizes = new Set<number>();
+    for (let top = 2000; top < 40_000; top += 17) {
+      const { first, last } = windowRange(o, top, 800, 0, 46);
+      sizes.add(last - first);
+      expect(first % BLOCK).toBe(0);
+      expect(o[first]).toBeLessThanOrEqual(top - 800);
+      expect(o[last]).toBeGreaterThanOrEqual(top + 1600);
+    }
+    expect([...sizes]).toHaveLength(1);
+    // Not much more than the window without it.
+    expect([...sizes][0]).toBeLessThanOrEqual((3 * 800) / 46 + 2 * BLOCK);
+    // At the end of the list it stops at the last row.
+    expect(windowRange(o, o[5000] - 800, 800, 0, 46).last).toBe(5000);
+  });
 });

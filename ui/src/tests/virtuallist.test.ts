@@ -1,11 +1,12 @@
 import { render, screen } from '@testing-library/svelte';
-import { createRawSnippet, tick } from 'svelte';
+import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import VirtualList from '../lib/components/VirtualList.svelte';
+import VirtualRows, { made } from './VirtualRows.svelte';
 
-const row = createRawSnippet((item: () => number) => ({
-  render: () => `<div class="r" data-testid="vrow">${item()}</div>`,
-}));
+/** `n` rows, every tenth a header (kind `h`) when `headers`. */
+const rowsOf = (n: number, headers = false) =>
+  Array.from({ length: n }, (_, id) => ({ id, kind: headers && id % 10 === 0 ? 'h' : 's' }));
+const shownIds = () => screen.getAllByTestId('vrow').map((r) => Number(r.textContent));
 
 /** Scrolls the viewport to `top` as the browser would: the position, then a scroll event. */
 async function scrollTo(el: HTMLElement, top: number) {
@@ -19,8 +20,7 @@ describe('VirtualList', () => {
 
   it('draws ahead of a fast scroll, and only near the viewport once scrolling stops', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const items = Array.from({ length: 5000 }, (_, i) => i);
-    render(VirtualList<number>, { items, heightOf: () => 40, keyOf: (i: number) => String(i), row });
+    render(VirtualRows, { items: rowsOf(5000) });
     const viewport = screen.getByTestId('virtual-list');
     expect(viewport.dataset.count).toBe('5000');
     const atRest = screen.getAllByTestId('vrow').length;
@@ -46,8 +46,38 @@ describe('VirtualList', () => {
     const settled = screen.getAllByTestId('vrow').length;
     expect(settled).toBeLessThanOrEqual((3 * 800) / 40 + 16);
     expect(settled).toBeLessThan(moving);
-    const shown = screen.getAllByTestId('vrow').map((r) => Number(r.textContent));
+    const shown = shownIds();
     expect(Math.min(...shown) * 40).toBeLessThanOrEqual(top);
     expect(Math.max(...shown) * 40).toBeGreaterThanOrEqual(top);
+  });
+
+  it('reuses the elements of rows that leave for rows that enter, each for rows of its own kind', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    // A header every 8 rows: the rows leaving a window moved by a block are of the same kinds as
+    // those entering it.
+    const items = Array.from({ length: 3000 }, (_, id) => ({ id, kind: id % 8 === 0 ? 'h' : 's' }));
+    render(VirtualRows, { items, byKind: true });
+    const viewport = screen.getByTestId('virtual-list');
+    let top = 3200;
+    await scrollTo(viewport, top);
+    await vi.advanceTimersByTimeAsync(300);
+    const madeBefore = (made.h ?? 0) + (made.s ?? 0);
+    const staying = screen.getAllByTestId('vrow').find((r) => r.textContent === String(top / 40 + 10));
+    // A slow scroll through 400 rows, a block (8 rows of 40 px) at a time.
+    for (let i = 0; i < 50; i++) {
+      top += 320;
+      await scrollTo(viewport, top);
+      await vi.advanceTimersByTimeAsync(300);
+      if (i === 0)
+        expect(screen.getAllByTestId('vrow').find((r) => r.textContent === String(3200 / 40 + 10))).toBe(staying);
+    }
+    // Every element shows a row of the window, drawn by its kind's branch, each row once.
+    const shown = shownIds();
+    expect(Math.min(...shown) * 40).toBeLessThanOrEqual(top);
+    expect(Math.max(...shown) * 40).toBeGreaterThanOrEqual(top + 800);
+    for (const r of screen.getAllByTestId('vrow')) expect(r.dataset.kind).toBe(items[Number(r.textContent)].kind);
+    expect(new Set(shown).size).toBe(shown.length);
+    // 400 rows went by, and no element was made: each entering row took one a leaving row left.
+    expect((made.h ?? 0) + (made.s ?? 0) - madeBefore).toBe(0);
   });
 });
