@@ -164,6 +164,21 @@ requestAnimationFrame(frame);
 """
 
 
+# The whole list, top to bottom, a viewport a frame (as a person holding Page Down, or faster than a
+# wheel): every row is drawn once.
+WHOLE_LIST_JS = """
+const done = arguments[arguments.length - 1];
+const vp = document.querySelector('[data-testid="' + arguments[0] + '"]');
+vp.scrollTop = 0; let frames = 0;
+function frame() {
+  if (vp.scrollTop + vp.clientHeight >= vp.scrollHeight - 1) { done(frames); return; }
+  vp.scrollTop += vp.clientHeight; frames++;
+  requestAnimationFrame(frame);
+}
+requestAnimationFrame(frame);
+"""
+
+
 TIME_UNTIL_JS = """
 const [selectors, condition] = [arguments[0], arguments[1]];
 const done = arguments[arguments.length - 1];
@@ -317,6 +332,14 @@ def measure_run(fixture, args, runs_dir, run):
             out[f"wheel_{speed}_blank"] = None if got is None else f"{got[0]}/{got[1]}"
         out["idle_cpu_after_scroll"] = idle_burst(tauri)
         out["web_mb_scrolled"] = web_memory(tauri)
+        # The whole list, top to bottom: memory just after, and once the page has been idle 5 s.
+        out["whole_list_frames"] = driver.execute_async_script(WHOLE_LIST_JS, "virtual-list")
+        out["web_mb_whole_list"] = web_memory(tauri)
+        time.sleep(5.0)
+        out["web_mb_whole_list_idle"] = web_memory(tauri)
+        log(f"run {run}: whole list scrolled ({out['whole_list_frames']} viewports): web process"
+            f" {out['web_mb_whole_list']:.0f} MB, {out['web_mb_whole_list_idle']:.0f} MB 5 s later")
+        driver.execute_script("document.querySelector('[data-testid=\"virtual-list\"]').scrollTop = 0")
 
         # Search as you type over names: the worst keystroke, input to the next painted frame.
         typed = driver.execute_async_script("""
@@ -427,7 +450,9 @@ ROWS = [
     ("fleet_scroll_p50", "Fleet expanded, scripted scroll frame time p50", "ms", 16.7),
     ("largest_open", "largest session → newest messages", "s", 0.25),
     ("web_mb_start", "web process memory at the first paint", "MB", None),
-    ("web_mb_scrolled", "web process memory after scrolling", "MB", 400),
+    ("web_mb_scrolled", "web process memory after scrolling (about 6% of the list)", "MB", 400),
+    ("web_mb_whole_list", "web process memory just after scrolling the whole list", "MB", 400),
+    ("web_mb_whole_list_idle", "web process memory 5 s after scrolling the whole list", "MB", 400),
     ("web_mb_fleet", "web process memory with Fleet expanded", "MB", 400),
     ("type_worst", "search-as-you-type over names, worst keystroke", "s", None),
     ("idle_cpu_after_scroll", "CPU in the 5 s after scrolling stops (app + web)", "s", None),
