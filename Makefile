@@ -35,7 +35,7 @@ DESKTOP := dbus-run-session -- $(XVFB)
 
 .PHONY: help deps deps-apt deps-ui deps-e2e ui build run e2e test fmt-check clippy doc-check test-engine \
   test-shell check-ui deny test-ui bindings icons bench bench-quick bench-ui bench-ui-smoke bench-launch bundle \
-  conformance deps-claude-code
+  conformance deps-claude-code prices
 
 help:
 	@echo "make deps      install what is missing (apt packages, ui/node_modules, tauri-driver, selenium, the pinned Claude Code)"
@@ -50,6 +50,7 @@ help:
 	@echo "make bench-launch  the app started 20 times with no session bus: the spread, and no bus started"
 	@echo "make bindings  regenerate the TypeScript bindings in ui/src/lib/bindings"
 	@echo "make icons     regenerate icons/ from scripts/icon.svg"
+	@echo "make prices    regenerate the bundled price table from the pinned genai-prices package"
 	@echo "make bundle    release installers with the Tauri CLI (BUNDLES=deb by default; appimage also configured)"
 
 # ---- dependencies (idempotent, quiet when present) ----
@@ -214,6 +215,13 @@ bench-launch: deps-e2e ui
 
 bindings: ui
 	UPDATE_BINDINGS=1 cargo test -p corral --lib bindings
+
+# The price table (engine `pricing`) from genai-prices' data. Pinned: a new table is a reviewed
+# commit, never a fetch at run time.
+GENAI_PRICES_VERSION := 0.2.5
+prices: $(VENV)/.installed
+	$(VENV)/bin/pip install -q genai-prices==$(GENAI_PRICES_VERSION)
+	$(VENV)/bin/python scripts/update-prices.py
 
 icons: scripts/node_modules/.package-lock.json
 	scripts/node_modules/.bin/tauri icon scripts/icon.svg -o icons

@@ -19,6 +19,7 @@ pub mod jsonl;
 pub mod model;
 pub mod owned;
 pub mod paths;
+pub mod pricing;
 pub mod printable;
 pub mod stable_hash;
 pub mod time;
