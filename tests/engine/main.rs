@@ -21,6 +21,7 @@ mod architecture;
 mod attribution;
 mod companions;
 mod corpus;
+mod cost;
 mod crash;
 mod desktop;
 mod desktop_restore;

@@ -50,6 +50,7 @@ fn table(title: &str, kinds: &[KindCount]) {
             Some(Reading::Conversation) => "shown",
             Some(Reading::Name) => "names the session",
             Some(Reading::Chain) => "links the conversation",
+            Some(Reading::Cost) => "what it cost",
             Some(Reading::Skipped) => "skipped (bookkeeping)",
             None => "UNKNOWN",
         };

@@ -140,6 +140,10 @@ pub struct SessionSummary {
     /// Tokens spent on the resumed branch, by kind.
     #[serde(default)]
     pub tokens: TokenTotals,
+    /// What it cost at list price; `None` when it made no request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cost: Option<Cost>,
     /// The session this conversation was continued from (an older file in the same folder whose
     /// newest line this one's first line hangs from, or which this one replays from its start).
     #[serde(default)]
@@ -187,6 +191,10 @@ pub struct DirectoryGroup {
     /// Tokens of every session in the group, together.
     #[serde(default)]
     pub tokens: TokenTotals,
+    /// What its sessions cost at list price, together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cost: Option<Cost>,
     /// True for temp directories (`/tmp/`, the OS temp dir, …), which views hide by default.
     pub is_temp: bool,
     /// The sessions, newest first (possibly limited; see `session_count`).
@@ -228,6 +236,59 @@ pub struct AgentSummary {
     /// Tokens of the sessions it owns, together.
     #[serde(default)]
     pub tokens: TokenTotals,
+    /// What the sessions it owns cost at list price, together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cost: Option<Cost>,
+}
+
+/// What one session, or several together, cost at **list price**: what the API would charge
+/// (a subscription pays otherwise).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Cost {
+    /// US dollars, of what could be priced.
+    pub usd: f64,
+    /// Some requests were of a model with no known price: `usd` leaves them out (Claude Code's
+    /// own figure guesses a price for them). With `usd` 0: "price unknown", never "$0".
+    pub unpriced: bool,
+    /// Where the figure came from.
+    pub source: CostSource,
+}
+
+impl Cost {
+    /// Adds `other` (a roll-up).
+    pub fn add(&mut self, other: &Cost) {
+        self.usd += other.usd;
+        self.unpriced |= other.unpriced;
+        if self.source != other.source {
+            self.source = CostSource::Mixed;
+        }
+    }
+
+    /// `a` and `b` together, either of which may be missing.
+    pub fn sum(a: Option<Cost>, b: Option<&Cost>) -> Option<Cost> {
+        match (a, b) {
+            (Some(mut a), Some(b)) => {
+                a.add(b);
+                Some(a)
+            }
+            (a, b) => a.or(b.copied()),
+        }
+    }
+}
+
+/// Where a cost came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum CostSource {
+    /// Claude Code's own figure (the session's last `cost-state` line).
+    #[default]
+    ClaudeCode,
+    /// Priced by Corral from the tokens, with the bundled table (older transcripts).
+    Table,
+    /// Sessions of both kinds, together.
+    Mixed,
 }
 
 /// Who wrote a transcript message.

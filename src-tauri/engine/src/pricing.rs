@@ -389,6 +389,16 @@ mod tests {
         PriceTable::bundled().cost(model, day, &r).map(usd)
     }
 
+    /// A prompt of 212,000 tokens.
+    const LONG: Request = Request {
+        input: 150_000,
+        output: 1000,
+        cache_read: 60_000,
+        cache_write_5m: 0,
+        cache_write_1h: 2000,
+        web_searches: 0,
+    };
+
     fn close(a: Option<f64>, b: f64) -> bool {
         a.is_some_and(|a| (a - b).abs() < 1e-9)
     }
@@ -421,13 +431,7 @@ mod tests {
 
     #[test]
     fn a_long_prompt_pays_the_tier_on_every_token_of_the_request() {
-        let long = Request {
-            input: 150_000,
-            output: 1000,
-            cache_read: 60_000,
-            cache_write_1h: 2000,
-            ..Request::default()
-        };
+        let long = LONG;
         assert!(close(usd_of("claude-haiku-5-5", None, long), 0.0825));
         let short = Request { input: 10_000, ..long };
         assert!(close(usd_of("claude-haiku-5-5", None, short), 0.0025));
@@ -439,13 +443,7 @@ mod tests {
 
     #[test]
     fn a_price_that_changed_applies_by_the_day_of_the_request() {
-        let long = Request {
-            input: 150_000,
-            output: 1000,
-            cache_read: 60_000,
-            cache_write_1h: 2000,
-            ..Request::default()
-        };
+        let long = LONG;
         // Opus 4.6 priced long prompts at a tier until 2026-03-13, flat since.
         assert!(close(usd_of("claude-opus-4-6", Some("2026-03-12"), long), 1.6375));
         assert!(close(usd_of("claude-opus-4-6", Some("2026-03-13"), long), 0.825));

@@ -624,6 +624,7 @@ mod tests {
             size_bytes: 0,
             rewound_prompts: 0,
             tokens: Default::default(),
+            cost: None,
             continued_from: None,
             continued_in: None,
             pending: false,

@@ -41,12 +41,14 @@ impl Catalog {
                     session_count: 0,
                     owners: Vec::new(),
                     tokens: TokenTotals::default(),
+                    cost: None,
                     is_temp,
                     sessions: Vec::new(),
                 }
             });
             group.session_count += 1;
             group.tokens.add(&s.tokens);
+            group.cost = Cost::sum(group.cost, s.cost.as_ref());
             if let Some(owner) = &s.agent_name {
                 match group.owners.iter_mut().find(|o| o.agent_name == *owner) {
                     Some(o) => o.session_count += 1,
@@ -200,12 +202,14 @@ impl Catalog {
     /// [`Catalog::agents`] of the pass `scan`.
     pub(super) fn agents_of(&self, scan: &Scan) -> Vec<AgentSummary> {
         let Some(fleet) = self.fleet.as_ref() else { return Vec::new() };
-        let mut counts: HashMap<String, (u64, Option<String>, TokenTotals)> = HashMap::new();
+        let mut counts: HashMap<String, (u64, Option<String>, TokenTotals, Option<Cost>)> =
+            HashMap::new();
         for t in scan.transcripts.iter().filter(|t| t.is_session()) {
             if let Some(owner) = scan.attribution.get(&t.session_id).agent_name {
                 let e = counts.entry(owner).or_default();
                 e.0 += 1;
                 e.2.add(&t.facts.tokens);
+                e.3 = Cost::sum(e.3, t.facts.cost().as_ref());
                 let act = t.activity();
                 if e.1.as_ref().is_none_or(|a| *a < act) {
                     e.1 = Some(act);
@@ -220,7 +224,8 @@ impl Catalog {
             .agents
             .iter()
             .map(|a| {
-                let (count, last, tokens) = counts.remove(&a.qualified_name).unwrap_or_default();
+                let (count, last, tokens, cost) =
+                    counts.remove(&a.qualified_name).unwrap_or_default();
                 let shared = own_names.get(a.name.as_str()).is_some_and(|n| *n > 1);
                 AgentSummary {
                     display_name: if shared || a.name.is_empty() {
@@ -238,6 +243,7 @@ impl Catalog {
                     session_count: count,
                     last_activity_at: last,
                     tokens,
+                    cost,
                 }
             })
             .collect()

@@ -28,7 +28,7 @@ use crate::fleet::{Agent, Fleet};
 use crate::index::{FileStamp, Freshness, IndexEntry, ListingIndex, LoadedShard, PendingShard};
 use crate::metadata::MetadataStore;
 use crate::model::{
-    AgentSummary, AttachmentData, Attribution, DirectoryGroup, MessagePage, ModelUsage,
+    AgentSummary, AttachmentData, Attribution, Cost, DirectoryGroup, MessagePage, ModelUsage,
     NotResumableReason, OwnerCount, RewindMark, SessionSummary, SessionTranscript, SubagentInfo,
     TokenTotals, TranscriptMessage, Usage, Warning,
 };
@@ -690,6 +690,7 @@ impl Catalog {
             message_count: t.facts.message_count,
             rewound_prompts: t.facts.rewound_prompts,
             tokens: t.facts.tokens,
+            cost: t.facts.cost(),
             size_bytes: t.size(),
             pending: t.pending,
         }

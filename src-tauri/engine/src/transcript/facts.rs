@@ -39,11 +39,12 @@ use crate::model::{TokenTotals, Usage};
 mod fast;
 mod usage;
 use fast::fast_fact_line;
-pub use usage::UsageAccumulator;
+pub use usage::{Spend, UsageAccumulator};
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
-pub const EXTRACTOR_VERSION: u32 = 7;
+/// Cost is priced while scanning, so the bundled price table's fingerprint is part of it.
+pub const EXTRACTOR_VERSION: u32 = 8 ^ (crate::pricing::TABLE_FINGERPRINT << 8);
 
 pub use super::{PREVIEW_CHARS, preview_of};
 
@@ -121,6 +122,12 @@ pub struct TranscriptFacts {
     /// Tokens by kind over the resumed branch (every response once).
     #[serde(default)]
     pub tokens: TokenTotals,
+    /// What its responses cost at list price (every branch; see [`Spend`]).
+    #[serde(default)]
+    pub spend: Spend,
+    /// What Claude Code itself said the session cost: its last `cost-state` line.
+    #[serde(default)]
+    pub recorded_cost: Option<RecordedCost>,
     /// A typed prompt's `parentUuid` is not the line written just before it: the file may hold
     /// a rewound branch (a cheap, over-eager test; [`super::branches`] decides).
     #[serde(default)]
@@ -159,6 +166,17 @@ impl TranscriptFacts {
             .or_else(summary)
             .or(self.preview.as_deref())
     }
+}
+
+/// A `cost-state` line's figure: cumulative over the session (a resumed run carries it on), and
+/// covering every request Claude Code made for it, subagents' included.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedCost {
+    /// `totalCostUSD`, in pico-dollars.
+    pub total: crate::pricing::Pico,
+    /// `hasUnknownModelCost`: Claude Code had no price for a model it used (and guessed one).
+    pub unknown_model: bool,
 }
 
 /// Incremental scanner state. Serializable so it can be persisted with the byte offset reached.
@@ -205,7 +223,7 @@ const PROBE_RESULT: usize = 4096;
 
 /// Top-level types the facts scanner looks at; every other line is skipped unparsed.
 pub(crate) const FACT_TYPES: &[&str] =
-    &["user", "assistant", "summary", "custom-title", "ai-title"];
+    &["user", "assistant", "summary", "custom-title", "ai-title", "cost-state"];
 
 record! {
     #[derive(Default)]
@@ -231,6 +249,10 @@ record! {
         summary: Loose<'a>,
         #[serde(default, borrow)]
         leaf_uuid: Loose<'a>,
+        #[serde(default, borrow, rename = "totalCostUSD")]
+        total_cost_usd: Loose<'a>,
+        #[serde(default, borrow)]
+        has_unknown_model_cost: Loose<'a>,
     }
 }
 
@@ -311,6 +333,14 @@ impl FactsScanner {
                 }
             }
             Some(role @ ("user" | "assistant")) => self.message_line(role == "user", l),
+            Some("cost-state") => {
+                if let Some(usd) = l.total_cost_usd.as_f64() {
+                    self.facts.recorded_cost = Some(RecordedCost {
+                        total: crate::pricing::pico(usd),
+                        unknown_model: l.has_unknown_model_cost.is_true(),
+                    });
+                }
+            }
             _ => {}
         }
     }
@@ -396,20 +426,19 @@ impl FactsScanner {
             if model == Some("<synthetic>") {
                 return;
             }
-            if !meta {
-                self.note_time(&l.timestamp);
-            }
+            let at = if meta { None } else { self.note_time(&l.timestamp) };
+            let day = at.map(|ms| ms.div_euclid(86_400_000));
             let usage = msg.usage.0.as_ref();
-            if self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, usage) {
+            if self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, day, usage) {
                 self.facts.message_count += 1;
             }
         }
     }
 
-    fn note_time(&mut self, ts: &Loose<'_>) {
-        let Some(s) = ts.as_str() else { return };
-        let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) else { return };
-        let ms = t.timestamp_millis();
+    /// Notes a line's time for the first and last message; returns it (ms since the epoch).
+    fn note_time(&mut self, ts: &Loose<'_>) -> Option<i64> {
+        let s = ts.as_str()?;
+        let ms = chrono::DateTime::parse_from_rfc3339(s).ok()?.timestamp_millis();
         if self.first_ms.is_none_or(|f| ms < f) {
             self.first_ms = Some(ms);
             set_string(&mut self.facts.first_message_at, s);
@@ -418,6 +447,7 @@ impl FactsScanner {
             self.last_ms = Some(ms);
             set_string(&mut self.facts.last_message_at, s);
         }
+        Some(ms)
     }
 
     /// Sets `may_branch` when a user line that may be a typed prompt names a parent other than
@@ -498,6 +528,7 @@ impl FactsScanner {
             let mut g = given.clone();
             g.usage = Usage::default();
             g.tokens = TokenTotals::default();
+            g.spend = Spend::default();
             g == self.facts
         };
         let mut state = self.clone();
@@ -514,6 +545,7 @@ impl FactsScanner {
             self.facts = given.clone();
             self.facts.usage = Usage::default();
             self.facts.tokens = TokenTotals::default();
+            self.facts.spend = Spend::default();
         }
         self
     }
@@ -523,6 +555,7 @@ impl FactsScanner {
         let mut f = self.facts.clone();
         f.usage = self.usage.usage();
         f.tokens = self.usage.tokens();
+        f.spend = self.usage.spend();
         if let Some(r) = &self.resumed {
             f.message_count = f.message_count.saturating_sub(r.hidden_messages);
             f.tokens = r.tokens;
@@ -877,6 +910,11 @@ mod tests {
             r#"{"type":"assistant","message":{"usage":{"cache_creation":{"ephemeral_5m_input_tokens":3,"ephemeral_1h_input_tokens":4},"cache_creation_input_tokens":2}}}"#.to_owned(),
             r#"{"type":"assistant","message":{"usage":{"cache_creation":[1e999]}}}"#.to_owned(),
             r#"{"type":"assistant","message":{"usage":{"cache_creation":1e999}}}"#.to_owned(),
+            r#"{"type":"assistant","message":{"id":"w","model":"claude-opus-5-5","usage":{"output_tokens":3,"server_tool_use":{"web_search_requests":2,"web_fetch_requests":1}}}}"#.to_owned(),
+            r#"{"type":"assistant","message":{"usage":{"server_tool_use":{"web_search_requests":"2"}}}}"#.to_owned(),
+            r#"{"type":"cost-state","totalCostUSD":0.045200000000000004,"modelUsage":{"m":{"costUSD":1}},"hasUnknownModelCost":true}"#.to_owned(),
+            r#"{"type":"cost-state","totalCostUSD":"0.5","hasUnknownModelCost":1}"#.to_owned(),
+            r#"{"type":"cost-state","totalCostUSD":-3}"#.to_owned(),
             r#"{"type":"assistant", "message":{"id":tru}}"#.to_owned(),
             r#"{"type":"assistant","message":{"id":"a"}} x"#.to_owned(),
         ];

@@ -427,7 +427,8 @@ impl Builder {
         if model == Some("<synthetic>") {
             return;
         }
-        self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, msg.usage.0.as_ref());
+        // The viewer's header counts tokens; what they cost is the listing's (no day needed).
+        self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, None, msg.usage.0.as_ref());
         let new_message = |l: &MsgLine<'_>| TranscriptMessage {
             role: Role::Assistant,
             content: String::new(),

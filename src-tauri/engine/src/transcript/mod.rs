@@ -192,6 +192,13 @@ impl<'a> Loose<'a> {
             _ => None,
         }
     }
+    /// A number, as written.
+    pub(crate) fn as_f64(&self) -> Option<f64> {
+        match self {
+            Self::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
     /// A non-negative integer (floats truncated, negatives and non-numbers → 0).
     pub(crate) fn as_u64(&self) -> u64 {
         match self {
@@ -340,6 +347,15 @@ pub(crate) struct UsageRef<'a> {
     pub cache_read_input_tokens: Loose<'a>,
     #[serde(default, borrow)]
     pub cache_creation: MapOr<CacheCreationRef<'a>>,
+    #[serde(default, borrow)]
+    pub server_tool_use: MapOr<ServerToolUseRef<'a>>,
+}
+
+/// `usage.server_tool_use`: tools the API ran itself (priced per use).
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct ServerToolUseRef<'a> {
+    #[serde(default, borrow)]
+    pub web_search_requests: Loose<'a>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -368,6 +384,27 @@ impl UsageRef<'_> {
                 .saturating_add(c.ephemeral_1h_input_tokens.as_u64())
         });
         flat.max(nested)
+    }
+
+    /// This response as a price names it: a cache write the nested counts do not split is a
+    /// five-minute one (as Claude Code prices it).
+    pub(crate) fn request(&self) -> crate::pricing::Request {
+        let (five, hour) = self.cache_creation.0.as_ref().map_or((0, 0), |c| {
+            (c.ephemeral_5m_input_tokens.as_u64(), c.ephemeral_1h_input_tokens.as_u64())
+        });
+        let unsplit = self.cache_write_tokens().saturating_sub(five.saturating_add(hour));
+        crate::pricing::Request {
+            input: self.input_tokens.as_u64(),
+            output: self.output_tokens.as_u64(),
+            cache_read: self.cache_read_input_tokens.as_u64(),
+            cache_write_5m: five.saturating_add(unsplit),
+            cache_write_1h: hour,
+            web_searches: self
+                .server_tool_use
+                .0
+                .as_ref()
+                .map_or(0, |s| s.web_search_requests.as_u64()),
+        }
     }
 
     /// This response's tokens by kind.

@@ -23,6 +23,8 @@ pub enum Reading {
     Conversation,
     /// Names the session (a custom or generated title, a pre-2.1 summary).
     Name,
+    /// What the session cost as Claude Code priced it: read by the listing, never shown.
+    Cost,
     /// Not shown, but followed when the conversation's branches are put together (its
     /// `uuid`/`parentUuid` link the messages around it).
     Chain,
@@ -43,7 +45,7 @@ const fn known(name: &'static str, reading: Reading) -> Known {
     Known { name, reading }
 }
 
-use Reading::{Chain, Conversation, Name, Skipped};
+use Reading::{Chain, Conversation, Cost, Name, Skipped};
 
 /// Every top-level `type` of a transcript line Corral knows, sorted by name.
 pub const LINE_TYPES: &[Known] = &[
@@ -60,7 +62,7 @@ pub const LINE_TYPES: &[Known] = &[
     known("attribution-snapshot", Skipped),
     known("bridge-session", Skipped),
     known("content-replacement", Skipped),
-    known("cost-state", Skipped),
+    known("cost-state", Cost),
     known("custom-title", Name),
     known("file-history-delta", Skipped),
     known("file-history-snapshot", Skipped),
@@ -179,14 +181,14 @@ mod tests {
         read.sort_unstable();
         assert_eq!(shown, read);
         for t in super::super::facts::FACT_TYPES {
-            assert!(matches!(line_type(t), Some(Conversation | Name)), "{t}");
+            assert!(matches!(line_type(t), Some(Conversation | Name | Cost)), "{t}");
         }
-        let names: Vec<&str> =
-            LINE_TYPES.iter().filter(|k| k.reading == Name).map(|k| k.name).collect();
-        for t in names {
+        // Whatever names a session or says what it cost is read by the listing.
+        let read_for_listing = LINE_TYPES.iter().filter(|k| matches!(k.reading, Name | Cost));
+        for t in read_for_listing.map(|k| k.name) {
             assert!(
                 super::super::facts::FACT_TYPES.contains(&t),
-                "{t} names a session but is not read"
+                "{t} is listed as read but is not"
             );
         }
         for t in super::super::branches::NODE_TYPES {

@@ -10,7 +10,8 @@ use std::borrow::Cow;
 use super::FactLine;
 use crate::jsonl::Cursor;
 use crate::transcript::{
-    BlockRef, CacheCreationRef, ContentRef, Loose, MapOr, MessageRef, OriginRef, UsageRef,
+    BlockRef, CacheCreationRef, ContentRef, Loose, MapOr, MessageRef, OriginRef, ServerToolUseRef,
+    UsageRef,
 };
 
 /// A string kept as its quoted JSON form until someone needs its value.
@@ -234,7 +235,27 @@ keys! {
         CacheCreationInput = b"cache_creation_input_tokens",
         CacheReadInput = b"cache_read_input_tokens",
         CacheCreation = b"cache_creation",
+        ServerToolUse = b"server_tool_use",
     }
+}
+
+keys! {
+    /// `usage.server_tool_use`'s keys.
+    enum ServerToolKey {
+        WebSearches = b"web_search_requests",
+    }
+}
+
+fn server_tool_use<'a>(c: &mut Cursor<'a>) -> Option<ServerToolUseRef<'a>> {
+    let mut v = ServerToolUseRef::default();
+    object_keys(c, |c, k| {
+        match k {
+            Some(ServerToolKey::WebSearches) => v.web_search_requests = loose(c)?,
+            None => c.skip()?,
+        }
+        Some(())
+    })?;
+    Some(v)
 }
 
 fn usage<'a>(c: &mut Cursor<'a>) -> Option<UsageRef<'a>> {
@@ -247,6 +268,9 @@ fn usage<'a>(c: &mut Cursor<'a>) -> Option<UsageRef<'a>> {
             Some(UsageKey::CacheReadInput) => u.cache_read_input_tokens = loose(c)?,
             Some(UsageKey::CacheCreation) => {
                 u.cache_creation = MapOr(map_or(c, cache_creation)?);
+            }
+            Some(UsageKey::ServerToolUse) => {
+                u.server_tool_use = MapOr(map_or(c, server_tool_use)?);
             }
             None => c.skip()?,
         }
@@ -332,6 +356,8 @@ keys! {
         Uuid = b"uuid",
         LeafUuid = b"leafUuid",
         ParentUuid = b"parentUuid",
+        TotalCost = b"totalCostUSD",
+        UnknownModelCost = b"hasUnknownModelCost",
     }
 }
 
@@ -362,6 +388,8 @@ pub(super) fn fast_fact_line(line: &[u8]) -> Option<FactLine<'_>> {
             Some(LineKey::Uuid) => l.uuid = loose(c)?,
             Some(LineKey::LeafUuid) => l.leaf_uuid = loose(c)?,
             Some(LineKey::ParentUuid) => l.parent_uuid = loose(c)?,
+            Some(LineKey::TotalCost) => l.total_cost_usd = loose(c)?,
+            Some(LineKey::UnknownModelCost) => l.has_unknown_model_cost = loose(c)?,
             None => c.skip()?,
         }
         Some(())

@@ -5,7 +5,9 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{TokenTotals, Usage};
+use super::TranscriptFacts;
+use crate::model::{Cost, CostSource, TokenTotals, Usage};
+use crate::pricing::{Pico, PriceTable, Request};
 use crate::transcript::UsageRef;
 
 /// How many recent response keys are remembered to merge streamed chunks.
@@ -32,6 +34,80 @@ pub struct UsageAccumulator {
     turn_count: u64,
     input_tokens: u64,
     model: Option<String>,
+    /// Responses finished, priced.
+    #[serde(default)]
+    spent: Spend,
+    /// The current response as a price names it (priced when the next one starts).
+    #[serde(default)]
+    bill: Option<Bill>,
+}
+
+impl TranscriptFacts {
+    /// What the session cost at list price: Claude Code's own figure when it wrote one (it
+    /// covers every request, subagents' included), else the table's price of every response in
+    /// this file — never both added. `None` when it made no request.
+    pub fn cost(&self) -> Option<Cost> {
+        if let Some(r) = &self.recorded_cost {
+            return Some(Cost {
+                usd: crate::pricing::usd(r.total),
+                unpriced: r.unknown_model,
+                source: CostSource::ClaudeCode,
+            });
+        }
+        let s = &self.spend;
+        (s.responses() > 0).then(|| Cost {
+            usd: crate::pricing::usd(s.priced),
+            unpriced: s.unpriced_responses > 0,
+            source: CostSource::Table,
+        })
+    }
+}
+
+/// One response to price: its model, its UTC day and what it used.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Bill {
+    model: Option<String>,
+    day: Option<i64>,
+    request: Request,
+}
+
+/// What a transcript's responses cost at list price (the bundled table), each response once,
+/// on every branch (a rewound branch was paid for too).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Spend {
+    /// What the priced responses cost.
+    pub priced: Pico,
+    /// Responses whose model the table prices.
+    pub priced_responses: u64,
+    /// Responses whose model it does not (or that name none).
+    pub unpriced_responses: u64,
+    /// The newest of those models.
+    pub unpriced_model: Option<String>,
+}
+
+impl Spend {
+    fn add(&mut self, bill: &Bill) {
+        let model = bill.model.as_deref().unwrap_or_default();
+        match PriceTable::bundled().cost(model, bill.day, &bill.request) {
+            Some(p) => {
+                self.priced = self.priced.saturating_add(p);
+                self.priced_responses += 1;
+            }
+            None => {
+                self.unpriced_responses += 1;
+                if !model.is_empty() {
+                    self.unpriced_model = Some(model.to_owned());
+                }
+            }
+        }
+    }
+
+    /// Responses seen, priced or not.
+    pub fn responses(&self) -> u64 {
+        self.priced_responses.saturating_add(self.unpriced_responses)
+    }
 }
 
 impl UsageAccumulator {
@@ -41,19 +117,24 @@ impl UsageAccumulator {
         id: Option<&str>,
         request_id: Option<&str>,
         model: Option<&str>,
+        day: Option<i64>,
         usage: Option<&UsageRef<'_>>,
     ) -> bool {
-        if let Some(m) = model.filter(|m| !m.is_empty() && *m != "<synthetic>") {
+        let model = model.filter(|m| !m.is_empty() && *m != "<synthetic>");
+        if let Some(m) = model {
             self.model = Some(m.to_owned());
         }
         let counts = usage.map(UsageRef::totals);
+        let request = usage.map(UsageRef::request).unwrap_or_default();
         if let Some(u) = usage {
             self.input_tokens = u.context_tokens();
         }
+        let bill = || Bill { model: model.map(str::to_owned), day, request };
         let Some(id) = id else {
             self.commit();
             self.turn_count += 1;
             self.committed.add(&counts.unwrap_or_default());
+            self.spent.add(&bill());
             return true;
         };
         let key = response_key(id, request_id.unwrap_or(""));
@@ -61,6 +142,9 @@ impl UsageAccumulator {
             // A later chunk of the current response: its counts are the newest.
             if let Some(c) = counts {
                 self.current = c;
+                if let Some(b) = &mut self.bill {
+                    b.request = request;
+                }
             }
             return false;
         }
@@ -71,6 +155,7 @@ impl UsageAccumulator {
         self.commit();
         self.current_key = Some(key);
         self.current = counts.unwrap_or_default();
+        self.bill = Some(bill());
         self.turn_count += 1;
         self.recent_keys.push_back(key);
         while self.recent_keys.len() > RECENT_KEYS {
@@ -80,6 +165,9 @@ impl UsageAccumulator {
     }
 
     fn commit(&mut self) {
+        if let Some(b) = self.bill.take() {
+            self.spent.add(&b);
+        }
         self.committed.add(&self.current);
         self.current = TokenTotals::default();
         self.current_key = None;
@@ -93,6 +181,15 @@ impl UsageAccumulator {
             turn_count: self.turn_count,
             model: self.model.clone(),
         }
+    }
+
+    /// What every response so far cost at list price.
+    pub fn spend(&self) -> Spend {
+        let mut s = self.spent.clone();
+        if let Some(b) = &self.bill {
+            s.add(b);
+        }
+        s
     }
 
     /// The tokens of every response so far, by kind.
