@@ -363,3 +363,30 @@ fn formats_counts_every_kind_and_names_the_unknown_ones() {
     assert!(table.contains("hologram-state") && table.contains("UNKNOWN"), "{table}");
     assert!(table.contains("1 kinds Corral does not know by name: hologram-state"), "{table}");
 }
+
+/// `cost`: rows most expensive first that add up to the total, labelled as list prices with
+/// their source; a day that is no day is refused with a usage error.
+#[test]
+fn cost_rolls_up_what_sessions_cost_and_says_what_the_figures_are() {
+    let home = Home::new();
+    let report = json(&cli(&home, &["cost", "--by", "agent", "--json"]));
+    let rows = report["rows"].as_array().unwrap();
+    assert!(rows.len() >= 2, "{report}");
+    let usd: Vec<f64> = rows.iter().map(|r| r["usd"].as_f64().unwrap()).collect();
+    assert!(usd.windows(2).all(|w| w[0] >= w[1]), "{usd:?}");
+    assert!((usd.iter().sum::<f64>() - report["totalUsd"].as_f64().unwrap()).abs() < 1e-9);
+    assert!(rows.iter().any(|r| r["key"] == "alpha"), "{report}");
+    // The fixture's transcripts are older than Claude Code's cost-state lines: table-priced.
+    assert!(rows.iter().all(|r| r["source"] == "table"), "{report}");
+
+    let out = cli(&home, &["cost", "--by", "day", "--since", "2026-11-20"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("total") && text.contains("List-price equivalents"), "{text}");
+    assert!(text.contains("Prices: genai-prices"), "{text}");
+    assert!(!text.contains("2026-11-17"), "before --since: {text}");
+
+    let bad = cli(&home, &["cost", "--since", "yesterday"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a day"));
+}

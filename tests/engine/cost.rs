@@ -193,3 +193,82 @@ fn an_agent_costs_what_its_sessions_cost() {
     assert!((alpha.usd - (without - theirs + 7.25)).abs() < 1e-9, "{alpha:?}");
     assert!(alpha.unpriced, "Claude Code's unknown-model flag is carried up");
 }
+
+/// `three_sessions`, with session 2's second response a day later, and a fourth session (no
+/// cost-state) whose subagent run answered on 2026-12-02.
+fn report_home() -> Home {
+    let home = Home::new();
+    three_sessions(&home);
+    let (b, d) = (sid(2), sid(4));
+    let (day1, day2) = ("2026-12-01T10:00:00.000Z", "2026-12-02T10:00:00.000Z");
+    write(
+        &home,
+        2,
+        &[
+            user(&b, CWD, "u-2", "priced by the client"),
+            chunk(&b, "msg_3", "claude-opus-5-5", day1, &usage(1000, 1000, 1000, 1000, 2000)),
+            cost_state(&b, 0.25, false),
+            chunk(&b, "msg_4", "claude-opus-5-5", day2, &usage(1000, 1000, 1000, 1000, 2000)),
+            cost_state(&b, 0.5, false),
+        ],
+    );
+    let main = write(
+        &home,
+        4,
+        &[
+            user(&d, CWD, "u-4", "delegate"),
+            chunk(&d, "msg_6", "claude-opus-5-5", day1, &usage(1000, 1000, 1000, 1000, 2000)),
+        ],
+    );
+    let runs = main.with_extension("").join("subagents");
+    std::fs::create_dir_all(&runs).unwrap();
+    let run = chunk(&d, "msg_7", "claude-sonnet-5-5", day2, &usage(1000, 1000, 0, 0, 0))
+        .replace(r#""isSidechain":false"#, r#""isSidechain":true,"agentId":"a1""#);
+    std::fs::write(runs.join("agent-a1.jsonl"), run + "\n").unwrap();
+    home
+}
+
+fn row<'r>(
+    r: &'r corral_engine::costs::CostReport,
+    key: &str,
+) -> &'r corral_engine::costs::CostRow {
+    r.rows.iter().find(|x| x.key.as_deref() == Some(key)).unwrap_or_else(|| panic!("{key}: {r:?}"))
+}
+
+#[test]
+fn a_report_itemises_sessions_by_model_and_day_subagent_runs_included() {
+    use corral_engine::costs::{CostBy, report};
+    let home = report_home();
+    let catalog = home.catalog();
+
+    let by_session = report(&catalog, CostBy::Session, None).unwrap();
+    // The main transcript's response and the subagent run's (1000×2 + 1000×10 per million).
+    let delegated = row(&by_session, &sid(4));
+    assert!((delegated.usd - (0.0452 + 0.012)).abs() < 1e-9, "{delegated:?}");
+    assert_eq!(delegated.source, CostSource::Table);
+    assert!((row(&by_session, &sid(2)).usd - 0.5).abs() < 1e-9);
+    assert!(by_session.rows.iter().all(|r| r.key != Some(sid(3))), "no request, no row");
+    assert!(by_session.note.contains("List-price"), "{}", by_session.note);
+    assert!(by_session.prices.starts_with("genai-prices"), "{}", by_session.prices);
+
+    // Claude Code's cumulative figures are split by what each cost-state line added (the
+    // fixture's own sessions spent before December).
+    let by_day = report(&catalog, CostBy::Day, Some("2026-12-01")).unwrap();
+    let keys: Vec<_> = by_day.rows.iter().map(|r| r.key.clone().unwrap()).collect();
+    assert_eq!(keys, ["2026-12-01", "2026-12-02"]);
+    let (d1, d2) = (row(&by_day, "2026-12-01"), row(&by_day, "2026-12-02"));
+    assert!((d1.usd - (0.0452 + 0.25 + 0.0452)).abs() < 1e-9, "{d1:?}");
+    assert!((d2.usd - (0.25 + 0.012)).abs() < 1e-9, "{d2:?}");
+    assert_eq!((d1.sessions, d2.sessions, d2.source), (3, 2, CostSource::Mixed));
+    let since_dec = report(&catalog, CostBy::Session, Some("2026-12-01")).unwrap();
+    assert!((by_day.total_usd - since_dec.total_usd).abs() < 1e-9);
+
+    let since = report(&catalog, CostBy::Model, Some("2026-12-02")).unwrap();
+    assert!((row(&since, "claude-sonnet-5-5").usd - 0.012).abs() < 1e-9);
+    assert!((row(&since, "claude-opus-5-5").usd - 0.25).abs() < 1e-9);
+    assert_eq!(since.rows.len(), 2, "{since:?}");
+
+    let by_model = report(&catalog, CostBy::Model, None).unwrap();
+    let weird = row(&by_model, "claude-weird-9");
+    assert_eq!((weird.usd, weird.unpriced), (0.0, 1), "price unknown, never $0 as a price");
+}

@@ -5,6 +5,7 @@
 #![allow(rustdoc::invalid_html_tags)]
 
 mod cleanup;
+mod cost;
 mod desktop;
 mod formats;
 mod generate;
@@ -78,6 +79,8 @@ enum Command {
     Storage,
     /// List the fleet's agents with their session counts.
     Agents,
+    /// What sessions cost at list price, by session, agent, folder, model or day.
+    Cost(cost::CostArgs),
     /// Which sessions a claude process is on now: running, waiting on you, idle — and why.
     Status,
     /// Resume a session in a terminal (refused while a process may be on it; verified).
@@ -130,6 +133,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Quarantine(c) => cleanup::run(&catalog, &c, g.desktop_store.as_deref(), g.json),
         Command::Storage => cleanup::storage(&catalog, g.json),
         Command::Agents => sessions::agents(&catalog, g.json),
+        Command::Cost(a) => cost::cost(&catalog, &a, g.json),
         Command::Status => status::status(&catalog, g.json),
         Command::Resume(a) => status::resume(&catalog, &a, g.json),
         Command::Reopen(a) => reopen::reopen(&catalog, &a, g.desktop_store.as_deref(), g.json),

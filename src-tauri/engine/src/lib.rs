@@ -44,6 +44,7 @@ pub mod adopt;
 // Live updates: which transcript folders changed (plain callbacks; the app forwards them).
 pub mod catalog;
 pub mod claude_titles;
+pub mod costs;
 pub mod export;
 pub mod format_survey;
 pub mod import;

@@ -29,6 +29,7 @@ pub mod branches;
 pub mod facts;
 pub mod forks;
 pub mod frames;
+pub mod ledger;
 pub mod messages;
 pub mod subagents;
 pub mod text;

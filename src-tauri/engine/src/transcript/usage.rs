@@ -29,14 +29,15 @@ record! {
     }
 }
 
+/// An assistant line's `message`, as far as what it used goes (also the cost ledger's).
 #[derive(Deserialize)]
-struct UsageMessage<'a> {
+pub(crate) struct UsageMessage<'a> {
     #[serde(default, borrow)]
-    id: Loose<'a>,
+    pub id: Loose<'a>,
     #[serde(default, borrow)]
-    model: Loose<'a>,
+    pub model: Loose<'a>,
     #[serde(default, borrow)]
-    usage: MapOr<UsageRef<'a>>,
+    pub usage: MapOr<UsageRef<'a>>,
 }
 
 /// Token usage by model of the transcript at `path`, over the lines `lines` keeps.

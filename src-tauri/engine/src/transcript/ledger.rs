@@ -1,0 +1,193 @@
+//! What one session cost, itemised by model and by day (for cost reports; the listing's one
+//! figure per session is the facts scanner's, see `facts::Spend`).
+//!
+//! CONTRACT (owned by the cost developer).
+//! - When the main transcript has `cost-state` lines, the items are Claude Code's own figures:
+//!   each line is cumulative, so what a model's `costUSD` grew by since the line before is
+//!   spent on the day of the last response before it. They cover every request of the
+//!   session, subagents' included, so no subagent file is read.
+//! - Otherwise every response of the main transcript (every branch, inline sidechains too: they
+//!   were paid for) and of each subagent run is priced once (its last streamed chunk) by the
+//!   bundled table on its UTC day; a response of a model the table lacks is counted, not priced.
+//! - One pass per file, memory bounded by its number of responses.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::BufReader;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::usage::UsageMessage;
+use super::{Loose, MapOr, UsageRef, record};
+use crate::jsonl::{self, LineReader, Parsed};
+use crate::model::CostSource;
+use crate::pricing::{self, Pico, PriceTable, Request};
+
+/// Spending of one model on one day.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LedgerItem {
+    /// The model's id, as recorded (`unknown` when a response names none).
+    pub model: String,
+    /// The UTC day (`YYYY-MM-DD`), when known.
+    pub day: Option<String>,
+    /// What was spent, in US dollars at list price (what could be priced).
+    pub usd: f64,
+    /// Responses whose model has no price (left out of `usd`); for Claude Code's figures, 1
+    /// when it said it guessed a price.
+    pub unpriced: u64,
+    /// Where the figure came from.
+    pub source: CostSource,
+}
+
+record! {
+    struct CostLine<'a> {
+        envelope { ty, is_sidechain, timestamp }
+        #[serde(default, borrow)]
+        request_id: Loose<'a>,
+        #[serde(default, borrow)]
+        message: MapOr<UsageMessage<'a>>,
+        #[serde(default)]
+        model_usage: MapOr<HashMap<String, ModelCost>>,
+        #[serde(default, borrow)]
+        has_unknown_model_cost: Loose<'a>,
+    }
+}
+
+#[derive(Deserialize)]
+struct ModelCost {
+    #[serde(default, rename = "costUSD")]
+    cost_usd: Option<f64>,
+}
+
+/// One file's responses (last chunk of each) and Claude Code's cumulative figures.
+#[derive(Default)]
+struct FileSpend {
+    /// By `(message.id, requestId)`: model, day, counts.
+    responses: HashMap<(String, String), (String, Option<i64>, Request)>,
+    loose: Vec<(String, Option<i64>, Request)>,
+    /// Claude Code's figures by (model, day), and each model's last cumulative one.
+    recorded: BTreeMap<(String, Option<i64>), Pico>,
+    last_recorded: HashMap<String, Pico>,
+    saw_recorded: bool,
+    unknown_model: bool,
+    last_day: Option<i64>,
+}
+
+impl FileSpend {
+    fn read(path: &Path) -> std::io::Result<FileSpend> {
+        let file = super::open_at(path, 0)?;
+        let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, file), 0);
+        let mut out = FileSpend::default();
+        let mut scratch = Vec::new();
+        while let Some(line) = reader.next_line()? {
+            if !jsonl::has_type_in(line.bytes, &["assistant", "cost-state"]) {
+                continue;
+            }
+            if let Parsed::Value(l) =
+                jsonl::parse_line_with::<CostLine<'_>>(line.bytes, &mut scratch)
+            {
+                out.line(&l);
+            }
+        }
+        Ok(out)
+    }
+
+    fn line(&mut self, l: &CostLine<'_>) {
+        match l.ty.as_str() {
+            Some("assistant") => {
+                let Some(m) = &l.message.0 else { return };
+                let model = match m.model.as_str() {
+                    Some("<synthetic>") => return,
+                    Some(x) if !x.is_empty() => x.to_owned(),
+                    _ => "unknown".to_owned(),
+                };
+                let day = l.timestamp.as_str().and_then(pricing::utc_day);
+                self.last_day = day.or(self.last_day);
+                let request = m.usage.0.as_ref().map(UsageRef::request).unwrap_or_default();
+                match m.id.as_str() {
+                    Some(id) => {
+                        let key = (id.to_owned(), l.request_id.as_str().unwrap_or("").to_owned());
+                        self.responses.insert(key, (model, day, request));
+                    }
+                    None => self.loose.push((model, day, request)),
+                }
+            }
+            Some("cost-state") => {
+                let Some(models) = &l.model_usage.0 else { return };
+                self.saw_recorded = true;
+                self.unknown_model |= l.has_unknown_model_cost.is_true();
+                for (model, c) in models {
+                    let now = pricing::pico(c.cost_usd.unwrap_or(0.0));
+                    let before = self.last_recorded.insert(model.clone(), now).unwrap_or(0);
+                    let cell = self.recorded.entry((model.clone(), self.last_day)).or_default();
+                    *cell = cell.saturating_add(now.saturating_sub(before));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Every response, priced into `cells`.
+    fn price_into(self, cells: &mut BTreeMap<(String, Option<i64>), (Pico, u64)>) {
+        let table = PriceTable::bundled();
+        for (model, day, request) in self.responses.into_values().chain(self.loose) {
+            let price = table.cost(&model, day, &request);
+            let cell = cells.entry((model, day)).or_default();
+            match price {
+                Some(p) => cell.0 = cell.0.saturating_add(p),
+                None => cell.1 += 1,
+            }
+        }
+    }
+}
+
+/// The itemised spending of the session whose main transcript is `transcript`, with
+/// `subagent_runs` its subagents' transcripts (read only when Claude Code's own figures are
+/// missing). Items are by model, then day.
+pub fn session_ledger(
+    transcript: &Path,
+    subagent_runs: &[&Path],
+) -> std::io::Result<Vec<LedgerItem>> {
+    let main = FileSpend::read(transcript)?;
+    if main.saw_recorded {
+        let unknown = main.unknown_model;
+        let table = PriceTable::bundled();
+        return Ok(main
+            .recorded
+            .into_iter()
+            .filter(|(_, p)| *p > 0)
+            .map(|((model, day), p)| LedgerItem {
+                unpriced: u64::from(unknown && table.entry_for(&model).is_none()),
+                model,
+                day: day.map(day_text),
+                usd: pricing::usd(p),
+                source: CostSource::ClaudeCode,
+            })
+            .collect());
+    }
+    let mut cells = BTreeMap::new();
+    main.price_into(&mut cells);
+    for run in subagent_runs {
+        // A run that vanished or cannot be read costs nothing here; the session's is still known.
+        if let Ok(s) = FileSpend::read(run) {
+            s.price_into(&mut cells);
+        }
+    }
+    Ok(cells
+        .into_iter()
+        .map(|((model, day), (p, unpriced))| LedgerItem {
+            model,
+            day: day.map(day_text),
+            usd: pricing::usd(p),
+            unpriced,
+            source: CostSource::Table,
+        })
+        .collect())
+}
+
+/// `YYYY-MM-DD` of days since 1970-01-01.
+fn day_text(day: i64) -> String {
+    chrono::DateTime::from_timestamp(day.saturating_mul(86_400), 0)
+        .map_or_else(String::new, |t| t.format("%Y-%m-%d").to_string())
+}
