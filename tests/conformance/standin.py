@@ -61,7 +61,15 @@ def has_tool_result(request):
     return isinstance(content, list) and any(b.get("type") == "tool_result" for b in content)
 
 
-def _events(number, model, blocks, usage):
+def _events(number, model, blocks, usage, split=None):
+    start_usage = {
+        "input_tokens": usage[0],
+        "output_tokens": 1,
+        "cache_read_input_tokens": usage[2],
+        "cache_creation_input_tokens": usage[3],
+    }
+    if split is not None:
+        start_usage["cache_creation"] = {"ephemeral_5m_input_tokens": split[0], "ephemeral_1h_input_tokens": split[1]}
     yield "message_start", {
         "type": "message_start",
         "message": {
@@ -72,12 +80,7 @@ def _events(number, model, blocks, usage):
             "content": [],
             "stop_reason": None,
             "stop_sequence": None,
-            "usage": {
-                "input_tokens": usage[0],
-                "output_tokens": 1,
-                "cache_read_input_tokens": usage[2],
-                "cache_creation_input_tokens": usage[3],
-            },
+            "usage": start_usage,
         },
     }
     for i, b in enumerate(blocks):
@@ -99,11 +102,13 @@ def _events(number, model, blocks, usage):
 
 class StandIn:
     """The stand-in server. `reply(request) -> [blocks]` scripts the answers; `usage` is the
-    (input, output, cache read, cache write) tokens each answer reports."""
+    (input, output, cache read, cache write) tokens each answer reports, and `split` the cache
+    write's (five-minute, one-hour) parts when given."""
 
-    def __init__(self, reply, usage=(120, 30, 1000, 200)):
+    def __init__(self, reply, usage=(120, 30, 1000, 200), split=None):
         self.reply = reply
         self.usage = usage
+        self.split = split
         self.requests = []
         self._lock = threading.Lock()
         stand_in = self
@@ -142,7 +147,7 @@ class StandIn:
                 self.send_header("content-type", "text/event-stream")
                 self.send_header("transfer-encoding", "chunked")
                 self.end_headers()
-                for e, d in _events(number, model, blocks, stand_in.usage):
+                for e, d in _events(number, model, blocks, stand_in.usage, stand_in.split):
                     chunk = ("event: %s\ndata: %s\n\n" % (e, json.dumps(d))).encode()
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                     self.wfile.flush()
