@@ -839,6 +839,15 @@ def step_fidelity(driver, claude, tmp):
         By.CSS_SELECTOR, '[data-testid="agent-row"][data-agent="alpha"]'))[0]
     tokens = wait_until("alpha's tokens", lambda: alpha.find_elements(By.CSS_SELECTOR, '[data-testid="token-count"]'))
     assert text_of(tokens[0]).endswith(" tokens"), text_of(tokens[0])
+    # What they cost beside them: the fixture's transcripts predate Claude Code's own figures,
+    # so the bundled table priced them, and the tooltip says so.
+    cost = wait_until("alpha's cost", lambda: alpha.find_elements(By.CSS_SELECTOR, '[data-testid="cost"]'))[0]
+    assert text_of(cost).startswith(("$", "<$")), text_of(cost)
+    assert "list price" in cost.get_attribute("title") and "bundled price table" in cost.get_attribute("title")
+    click(driver, one(driver, "nav-all-chats"))
+    wait_until("a folder's cost", lambda: [h for h in by_testid(driver, "group-header")
+                                           if h.find_elements(By.CSS_SELECTOR, '[data-testid="cost"]')])
+    click(driver, one(driver, "nav-fleet"))
 
 
 def step_tool_forms(driver, claude):

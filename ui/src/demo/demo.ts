@@ -37,7 +37,7 @@ import type {
   ReopenOutcome,
   ReopenReport,
 } from '../lib/types';
-import { NO_TOKENS, addTokens } from '../lib/format';
+import { NO_TOKENS, addCost, addTokens } from '../lib/format';
 import type { PickKind } from '../lib/backend/backend';
 import type { Args, Command, Handlers, Result } from '../lib/commands';
 import { DemoQuarantine } from './quarantine';
@@ -127,6 +127,11 @@ function demoTokens(): TokenTotals {
     cacheWriteTokens: turns * Math.floor(500 + rnd() * 3_000),
   };
 }
+/** What `t` would cost at Sonnet-like list prices; older sessions priced by the table. */
+function demoCost(t: TokenTotals, version: string): SessionSummary['cost'] {
+  const usd = (t.inputTokens * 3 + t.outputTokens * 15 + t.cacheReadTokens * 0.3 + t.cacheWriteTokens * 6) / 1_000_000;
+  return { usd, unpriced: false, source: version.startsWith('2.0') ? 'table' : 'claudeCode' };
+}
 const sessions: DemoSession[] = [];
 
 function addSession(
@@ -165,6 +170,7 @@ function addSession(
     sidechainFree: true,
     ...opts,
   };
+  s.cost ??= demoCost(s.tokens, s.claudeCodeVersion ?? '');
   sessions.push(s);
   return s;
 }
@@ -244,6 +250,7 @@ function groupSessions(includeTemp: boolean): DirectoryGroup[] {
       else g.owners.push({ agentName: s.agentName, sessionCount: 1 });
     }
     g.tokens = addTokens(g.tokens, s.tokens);
+    g.cost = addCost(g.cost, s.cost);
   }
   return [...map.values()];
 }
@@ -262,6 +269,7 @@ function agentSummaries(): AgentSummary[] {
       sessionCount: own.length,
       lastActivityAt: last,
       tokens: own.reduce((t, s) => addTokens(t, s.tokens), NO_TOKENS),
+      cost: own.reduce<SessionSummary['cost']>((c, s) => addCost(c, s.cost), undefined),
     };
   });
 }

@@ -1,5 +1,5 @@
-import { NO_TOKENS, addTokens } from './format';
-import type { AgentSummary, TokenTotals } from './types';
+import { NO_TOKENS, addCost, addTokens } from './format';
+import type { AgentSummary, Cost, TokenTotals } from './types';
 
 export type FleetNode = {
   path: string;
@@ -11,6 +11,8 @@ export type FleetNode = {
   last: string | null;
   /** Tokens of every agent below, together. */
   tokens: TokenTotals;
+  /** What every agent below cost, together (none when nothing was spent). */
+  cost?: Cost;
 };
 
 /** Groups agents by their sub-fleet path (`team.gamma` under `team`), sorted by name. */
@@ -57,6 +59,10 @@ export function buildFleetTree(agents: AgentSummary[]): FleetNode {
     );
     n.last = times.length ? times.reduce((m, t) => (t > m ? t : m)) : null;
     n.tokens = [...n.agents.map((a) => a.tokens), ...n.children.map((c) => c.tokens)].reduce(addTokens, NO_TOKENS);
+    n.cost = [...n.agents.map((a) => a.cost), ...n.children.map((c) => c.cost)].reduce<Cost | undefined>(
+      addCost,
+      undefined,
+    );
   };
   sum(root);
   return root;

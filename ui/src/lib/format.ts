@@ -1,5 +1,5 @@
 import type { IconName } from './icons';
-import type { DirectoryGroup, Origin, SessionSummary, NotResumableReason, TokenTotals } from './types';
+import type { Cost, DirectoryGroup, Origin, SessionSummary, NotResumableReason, TokenTotals } from './types';
 
 /** The name a person sees: custom name › auto name › preview › "Untitled session". */
 export function displayName(s: Pick<SessionSummary, 'customName' | 'autoName' | 'preview' | 'pending'>): string {
@@ -178,6 +178,49 @@ export function tokensTitle(t: TokenTotals): string {
     `Input ${n(t.inputTokens)} · output ${n(t.outputTokens)} · cache read ${n(t.cacheReadTokens)} · ` +
     `cache write ${n(t.cacheWriteTokens)} (each response once; rewound branches left out)`
   );
+}
+
+/**
+ * A cost as a person reads it: `$1.23`; `$1.23+` when requests of a model with no known price
+ * are left out; `~$1.23` when Claude Code guessed a price for a model it did not know; "price
+ * unknown" (never `$0.00`) when nothing could be priced; `<$0.01` for a fraction of a cent.
+ */
+export function formatCost(c: Cost): string {
+  if (c.unpriced && c.usd === 0 && c.source !== 'claudeCode') return 'price unknown';
+  const amount =
+    c.usd > 0 && c.usd < 0.01
+      ? '<$0.01'
+      : c.usd < 100
+        ? `$${c.usd.toFixed(2)}`
+        : `$${Math.round(c.usd).toLocaleString('en-US')}`;
+  if (!c.unpriced) return amount;
+  return c.source === 'claudeCode' ? `~${amount}` : `${amount}+`;
+}
+
+/** Where a cost came from and what it is, for a tooltip. */
+export function costTitle(c: Cost): string {
+  const exact = `$${c.usd.toFixed(4)}`;
+  const from = {
+    claudeCode: "Claude Code's own figure",
+    table: 'Priced by Corral from the tokens (bundled price table)',
+    mixed: "Claude Code's own figures and Corral's prices together",
+  }[c.source];
+  const unpriced = !c.unpriced
+    ? ''
+    : c.source === 'claudeCode'
+      ? "\nIncludes Claude Code's guess for a model it has no price for."
+      : '\nRequests of a model with no known price are left out.';
+  return `${exact} at list price: what the API would charge (a subscription pays otherwise).\n${from}.${unpriced}`;
+}
+
+/** `a` and `b` together (a roll-up), either of which may be missing. */
+export function addCost(a: Cost | null | undefined, b: Cost | null | undefined): Cost | undefined {
+  if (!a || !b) return a ?? b ?? undefined;
+  return {
+    usd: a.usd + b.usd,
+    unpriced: a.unpriced || b.unpriced,
+    source: a.source === b.source ? a.source : 'mixed',
+  };
 }
 
 /** Adds token totals. */

@@ -13,6 +13,8 @@ export type { NotResumableReason } from './bindings/NotResumableReason';
 export type { ExportFormat } from './bindings/ExportFormat';
 export type { ModelUsage } from './bindings/ModelUsage';
 export type { TokenTotals } from './bindings/TokenTotals';
+export type { Cost } from './bindings/Cost';
+export type { CostSource } from './bindings/CostSource';
 export type { ExportRequest } from './bindings/ExportRequest';
 export type { ExportSummary } from './bindings/ExportSummary';
 export type { RewindMark } from './bindings/RewindMark';

@@ -89,6 +89,21 @@ describe('All Chats', () => {
     };
   });
 
+  it("shows what each folder's sessions cost beside their tokens", () => {
+    const groups = small();
+    groups[0].tokens = { inputTokens: 10, outputTokens: 2_000, cacheReadTokens: 40_000, cacheWriteTokens: 0 };
+    groups[0].cost = { usd: 3.2, unpriced: false, source: 'mixed' };
+    groups[1].cost = { usd: 0, unpriced: true, source: 'table' };
+    listing.groups = groups;
+    render(AllChats);
+    const [alpha, other] = screen.getAllByTestId('group-header');
+    expect(within(alpha).getByTestId('token-count').textContent).toBe('42k tokens');
+    const cost = within(alpha).getByTestId('cost');
+    expect(cost.textContent).toBe('$3.20');
+    expect(cost.title).toContain("Claude Code's own figures and Corral's prices");
+    expect(within(other).getByTestId('cost').textContent).toBe('price unknown');
+  });
+
   it('groups by working directory with path, agent link or "no agent", and count', () => {
     listing.groups = small();
     render(AllChats);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addCost,
+  costTitle,
+  formatCost,
   tokenSum,
   tokensTitle,
   displayName,
@@ -170,5 +173,38 @@ describe('day separators', () => {
     expect(dayLabel(new Date(2026, 10, 21, 8).toISOString(), now)).toBe('Today');
     expect(dayLabel(new Date(2026, 10, 20, 23).toISOString(), now)).toBe('Yesterday');
     expect(dayLabel(new Date(2026, 10, 18, 8).toISOString(), now)).toContain('2026');
+  });
+});
+
+describe('costs', () => {
+  const cost = (usd: number, unpriced = false, source: 'claudeCode' | 'table' | 'mixed' = 'table') => ({
+    usd,
+    unpriced,
+    source,
+  });
+
+  it('reads as dollars, never $0 for what could not be priced', () => {
+    expect(formatCost(cost(1.234))).toBe('$1.23');
+    expect(formatCost(cost(0.004))).toBe('<$0.01');
+    expect(formatCost(cost(0))).toBe('$0.00');
+    expect(formatCost(cost(1234.5))).toBe('$1,235');
+    expect(formatCost(cost(0, true))).toBe('price unknown');
+    expect(formatCost(cost(2, true))).toBe('$2.00+');
+    expect(formatCost(cost(2, true, 'claudeCode'))).toBe('~$2.00');
+  });
+
+  it('says in the tooltip what the figure is and where it came from', () => {
+    expect(costTitle(cost(1.5, false, 'claudeCode'))).toContain("Claude Code's own figure");
+    expect(costTitle(cost(1.5))).toContain('bundled price table');
+    expect(costTitle(cost(1.5, true))).toContain('left out');
+    expect(costTitle(cost(1.5, true, 'claudeCode'))).toContain('guess');
+    expect(costTitle(cost(1.5))).toContain('subscription');
+  });
+
+  it('adds up, with the sources said', () => {
+    expect(addCost(undefined, undefined)).toBeUndefined();
+    expect(addCost(cost(1), undefined)).toEqual(cost(1));
+    expect(addCost(cost(1, false, 'claudeCode'), cost(2, true))).toEqual(cost(3, true, 'mixed'));
+    expect(addCost(cost(1), cost(2))).toEqual(cost(3));
   });
 });

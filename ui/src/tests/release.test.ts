@@ -75,6 +75,7 @@ describe('Fleet view: grouping and release', () => {
         sessionCount: 2,
         lastActivityAt: adopted.mtime,
         tokens: { inputTokens: 1_000, outputTokens: 200_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 99_000 },
+        cost: { usd: 12.345, unpriced: false, source: 'claudeCode' },
       },
       {
         name: 'team.gamma',
@@ -95,6 +96,7 @@ describe('Fleet view: grouping and release', () => {
         sessionCount: 1234,
         lastActivityAt: null,
         tokens: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        cost: { usd: 0.5, unpriced: true, source: 'table' },
       },
     ];
     listing.agentSessions = { 'team.alpha': [adopted, native] };
@@ -109,6 +111,19 @@ describe('Fleet view: grouping and release', () => {
     const rows = screen.getAllByTestId('agent-row');
     expect(rows.map((r) => r.dataset.agent)).toEqual(['scribe', 'team.alpha', 'team.gamma']);
     expect(rows[0].textContent).toContain('1,234 sessions');
+  });
+
+  it('shows what each agent and sub-fleet cost at list price, and where the figure came from', () => {
+    render(FleetView);
+    const row = (name: string) => screen.getAllByTestId('agent-row').find((r) => r.dataset.agent === name)!;
+    const alpha = within(row('team.alpha')).getByTestId('cost');
+    expect(alpha.textContent).toBe('$12.35');
+    expect(alpha.title).toContain("Claude Code's own figure");
+    expect(alpha.title).toContain('list price');
+    // Requests of a model with no price are left out, and said.
+    expect(within(row('scribe')).getByTestId('cost').textContent).toBe('$0.50+');
+    expect(within(row('team.gamma')).queryByTestId('cost')).toBeNull();
+    expect(within(screen.getByTestId('fleet-group')).getByTestId('cost').textContent).toBe('$12.35');
   });
 
   it('shows the tokens of each agent and sub-fleet, with the kinds in the tooltip', () => {
