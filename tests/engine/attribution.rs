@@ -194,6 +194,34 @@ fn null_session_id_is_not_indexed_and_size_counts_unique_ids() {
     assert_eq!(index.session_ids(), vec![sid(1).as_str()]);
 }
 
+/// A job's own figure (`usage.total_cost_usd`) is read; an odd `usage` costs the job its figure,
+/// never its claim on the session.
+#[test]
+fn a_job_says_what_it_cost_and_an_odd_usage_is_no_cost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path();
+    std::fs::create_dir_all(state.join("jobs")).unwrap();
+    let usages = [
+        "usage:\n  num_turns: 3\n  total_cost_usd: 0.4275\n  per_model: {}\n",
+        "usage: null\n",
+        "usage: [1, 2]\n",
+        "usage:\n  total_cost_usd: \"lots\"\n",
+        "usage:\n  total_cost_usd: -1\n",
+    ];
+    for (i, usage) in usages.iter().enumerate() {
+        let id = format!("job-2026-01-0{}-aaaaaa", i + 1);
+        write_job(state, &id, "a", "schedule", Some(&sid(i)), "2026-01-01T00:00:00Z");
+        let path = state.join("jobs").join(format!("{id}.yaml"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text + usage).unwrap();
+    }
+    let (index, warnings) = AttributionIndex::build(state, &mut JobCache::default());
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let costs: Vec<Option<u64>> =
+        (0..usages.len()).map(|i| index.job(&sid(i)).unwrap().cost).collect();
+    assert_eq!(costs, [Some(427_500_000_000), None, None, None, None]);
+}
+
 #[test]
 fn missing_state_dir_is_an_empty_index() {
     let tmp = tempfile::tempdir().unwrap();
@@ -215,6 +243,7 @@ fn duplicate_claims_resolve_deterministically() {
         session_id: Some(sid(9)),
         started_at: started.to_owned(),
         status: None,
+        cost: None,
     };
     // As strings "10:00+01:00" sorts after "09:30Z"; as instants it is earlier (09:00Z).
     let offset = claim("job-2026-11-25-t1u2v3", "alpha", "2026-11-25T10:00:00+01:00");

@@ -272,3 +272,25 @@ fn a_report_itemises_sessions_by_model_and_day_subagent_runs_included() {
     let weird = row(&by_model, "claude-weird-9");
     assert_eq!((weird.usd, weird.unpriced), (0.0, 1), "price unknown, never $0 as a price");
 }
+
+#[test]
+fn a_job_row_shows_the_jobs_own_figure_beside_corrals() {
+    use corral_engine::costs::{CostBy, report};
+    let home = Home::new();
+    let job = home.state().join("jobs").join("job-2026-11-20-aaaaaa.yaml");
+    let text = std::fs::read_to_string(&job).unwrap();
+    std::fs::write(&job, text + "usage:\n  num_turns: 2\n  total_cost_usd: 0.42\n").unwrap();
+    let catalog = home.catalog();
+    let by_session = report(&catalog, CostBy::Session, None).unwrap();
+    let session = row(&by_session, &crate::home::sid("a1"));
+
+    let by_job = report(&catalog, CostBy::Job, None).unwrap();
+    let row = row(&by_job, "job-2026-11-20-aaaaaa");
+    assert_eq!(row.name.as_deref(), Some("alpha"));
+    assert_eq!(row.job_usd, Some(0.42));
+    // Corral's figure for the job's session (its subagent run included) beside the job's own.
+    assert!(session.usd > 0.0 && (row.usd - session.usd).abs() < 1e-9, "{row:?} vs {session:?}");
+    // Sessions no job claims have no row; a job without a figure has none to show.
+    assert!(by_job.rows.iter().all(|r| r.key.as_deref().is_some_and(|k| k.starts_with("job-"))));
+    assert!(by_job.rows.iter().filter(|r| r.key != row.key).all(|r| r.job_usd.is_none()));
+}

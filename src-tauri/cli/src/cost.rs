@@ -27,6 +27,8 @@ enum By {
     Folder,
     Model,
     Day,
+    /// Per herdctl job, beside the job's own figure.
+    Job,
 }
 
 fn day(text: &str) -> Result<String, String> {
@@ -42,6 +44,7 @@ pub fn cost(catalog: &Catalog, a: &CostArgs, json: bool) -> Result<(), Error> {
         By::Folder => CostBy::Folder,
         By::Model => CostBy::Model,
         By::Day => CostBy::Day,
+        By::Job => CostBy::Job,
     };
     let mut report = costs::report(catalog, by, a.since.as_deref())?;
     if let Some(n) = a.limit {
@@ -102,5 +105,9 @@ fn source(r: &CostRow) -> String {
         CostSource::Table => "  [priced by Corral]",
         CostSource::Mixed => "  [partly priced by Corral]",
     };
-    format!("{from}{unpriced}")
+    // A job's own figure beside Corral's, with the difference.
+    let job = r.job_usd.map_or_else(String::new, |j| {
+        format!("  (the job's record: ${j:.2}, Corral {:+.2})", r.usd - j)
+    });
+    format!("{from}{unpriced}{job}")
 }

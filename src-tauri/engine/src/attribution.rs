@@ -86,6 +86,9 @@ pub struct JobClaim {
     /// `pending|running|completed|failed|cancelled` as written (what the live view shows of it).
     #[serde(default)]
     pub status: Option<String>,
+    /// What the job cost by its own record (`usage.total_cost_usd`), in pico-dollars.
+    #[serde(default)]
+    pub cost: Option<crate::pricing::Pico>,
 }
 
 /// What one [`AttributionIndex::build`] did with the job folder (observable for tests and logs).
@@ -359,6 +362,20 @@ struct RawJob {
     session_id: Option<String>,
     started_at: Option<String>,
     status: Option<String>,
+    #[serde(default)]
+    usage: Option<RawUsage>,
+}
+
+/// A job's `usage`, as far as its cost goes: any other shape (or a cost that is no number) is
+/// no cost, never an unreadable job.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawUsage {
+    Usage {
+        #[serde(default)]
+        total_cost_usd: Option<f64>,
+    },
+    Other(serde::de::IgnoredAny),
 }
 
 fn read_job(path: &Path, file_name: &str) -> std::result::Result<JobClaim, Unusable> {
@@ -378,7 +395,13 @@ fn read_job(path: &Path, file_name: &str) -> std::result::Result<JobClaim, Unusa
         .filter(|i| !i.is_empty())
         .unwrap_or_else(|| file_name.strip_suffix(".yaml").unwrap_or(file_name).to_owned());
     let status = raw.status.filter(|s| !s.is_empty());
-    Ok(JobClaim { id, agent, trigger_type, session_id: raw.session_id, started_at, status })
+    let cost = match raw.usage {
+        Some(RawUsage::Usage { total_cost_usd: Some(usd) }) if usd.is_finite() && usd >= 0.0 => {
+            Some(crate::pricing::pico(usd))
+        }
+        _ => None,
+    };
+    Ok(JobClaim { id, agent, trigger_type, session_id: raw.session_id, started_at, status, cost })
 }
 
 #[derive(Deserialize)]

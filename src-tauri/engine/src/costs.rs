@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::attribution::AttributionIndex;
 use crate::catalog::{Catalog, ListOptions};
 use crate::error::Result;
 use crate::model::{CostSource, SessionSummary};
@@ -36,6 +37,8 @@ pub enum CostBy {
     Model,
     /// Per UTC day.
     Day,
+    /// Per herdctl job (the job that claims the session), beside the job's own figure.
+    Job,
 }
 
 /// One row of a report.
@@ -44,9 +47,12 @@ pub enum CostBy {
 pub struct CostRow {
     /// The session id, agent, folder, model or day (`None`: no agent, or no day known).
     pub key: Option<String>,
-    /// For a session: the name a person sees.
+    /// For a session: the name a person sees; for a job: its agent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// For a job: what its own record says it cost (`usage.total_cost_usd`), when it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_usd: Option<f64>,
     /// US dollars at list price, of what could be priced.
     pub usd: f64,
     /// Responses of a model with no known price (left out of `usd`).
@@ -97,34 +103,8 @@ pub fn report(catalog: &Catalog, by: CostBy, since: Option<&str>) -> Result<Cost
             (*s, items)
         })
         .collect();
-    let mut rows: HashMap<Option<String>, (CostRow, Option<String>)> = HashMap::new();
-    for (s, items) in &ledgers {
-        for item in items.iter().filter(|i| kept(i, since)) {
-            let key = match by {
-                CostBy::Session => Some(s.session_id.clone()),
-                CostBy::Agent => s.agent_name.clone(),
-                CostBy::Folder => Some(s.working_directory.clone()),
-                CostBy::Model => Some(item.model.clone()),
-                CostBy::Day => item.day.clone(),
-            };
-            let (row, last) = rows.entry(key.clone()).or_insert_with(|| {
-                let name = (by == CostBy::Session).then(|| s.display_name().to_owned());
-                let row =
-                    CostRow { key, name, usd: 0.0, unpriced: 0, sessions: 0, source: item.source };
-                (row, None)
-            });
-            row.usd += item.usd;
-            row.unpriced += item.unpriced;
-            if row.source != item.source {
-                row.source = CostSource::Mixed;
-            }
-            if last.as_deref() != Some(s.session_id.as_str()) {
-                row.sessions += 1;
-                *last = Some(s.session_id.clone());
-            }
-        }
-    }
-    let mut rows: Vec<CostRow> = rows.into_values().map(|(r, _)| r).collect();
+    let scan = catalog.last_scan()?;
+    let mut rows = roll_up(&ledgers, by, since, &scan.attribution);
     if by == CostBy::Day {
         rows.sort_by(|a, b| a.key.cmp(&b.key));
     } else {
@@ -141,6 +121,61 @@ pub fn report(catalog: &Catalog, by: CostBy, since: Option<&str>) -> Result<Cost
             .to_owned(),
         prices: format!("{}, taken {}", table.source, table.generated),
     })
+}
+
+/// The rows of `ledgers` by `by` (in no order).
+fn roll_up(
+    ledgers: &[(&SessionSummary, Vec<LedgerItem>)],
+    by: CostBy,
+    since: Option<&str>,
+    attribution: &AttributionIndex,
+) -> Vec<CostRow> {
+    // Each row with the last session counted in it (a session's items come together).
+    let mut rows: HashMap<Option<String>, (CostRow, Option<&str>)> = HashMap::new();
+    for (s, items) in ledgers {
+        let job = attribution.job(&s.session_id);
+        if by == CostBy::Job && job.is_none() {
+            continue;
+        }
+        for item in items.iter().filter(|i| kept(i, since)) {
+            let key = match by {
+                CostBy::Session => Some(s.session_id.clone()),
+                CostBy::Agent => s.agent_name.clone(),
+                CostBy::Folder => Some(s.working_directory.clone()),
+                CostBy::Model => Some(item.model.clone()),
+                CostBy::Day => item.day.clone(),
+                CostBy::Job => job.map(|j| j.id.clone()),
+            };
+            let (row, last) = rows.entry(key.clone()).or_insert_with(|| {
+                let (name, job_usd) = match by {
+                    CostBy::Session => (Some(s.display_name().to_owned()), None),
+                    CostBy::Job => (job.map(|j| j.agent.clone()), job.and_then(|j| j.cost)),
+                    _ => (None, None),
+                };
+                let job_usd = job_usd.map(crate::pricing::usd);
+                let row = CostRow {
+                    key,
+                    name,
+                    job_usd,
+                    usd: 0.0,
+                    unpriced: 0,
+                    sessions: 0,
+                    source: item.source,
+                };
+                (row, None)
+            });
+            row.usd += item.usd;
+            row.unpriced += item.unpriced;
+            if row.source != item.source {
+                row.source = CostSource::Mixed;
+            }
+            if *last != Some(s.session_id.as_str()) {
+                row.sessions += 1;
+                *last = Some(s.session_id.as_str());
+            }
+        }
+    }
+    rows.into_values().map(|(r, _)| r).collect()
 }
 
 fn kept(item: &LedgerItem, since: Option<&str>) -> bool {

@@ -216,6 +216,7 @@ mod tests {
             session_id: None,
             started_at: "2026-11-30T00:00:00Z".into(),
             status: status.map(str::to_owned),
+            cost: None,
         };
         assert!(JobNote::of_herdctl(&claim(Some("running"))).unwrap().active);
         assert!(JobNote::of_herdctl(&claim(Some("pending"))).is_some());

@@ -240,7 +240,7 @@ fn save_jobs(jobs: &JobCache, file: &Path) -> Result<()> {
 const MAX_JOBS_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Bump when the shape of the persisted job cache changes.
-const JOBS_CACHE_FORMAT: u32 = 2;
+const JOBS_CACHE_FORMAT: u32 = 3;
 
 /// How long a scan may be reused without re-validating every transcript with a `stat`.
 const SCAN_REUSE: Duration = Duration::from_millis(1500);
