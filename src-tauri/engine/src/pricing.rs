@@ -16,7 +16,8 @@
 //! - Amounts are whole pico-dollars (10⁻¹² USD): every listed price is a whole number of them
 //!   per token, so sums are exact and do not depend on their order.
 
-use std::sync::LazyLock;
+use std::collections::HashMap;
+use std::sync::{LazyLock, RwLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -154,14 +155,20 @@ struct Entry {
 }
 
 /// A price table (the bundled one is [`PriceTable::bundled`]).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct PriceTable {
     entries: Vec<Entry>,
     /// Where the prices came from, as the table says.
     pub source: String,
     /// The day the table was generated.
     pub generated: String,
+    /// Which entry prices each model id seen so far: a listing prices every response, and a
+    /// home uses a handful of models (bounded: ids past [`MEMO_MODELS`] are matched each time).
+    memo: RwLock<HashMap<String, Option<usize>>>,
 }
+
+/// How many model ids a table remembers its entry for.
+const MEMO_MODELS: usize = 256;
 
 /// Why a table could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -177,6 +184,7 @@ impl PriceTable {
                 entries: Vec::new(),
                 source: String::new(),
                 generated: String::new(),
+                memo: RwLock::default(),
             })
         });
         &TABLE
@@ -201,7 +209,12 @@ impl PriceTable {
                 Ok(Entry { id: m.id, matcher, rates })
             })
             .collect::<Result<Vec<_>, TableError>>()?;
-        Ok(PriceTable { entries, source: raw.source, generated: raw.generated })
+        Ok(PriceTable {
+            entries,
+            source: raw.source,
+            generated: raw.generated,
+            memo: RwLock::default(),
+        })
     }
 
     /// The table entry that prices `model` (its id in the table), if any.
@@ -210,8 +223,18 @@ impl PriceTable {
     }
 
     fn entry(&self, model: &str) -> Option<&Entry> {
+        // A poisoned memo is only a cache: matching again gives the same answer.
+        if let Some(found) = self.memo.read().ok().and_then(|m| m.get(model).copied()) {
+            return found.and_then(|i| self.entries.get(i));
+        }
         let lower = model.to_lowercase();
-        self.entries.iter().find(|e| e.matcher.accepts(model, &lower))
+        let found = self.entries.iter().position(|e| e.matcher.accepts(model, &lower));
+        if let Ok(mut m) = self.memo.write()
+            && m.len() < MEMO_MODELS
+        {
+            m.insert(model.to_owned(), found);
+        }
+        found.and_then(|i| self.entries.get(i))
     }
 
     /// What `request` to `model` cost on `day` (days since 1970-01-01 UTC; `None`: today's
