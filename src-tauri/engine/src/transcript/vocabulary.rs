@@ -135,6 +135,8 @@ pub const ATTACHMENT_TYPES: &[Known] = &[
     known("task_reminder", Skipped),
     known("task_status", Skipped),
     known("todo_reminder", Skipped),
+    // `<total_tokens>N tokens left</total_tokens>` as a system reminder: the token budget.
+    known("total_tokens_reminder", Skipped),
 ];
 
 /// What Corral does with a line of this `type`; `None` when it does not know the kind.
