@@ -228,6 +228,47 @@ fn report_home() -> Home {
     home
 }
 
+/// A subagent run's response of `input` uncached tokens to Sonnet 5.5 (as Claude Code writes a
+/// run's lines: sidechain, with the agent's id).
+fn run_line(session: &str, agent: &str, id: &str, at: &str, input: u64) -> String {
+    chunk(session, id, "claude-sonnet-5-5", at, &usage(input, 0, 0, 0, 0))
+        .replace(r#""isSidechain":false"#, &format!(r#""isSidechain":true,"agentId":"{agent}""#))
+}
+
+#[test]
+fn the_listing_counts_each_subagent_run_once_and_reads_a_run_again_only_when_it_changed() {
+    let home = report_home();
+    let (listed, _) = all(&home, &home.data);
+    // The main transcript's response and its run's, as the report itemises them.
+    assert!(close(cost_of(&listed, 4), 0.0452 + 0.012), "{:?}", cost_of(&listed, 4));
+    assert_eq!(cost_of(&listed, 4).unwrap().source, CostSource::Table);
+
+    // A 2.0.x flat run (beside the transcripts, naming its session) counts too, and a session
+    // growing re-reads only what changed: the nested run was rewritten larger meanwhile.
+    let (d, dir) = (sid(4), home.claude().join("projects").join("-home-u-costs"));
+    let flat = run_line(&d, "f1", "msg_8", "2026-12-02T11:00:00.000Z", 2000);
+    std::fs::write(dir.join("agent-f1.jsonl"), flat + "\n").unwrap();
+    let nested = dir.join(&d).join("subagents").join("agent-a1.jsonl");
+    let second = run_line(&d, "a1", "msg_9", "2026-12-02T12:00:00.000Z", 1000);
+    append(&nested, &[second]);
+    let (unchanged, _) = all(&home, &home.data);
+    assert_eq!(cost_of(&unchanged, 4), cost_of(&listed, 4), "runs are read with their session");
+    let main = dir.join(format!("{d}.jsonl"));
+    append(&main, &[user(&d, CWD, "u-5", "thanks")]);
+    let (grown, _) = all(&home, &home.data);
+    // + 2000×2 (flat) + 1000×2 (the nested run's new response) per million.
+    let want = 0.0452 + 0.012 + 0.004 + 0.002;
+    assert!(close(cost_of(&grown, 4), want), "{:?}", cost_of(&grown, 4));
+    let fresh = tempfile::tempdir().unwrap();
+    let (cold, _) = all(&home, fresh.path());
+    assert_eq!(cost_of(&cold, 4), cost_of(&grown, 4), "read whole, the same figure");
+
+    // Claude Code's own figure covers the runs: they are not added to it.
+    append(&main, &[cost_state(&d, 3.0, false)]);
+    let (recorded, _) = all(&home, &home.data);
+    assert!(close(cost_of(&recorded, 4), 3.0), "{:?}", cost_of(&recorded, 4));
+}
+
 fn row<'r>(
     r: &'r corral_engine::costs::CostReport,
     key: &str,

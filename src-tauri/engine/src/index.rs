@@ -32,8 +32,9 @@ use crate::stable_hash::fnv1a;
 use crate::transcript::facts::{EXTRACTOR_VERSION, FactsScanner, TranscriptFacts};
 
 /// Bump when the on-disk shape of a shard changes (1 was the single JSON file; 4 stores the
-/// facts once, not again inside the scanner's state; 5 adds the change time to each stamp).
-pub const FORMAT_VERSION: u32 = 5;
+/// facts once, not again inside the scanner's state; 5 adds the change time to each stamp; 6
+/// adds what the subagents' runs cost).
+pub const FORMAT_VERSION: u32 = 6;
 
 /// The first bytes of every shard.
 pub const SHARD_MAGIC: [u8; 8] = *b"CORRALIX";

@@ -41,6 +41,43 @@ pub type Pico = u64;
 /// Pico-dollars in one dollar.
 pub const PICO_PER_USD: f64 = 1e12;
 
+/// What some responses cost at list price (the bundled table), each response once.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Spend {
+    /// What the priced responses cost.
+    pub priced: Pico,
+    /// Responses whose model the table prices.
+    pub priced_responses: u64,
+    /// Responses whose model it does not (or that name none).
+    pub unpriced_responses: u64,
+}
+
+impl Spend {
+    /// Counts one response, at `price` (`None`: its model has no price).
+    pub fn add_price(&mut self, price: Option<Pico>) {
+        match price {
+            Some(p) => {
+                self.priced = self.priced.saturating_add(p);
+                self.priced_responses += 1;
+            }
+            None => self.unpriced_responses += 1,
+        }
+    }
+
+    /// Counts `other`'s responses too.
+    pub fn add(&mut self, other: &Spend) {
+        self.priced = self.priced.saturating_add(other.priced);
+        self.priced_responses = self.priced_responses.saturating_add(other.priced_responses);
+        self.unpriced_responses = self.unpriced_responses.saturating_add(other.unpriced_responses);
+    }
+
+    /// Responses seen, priced or not.
+    pub fn responses(&self) -> u64 {
+        self.priced_responses.saturating_add(self.unpriced_responses)
+    }
+}
+
 /// What one API response used, by the kinds a price names.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -252,8 +289,19 @@ impl PriceTable {
 
 /// Days since 1970-01-01 of an RFC 3339 timestamp's UTC date.
 pub fn utc_day(timestamp: &str) -> Option<i64> {
-    let t = chrono::DateTime::parse_from_rfc3339(timestamp).ok()?;
-    Some(t.timestamp().div_euclid(86_400))
+    crate::time::millis(timestamp).map(day_of_ms)
+}
+
+/// Days since 1970-01-01 of a UTC instant in milliseconds since then (the one rule for the day
+/// a price applies on).
+pub fn day_of_ms(ms: i64) -> i64 {
+    ms.div_euclid(86_400_000)
+}
+
+/// `YYYY-MM-DD` of days since 1970-01-01 (empty when out of range).
+pub fn day_text(day: i64) -> String {
+    chrono::DateTime::from_timestamp(day.saturating_mul(86_400), 0)
+        .map_or_else(String::new, |t| t.format("%Y-%m-%d").to_string())
 }
 
 /// Pico-dollars as dollars.

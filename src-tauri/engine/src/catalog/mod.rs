@@ -43,6 +43,7 @@ use crate::transcript::{messages, subagents};
 mod listing;
 mod progress;
 mod read;
+mod runs;
 mod scan;
 
 pub use progress::{ListingSoFar, ScanObserver, ScanProgress};

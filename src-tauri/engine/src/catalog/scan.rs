@@ -4,6 +4,7 @@
 
 use super::progress::{Publishing, stand_in_facts};
 use super::*;
+use crate::transcript::subagents::FlatAgents;
 
 impl Catalog {
     /// One discovery pass: every transcript with its facts, the attribution index and names.
@@ -331,14 +332,25 @@ fn scan_changed(
 ) {
     let mut work: Vec<_> = to_scan.into_iter().enumerate().collect();
     work.sort_by_key(|(_, (c, _))| std::cmp::Reverse(c.stamp.mtime_ns));
+    // Each folder's flat agent files (2.0.x), read once and only when one of its sessions is.
+    let flats: HashMap<PathBuf, OnceLock<FlatAgents>> = work
+        .iter()
+        .filter_map(|(_, (c, _))| c.path.parent())
+        .map(|d| (d.to_path_buf(), OnceLock::new()))
+        .collect();
     // Handed out in order as threads ask (not split in halves), so the newest go first.
     let mut scanned: Vec<(usize, Candidate, std::io::Result<IndexEntry>)> = work
         .into_iter()
         .par_bridge()
         .map(|(i, (c, resume))| {
             let bytes = to_read(&c, &resume);
-            let entry = facts::scan_file(&c.path, resume)
-                .map(|outcome| IndexEntry::new(c.stamp, outcome.offset, &outcome.scanner));
+            let entry = facts::scan_file(&c.path, resume).map(|mut outcome| {
+                if let Some((dir, flat)) = c.path.parent().and_then(|d| Some((d, flats.get(d)?))) {
+                    let flat = flat.get_or_init(|| FlatAgents::of_folder(dir));
+                    super::runs::refresh(&mut outcome.scanner, &c.path, &c.session_id, flat);
+                }
+                IndexEntry::new(c.stamp, outcome.offset, &outcome.scanner)
+            });
             if let Some(p) = publishing {
                 let found = entry.as_ref().ok().map(|e| c.found_with(e.facts()));
                 p.record(i, bytes, found);

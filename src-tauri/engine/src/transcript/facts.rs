@@ -38,13 +38,14 @@ use crate::model::{TokenTotals, Usage};
 
 mod fast;
 mod usage;
+pub use crate::pricing::Spend;
 use fast::fast_fact_line;
-pub use usage::{Spend, UsageAccumulator};
+pub use usage::{RunSpend, UsageAccumulator};
 
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
 /// Cost is priced while scanning, so the bundled price table's fingerprint is part of it.
-pub const EXTRACTOR_VERSION: u32 = 8 ^ (crate::pricing::TABLE_FINGERPRINT << 8);
+pub const EXTRACTOR_VERSION: u32 = 9 ^ (crate::pricing::TABLE_FINGERPRINT << 8);
 
 pub use super::{PREVIEW_CHARS, preview_of};
 
@@ -125,6 +126,10 @@ pub struct TranscriptFacts {
     /// What its responses cost at list price (every branch; see [`Spend`]).
     #[serde(default)]
     pub spend: Spend,
+    /// What its subagents' runs cost at list price, when they were read (only without
+    /// [`TranscriptFacts::recorded_cost`], which covers them; see [`FactsScanner::set_runs`]).
+    #[serde(default)]
+    pub runs_spend: Spend,
     /// What Claude Code itself said the session cost: its last `cost-state` line.
     #[serde(default)]
     pub recorded_cost: Option<RecordedCost>,
@@ -198,6 +203,9 @@ pub struct FactsScanner {
     /// What the branch scan said when `may_branch` was set.
     #[serde(default)]
     resumed: Option<ResumedBranch>,
+    /// The subagents' runs as last read (see [`FactsScanner::set_runs`]).
+    #[serde(default)]
+    runs: Vec<RunSpend>,
 }
 
 /// The resumed branch's corrections to file-order facts (see [`super::branches`]).
@@ -427,7 +435,7 @@ impl FactsScanner {
                 return;
             }
             let at = if meta { None } else { self.note_time(&l.timestamp) };
-            let day = at.map(|ms| ms.div_euclid(86_400_000));
+            let day = at.map(crate::pricing::day_of_ms);
             let usage = msg.usage.0.as_ref();
             if self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, day, usage) {
                 self.facts.message_count += 1;
@@ -513,6 +521,22 @@ impl FactsScanner {
         }
     }
 
+    /// Claude Code's own figure for the session was read (it covers the subagents' runs).
+    pub fn has_recorded_cost(&self) -> bool {
+        self.facts.recorded_cost.is_some()
+    }
+
+    /// The subagents' runs as last read (each with the stamp it was read at).
+    pub fn runs(&self) -> &[RunSpend] {
+        &self.runs
+    }
+
+    /// Records what the session's subagents' runs cost, as read by the caller (a transcript
+    /// does not name its runs' files; the catalog finds them beside it).
+    pub fn set_runs(&mut self, runs: Vec<RunSpend>) {
+        self.runs = runs;
+    }
+
     /// Records what the branch scan found (see [`scan_file`]).
     fn set_branches(&mut self, b: Option<ResumedBranch>) {
         self.resumed = b;
@@ -529,6 +553,7 @@ impl FactsScanner {
             g.usage = Usage::default();
             g.tokens = TokenTotals::default();
             g.spend = Spend::default();
+            g.runs_spend = Spend::default();
             g == self.facts
         };
         let mut state = self.clone();
@@ -546,6 +571,7 @@ impl FactsScanner {
             self.facts.usage = Usage::default();
             self.facts.tokens = TokenTotals::default();
             self.facts.spend = Spend::default();
+            self.facts.runs_spend = Spend::default();
         }
         self
     }
@@ -556,6 +582,9 @@ impl FactsScanner {
         f.usage = self.usage.usage();
         f.tokens = self.usage.tokens();
         f.spend = self.usage.spend();
+        for r in &self.runs {
+            f.runs_spend.add(&r.spend);
+        }
         if let Some(r) = &self.resumed {
             f.message_count = f.message_count.saturating_sub(r.hidden_messages);
             f.tokens = r.tokens;

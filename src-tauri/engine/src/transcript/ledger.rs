@@ -1,5 +1,6 @@
 //! What one session cost, itemised by model and by day (for cost reports; the listing's one
-//! figure per session is the facts scanner's, see `facts::Spend`).
+//! figure per session is the facts scanner's, see `pricing::Spend`, with [`table_spend`] for each
+//! subagent run).
 //!
 //! CONTRACT (owned by the cost developer).
 //! - When the main transcript has `cost-state` lines, the items are Claude Code's own figures:
@@ -21,7 +22,7 @@ use super::usage::UsageMessage;
 use super::{Loose, MapOr, UsageRef, record};
 use crate::jsonl::{self, LineReader, Parsed};
 use crate::model::CostSource;
-use crate::pricing::{self, Pico, PriceTable, Request};
+use crate::pricing::{self, Pico, PriceTable, Request, Spend};
 
 /// Spending of one model on one day.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -128,18 +129,30 @@ impl FileSpend {
         }
     }
 
+    /// Every response once (its last chunk): model, day, what it used.
+    fn into_responses(self) -> impl Iterator<Item = (String, Option<i64>, Request)> {
+        self.responses.into_values().chain(self.loose)
+    }
+
     /// Every response, priced into `cells`.
-    fn price_into(self, cells: &mut BTreeMap<(String, Option<i64>), (Pico, u64)>) {
+    fn price_into(self, cells: &mut BTreeMap<(String, Option<i64>), Spend>) {
         let table = PriceTable::bundled();
-        for (model, day, request) in self.responses.into_values().chain(self.loose) {
+        for (model, day, request) in self.into_responses() {
             let price = table.cost(&model, day, &request);
-            let cell = cells.entry((model, day)).or_default();
-            match price {
-                Some(p) => cell.0 = cell.0.saturating_add(p),
-                None => cell.1 += 1,
-            }
+            cells.entry((model, day)).or_default().add_price(price);
         }
     }
+}
+
+/// What the responses of the transcript at `path` cost by the bundled table, each once, every
+/// line counted (a subagent's run is all sidechain): the listing's figure for one run.
+pub fn table_spend(path: &Path) -> std::io::Result<Spend> {
+    let table = PriceTable::bundled();
+    let mut spend = Spend::default();
+    for (model, day, request) in FileSpend::read(path)?.into_responses() {
+        spend.add_price(table.cost(&model, day, &request));
+    }
+    Ok(spend)
 }
 
 /// The itemised spending of the session whose main transcript is `transcript`, with
@@ -160,7 +173,7 @@ pub fn session_ledger(
             .map(|((model, day), p)| LedgerItem {
                 unpriced: u64::from(unknown && table.entry_for(&model).is_none()),
                 model,
-                day: day.map(day_text),
+                day: day.map(pricing::day_text),
                 usd: pricing::usd(p),
                 source: CostSource::ClaudeCode,
             })
@@ -176,18 +189,12 @@ pub fn session_ledger(
     }
     Ok(cells
         .into_iter()
-        .map(|((model, day), (p, unpriced))| LedgerItem {
+        .map(|((model, day), spend)| LedgerItem {
             model,
-            day: day.map(day_text),
-            usd: pricing::usd(p),
-            unpriced,
+            day: day.map(pricing::day_text),
+            usd: pricing::usd(spend.priced),
+            unpriced: spend.unpriced_responses,
             source: CostSource::Table,
         })
         .collect())
-}
-
-/// `YYYY-MM-DD` of days since 1970-01-01.
-fn day_text(day: i64) -> String {
-    chrono::DateTime::from_timestamp(day.saturating_mul(86_400), 0)
-        .map_or_else(String::new, |t| t.format("%Y-%m-%d").to_string())
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::TranscriptFacts;
 use crate::model::{Cost, CostSource, TokenTotals, Usage};
-use crate::pricing::{Pico, PriceTable, Request};
+use crate::pricing::{PriceTable, Request, Spend};
 use crate::transcript::UsageRef;
 
 /// How many recent response keys are remembered to merge streamed chunks.
@@ -42,10 +42,25 @@ pub struct UsageAccumulator {
     bill: Option<Bill>,
 }
 
+/// One subagent run of a session, as it was when read: its file (relative to the session's
+/// transcript folder), size and modification time, and what its responses cost.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSpend {
+    /// The run's transcript, relative to the folder of the session's transcript.
+    pub file: String,
+    /// Its size when read.
+    pub size: u64,
+    /// Its modification time when read (nanoseconds since the epoch).
+    pub mtime_ns: i128,
+    /// What its responses cost.
+    pub spend: Spend,
+}
+
 impl TranscriptFacts {
     /// What the session cost at list price: Claude Code's own figure when it wrote one (it
     /// covers every request, subagents' included), else the table's price of every response in
-    /// this file — never both added. `None` when it made no request.
+    /// this file and in its subagents' runs — never both added. `None` when it made no request.
     pub fn cost(&self) -> Option<Cost> {
         if let Some(r) = &self.recorded_cost {
             return Some(Cost {
@@ -54,7 +69,8 @@ impl TranscriptFacts {
                 source: CostSource::ClaudeCode,
             });
         }
-        let s = &self.spend;
+        let mut s = self.spend.clone();
+        s.add(&self.runs_spend);
         (s.responses() > 0).then(|| Cost {
             usd: crate::pricing::usd(s.priced),
             unpriced: s.unpriced_responses > 0,
@@ -72,41 +88,11 @@ struct Bill {
     request: Request,
 }
 
-/// What a transcript's responses cost at list price (the bundled table), each response once,
-/// on every branch (a rewound branch was paid for too).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Spend {
-    /// What the priced responses cost.
-    pub priced: Pico,
-    /// Responses whose model the table prices.
-    pub priced_responses: u64,
-    /// Responses whose model it does not (or that name none).
-    pub unpriced_responses: u64,
-    /// The newest of those models.
-    pub unpriced_model: Option<String>,
-}
-
-impl Spend {
-    fn add(&mut self, bill: &Bill) {
-        let model = bill.model.as_deref().unwrap_or_default();
-        match PriceTable::bundled().cost(model, bill.day, &bill.request) {
-            Some(p) => {
-                self.priced = self.priced.saturating_add(p);
-                self.priced_responses += 1;
-            }
-            None => {
-                self.unpriced_responses += 1;
-                if !model.is_empty() {
-                    self.unpriced_model = Some(model.to_owned());
-                }
-            }
-        }
-    }
-
-    /// Responses seen, priced or not.
-    pub fn responses(&self) -> u64 {
-        self.priced_responses.saturating_add(self.unpriced_responses)
+impl Bill {
+    /// Counts this response into `spend`, at the table's price.
+    fn charge(&self, spend: &mut Spend) {
+        let model = self.model.as_deref().unwrap_or_default();
+        spend.add_price(PriceTable::bundled().cost(model, self.day, &self.request));
     }
 }
 
@@ -121,7 +107,9 @@ impl UsageAccumulator {
         usage: Option<&UsageRef<'_>>,
     ) -> bool {
         let model = model.filter(|m| !m.is_empty() && *m != "<synthetic>");
-        if let Some(m) = model {
+        if let Some(m) = model
+            && self.model.as_deref() != Some(m)
+        {
             self.model = Some(m.to_owned());
         }
         let counts = usage.map(UsageRef::totals);
@@ -134,7 +122,7 @@ impl UsageAccumulator {
             self.commit();
             self.turn_count += 1;
             self.committed.add(&counts.unwrap_or_default());
-            self.spent.add(&bill());
+            bill().charge(&mut self.spent);
             return true;
         };
         let key = response_key(id, request_id.unwrap_or(""));
@@ -166,7 +154,7 @@ impl UsageAccumulator {
 
     fn commit(&mut self) {
         if let Some(b) = self.bill.take() {
-            self.spent.add(&b);
+            b.charge(&mut self.spent);
         }
         self.committed.add(&self.current);
         self.current = TokenTotals::default();
@@ -187,7 +175,7 @@ impl UsageAccumulator {
     pub fn spend(&self) -> Spend {
         let mut s = self.spent.clone();
         if let Some(b) = &self.bill {
-            s.add(b);
+            b.charge(&mut s);
         }
         s
     }
