@@ -263,6 +263,24 @@ fn the_listing_counts_each_subagent_run_once_and_reads_a_run_again_only_when_it_
     let (cold, _) = all(&home, fresh.path());
     assert_eq!(cost_of(&cold, 4), cost_of(&grown, 4), "read whole, the same figure");
 
+    // A fork run starts with a copy of the conversation so far (each copied line names the line
+    // it copies): the copy is the main transcript's, counted there once; its own answer counts.
+    let copy = chunk(&d, "msg_6", "claude-opus-5-5", "2026-12-01T10:00:00.000Z", &usage(1000, 1000, 1000, 1000, 2000))
+        .replace(
+            r#""isSidechain":false"#,
+            &format!(r#""isSidechain":true,"agentId":"k1","forkedFrom":{{"sessionId":"{d}","messageUuid":"a"}}"#),
+        );
+    let own = run_line(&d, "k1", "msg_10", "2026-12-02T13:00:00.000Z", 500);
+    std::fs::write(nested.with_file_name("agent-k1.jsonl"), format!("{copy}\n{own}\n")).unwrap();
+    append(&main, &[user(&d, CWD, "u-6", "and the fork?")]);
+    let (forked, _) = all(&home, &home.data);
+    // + 500×2 per million.
+    assert!(close(cost_of(&forked, 4), want + 0.001), "{:?}", cost_of(&forked, 4));
+    let report =
+        corral_engine::costs::report(&home.catalog(), corral_engine::costs::CostBy::Session, None)
+            .unwrap();
+    assert!((row(&report, &d).usd - (want + 0.001)).abs() < 1e-9, "the report agrees: {report:?}");
+
     // Claude Code's own figure covers the runs: they are not added to it.
     append(&main, &[cost_state(&d, 3.0, false)]);
     let (recorded, _) = all(&home, &home.data);

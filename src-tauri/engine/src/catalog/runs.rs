@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::index::FileStamp;
 use crate::transcript::facts::{FactsScanner, RunSpend};
-use crate::transcript::ledger::table_spend;
+use crate::transcript::ledger::run_spend;
 use crate::transcript::subagents::{FlatAgents, subagent_files};
 
 /// Brings `scanner`'s record of the runs of session `session_id` (transcript `main`; `flat` the
@@ -49,7 +49,7 @@ pub(super) fn refresh(
             {
                 return Some((*r).clone());
             }
-            let spend = table_spend(&f.path).ok()?;
+            let spend = run_spend(&f.path, main).ok()?;
             Some(RunSpend {
                 file: file.to_owned(),
                 size: stamp.size,

@@ -1,5 +1,5 @@
 //! What one session cost, itemised by model and by day (for cost reports; the listing's one
-//! figure per session is the facts scanner's, see `pricing::Spend`, with [`table_spend`] for each
+//! figure per session is the facts scanner's, see `pricing::Spend`, with [`run_spend`] for each
 //! subagent run).
 //!
 //! CONTRACT (owned by the cost developer).
@@ -8,7 +8,8 @@
 //!   spent on the day of the last response before it. They cover every request of the
 //!   session, subagents' included, so no subagent file is read.
 //! - Otherwise every response of the main transcript (every branch, inline sidechains too: they
-//!   were paid for) and of each subagent run is priced once (its last streamed chunk) by the
+//!   were paid for) and of each subagent run (but what a fork run copied from the main
+//!   transcript: it is the main transcript's) is priced once (its last streamed chunk) by the
 //!   bundled table on its UTC day; a response of a model the table lacks is counted, not priced.
 //! - One pass per file, memory bounded by its number of responses.
 
@@ -61,6 +62,27 @@ struct ModelCost {
     cost_usd: Option<f64>,
 }
 
+/// The lines of a file not to count.
+#[derive(Clone, Copy)]
+enum Skip<'a> {
+    /// None.
+    Nothing,
+    /// Those naming the line they copy (`forkedFrom`).
+    Copies,
+    /// Those at these offsets (sorted).
+    Lines(&'a [u64]),
+}
+
+impl Skip<'_> {
+    fn skips(self, offset: u64, bytes: &[u8]) -> bool {
+        match self {
+            Skip::Nothing => false,
+            Skip::Copies => super::forks::is_copy(bytes),
+            Skip::Lines(l) => l.binary_search(&offset).is_ok(),
+        }
+    }
+}
+
 /// One file's responses (last chunk of each) and Claude Code's cumulative figures.
 #[derive(Default)]
 struct FileSpend {
@@ -76,13 +98,16 @@ struct FileSpend {
 }
 
 impl FileSpend {
-    fn read(path: &Path) -> std::io::Result<FileSpend> {
+    /// Every response of the transcript at `path` but those `skip` names.
+    fn read(path: &Path, skip: Skip<'_>) -> std::io::Result<FileSpend> {
         let file = super::open_at(path, 0)?;
         let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, file), 0);
         let mut out = FileSpend::default();
         let mut scratch = Vec::new();
         while let Some(line) = reader.next_line()? {
-            if !jsonl::has_type_in(line.bytes, &["assistant", "cost-state"]) {
+            if !jsonl::has_type_in(line.bytes, &["assistant", "cost-state"])
+                || skip.skips(line.offset, line.bytes)
+            {
                 continue;
             }
             if let Parsed::Value(l) =
@@ -144,12 +169,24 @@ impl FileSpend {
     }
 }
 
-/// What the responses of the transcript at `path` cost by the bundled table, each once, every
-/// line counted (a subagent's run is all sidechain): the listing's figure for one run.
-pub fn table_spend(path: &Path) -> std::io::Result<Spend> {
+/// The responses of subagent run `run` of the session whose transcript is `main`, but those it
+/// copied from the conversation so far (a fork's: they are the main transcript's, priced there).
+fn read_run(run: &Path, main: &Path) -> std::io::Result<FileSpend> {
+    if !super::subagents::is_fork(run) {
+        return FileSpend::read(run, Skip::Copies);
+    }
+    // A fork named by its sidecar: its copies are known by their uuids, found in `main`.
+    let copied = super::forks::inherited(run, main, true)?;
+    FileSpend::read(run, Skip::Lines(&copied.lines))
+}
+
+/// What subagent run `run` of the session whose transcript is `main` cost by the bundled table:
+/// each response once, every line counted (a run is all sidechain) but those it copied from the
+/// main transcript. The listing's figure for one run.
+pub fn run_spend(run: &Path, main: &Path) -> std::io::Result<Spend> {
     let table = PriceTable::bundled();
     let mut spend = Spend::default();
-    for (model, day, request) in FileSpend::read(path)?.into_responses() {
+    for (model, day, request) in read_run(run, main)?.into_responses() {
         spend.add_price(table.cost(&model, day, &request));
     }
     Ok(spend)
@@ -162,7 +199,7 @@ pub fn session_ledger(
     transcript: &Path,
     subagent_runs: &[&Path],
 ) -> std::io::Result<Vec<LedgerItem>> {
-    let main = FileSpend::read(transcript)?;
+    let main = FileSpend::read(transcript, Skip::Nothing)?;
     if main.saw_recorded {
         let unknown = main.unknown_model;
         let table = PriceTable::bundled();
@@ -183,7 +220,7 @@ pub fn session_ledger(
     main.price_into(&mut cells);
     for run in subagent_runs {
         // A run that vanished or cannot be read costs nothing here; the session's is still known.
-        if let Ok(s) = FileSpend::read(run) {
+        if let Ok(s) = read_run(run, transcript) {
             s.price_into(&mut cells);
         }
     }
