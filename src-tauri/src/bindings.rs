@@ -35,6 +35,7 @@ pub fn export_all(dir: &Path) -> Result<(), ExportError> {
     corral_engine::quarantine::DeleteReport::export_all(&cfg)?;
     corral_engine::quarantine::QuarantineRun::export_all(&cfg)?;
     corral_engine::storage::StorageReport::export_all(&cfg)?;
+    corral_engine::costs::CostReport::export_all(&cfg)?;
     corral_engine::reopen::RecentWork::export_all(&cfg)?;
     corral_engine::reopen::GitState::export_all(&cfg)?;
     corral_engine::reopen::ReopenChoice::export_all(&cfg)?;

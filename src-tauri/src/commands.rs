@@ -615,6 +615,15 @@ fn check_sources(sources: &[String]) -> Reply<Vec<PathBuf>> {
     sources.iter().map(|s| check_abs_path("each source", s)).collect()
 }
 
+/// What sessions cost at list price, rolled up `by`, from UTC day `since`.
+pub async fn cost_report(
+    state: State<'_, AppState>,
+    by: corral_engine::costs::CostBy,
+    since: Option<String>,
+) -> Reply<corral_engine::costs::CostReport> {
+    with_catalog(&state, move |c| corral_engine::costs::report(c, by, since.as_deref())).await
+}
+
 /// The longest "recent" a person can ask for (a year).
 const MAX_REOPEN_DAYS: u32 = 366;
 /// The most folders one `git_states` call reads.

@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 
 use corral_engine::adopt::{AdoptResult, AdoptableSession, ReleaseResult};
 use corral_engine::catalog::PageAt;
+use corral_engine::costs::{CostBy, CostReport};
 use corral_engine::desktop;
 use corral_engine::export::{ExportRequest, ExportSummary};
 use corral_engine::import::{ImportPlan, ImportProgress, ImportReport, ImportTarget};
@@ -174,6 +175,9 @@ surface! {
     /// Where the Claude home's space goes: its folders, sessions by working directory and by
     /// agent, the largest sessions, gone sessions' leftovers and debug logs.
     storage() -> StorageReport;
+    /// What sessions cost at list price, rolled up `by` session, agent, folder, model, day or
+    /// herdctl job (beside the job's own figure), from UTC day `since` (`YYYY-MM-DD`).
+    cost_report(by: CostBy, since: Option<String>) -> CostReport;
     /// Recent work: each folder's newest conversation of the last `days` days and the folder's
     /// state now (`everySurface`: `-p`, SDK and desktop-app conversations too).
     recent_work(days: u32, every_surface: bool) -> RecentWork;

@@ -937,6 +937,15 @@ def step_views(driver, theme, src=None):
     click(driver, wait_until("the screenshot row", lambda: row_with_text(driver, "session-row", "Blue header screenshot")))
     wait_until("the pasted image", lambda: by_testid(driver, "attachment-image"))
     shot(driver, f"{prefix}-{theme}-image")
+    # What the sessions cost, by herdctl job: the job's own figure beside Corral's.
+    click(driver, one(driver, "nav-cost"))
+    Select(one(driver, "cost-range")).select_by_visible_text("All time")
+    click(driver, one(driver, "cost-by-job"))
+    own = wait_until("the job's own figure", lambda: by_testid(driver, "cost-job-own"))
+    assert text_of(own[0]).startswith("herdctl says $0.04 · "), text_of(own[0])
+    total = text_of(one(driver, "cost-total", "the cost total"))
+    assert total.startswith("$") and total.endswith("at list price"), total
+    shot(driver, f"{prefix}-{theme}-cost-jobs")
     click(driver, one(driver, "nav-import"))
     shot(driver, f"{prefix}-{theme}-import")
     click(driver, one(driver, "nav-history"))

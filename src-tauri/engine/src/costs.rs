@@ -14,17 +14,18 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::attribution::AttributionIndex;
 use crate::catalog::{Catalog, ListOptions};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{CostSource, SessionSummary};
 use crate::pricing::PriceTable;
 use crate::transcript::ledger::{LedgerItem, session_ledger};
 use crate::transcript::subagents;
 
 /// What a report is rolled up by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum CostBy {
     /// One row per session.
@@ -42,29 +43,33 @@ pub enum CostBy {
 }
 
 /// One row of a report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CostRow {
     /// The session id, agent, folder, model or day (`None`: no agent, or no day known).
     pub key: Option<String>,
     /// For a session: the name a person sees; for a job: its agent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub name: Option<String>,
     /// For a job: what its own record says it cost (`usage.total_cost_usd`), when it says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub job_usd: Option<f64>,
     /// US dollars at list price, of what could be priced.
     pub usd: f64,
     /// Responses of a model with no known price (left out of `usd`).
+    #[ts(type = "number")]
     pub unpriced: u64,
     /// Sessions that spent in this row.
+    #[ts(type = "number")]
     pub sessions: u64,
     /// Claude Code's own figures, the table's, or both.
     pub source: CostSource,
 }
 
 /// A cost report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CostReport {
     /// What the rows are.
@@ -82,7 +87,10 @@ pub struct CostReport {
 }
 
 /// What every session of `catalog` cost, rolled up `by`, from UTC day `since` (`YYYY-MM-DD`).
+/// A `since` that is not a `YYYY-MM-DD` day is refused.
 pub fn report(catalog: &Catalog, by: CostBy, since: Option<&str>) -> Result<CostReport> {
+    let since = since.map(day).transpose()?;
+    let since = since.as_deref();
     let listing = catalog.all_sessions(ListOptions { limit: None, include_temp: true })?;
     let sessions: Vec<&SessionSummary> = listing
         .groups
@@ -176,6 +184,13 @@ fn roll_up(
         }
     }
     rows.into_values().map(|(r, _)| r).collect()
+}
+
+/// `text` as a `YYYY-MM-DD` day (as written: comparisons are on the text).
+fn day(text: &str) -> Result<String> {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map(|d| d.format("%Y-%m-%d").to_string())
+        .map_err(|_| Error::InvalidInput(format!("{text:?} is not a day (YYYY-MM-DD)")))
 }
 
 fn kept(item: &LedgerItem, since: Option<&str>) -> bool {

@@ -541,6 +541,24 @@ fn desktop_report_reads_the_store_in_settings_and_checks_its_arguments() {
 }
 
 #[test]
+fn cost_report_rolls_up_by_what_is_asked_and_refuses_a_bad_day() {
+    let h = harness(true);
+    let by_agent = h.ok("cost_report", json!({"by": "agent", "since": null}));
+    assert_eq!(by_agent["by"], json!("agent"));
+    let rows = by_agent["rows"].as_array().unwrap();
+    assert!(rows.iter().any(|r| r["key"] == "alpha"), "{rows:?}");
+    let total: f64 = rows.iter().map(|r| r["usd"].as_f64().unwrap()).sum();
+    assert!((by_agent["totalUsd"].as_f64().unwrap() - total).abs() < 1e-9);
+    assert!(total > 0.0, "the fixture's sessions made priced requests");
+    let future = h.ok("cost_report", json!({"by": "day", "since": "2999-01-01"}));
+    assert_eq!(future["rows"], json!([]));
+    for bad in ["yesterday", "2026-13-01", "2026-12-01T00:00"] {
+        assert_eq!(h.err_kind("cost_report", json!({"by": "day", "since": bad})), "invalid-input");
+    }
+    assert_eq!(h.err_kind("cost_report", json!({"by": "planet", "since": null})), "invalid-input");
+}
+
+#[test]
 fn reopen_commands_check_their_arguments_and_answer_from_the_engine() {
     let h = harness(true);
     for days in [0, 367] {

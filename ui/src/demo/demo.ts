@@ -41,6 +41,7 @@ import { NO_TOKENS, addCost, addTokens } from '../lib/format';
 import type { PickKind } from '../lib/backend/backend';
 import type { Args, Command, Handlers, Result } from '../lib/commands';
 import { DemoQuarantine } from './quarantine';
+import { demoCostReport } from './costs';
 import { demoGitStates, demoRecentWork, demoReopen } from './reopen';
 
 const HOME = '/home/ada';
@@ -1427,6 +1428,7 @@ const handlers: Handlers = {
   },
   empty_quarantine: (a) => quarantined().empty(a.runIds),
   storage: () => quarantined().storage(),
+  cost_report: (a) => demoCostReport(sessions, a.by, a.since),
   recent_work: (a) => demoRecentWork(sessions, a.days),
   git_states: (a) => demoGitStates(a.folders),
   reopen: () => {

@@ -7,6 +7,7 @@ import type { DragState, PickKind, Unsubscribe } from './backend';
 import type { Args, Command, Result, SettingsPatch } from './commands';
 import type {
   AppError,
+  CostBy,
   DeleteProgress,
   DeleteReport,
   DeleteRequest,
@@ -117,6 +118,7 @@ export const quarantine = () => call('quarantine', {});
 /** Where the Claude home's space goes, and what each part holds. */
 export const storage = () => call('storage', {});
 /** Each recent folder's newest conversation of the last `days` days, with the folder's state now. */
+export const costReport = (by: CostBy, since: string | null) => call('cost_report', { by, since });
 export const recentWork = (days: number, everySurface = false) => call('recent_work', { days, everySurface });
 /** Each folder's git state, in order (read so nothing a repository plants runs). */
 export const gitStates = (folders: string[]) => call('git_states', { folders });

@@ -197,20 +197,25 @@ export function formatCost(c: Cost): string {
   return c.source === 'claudeCode' ? `~${amount}` : `${amount}+`;
 }
 
+/** Where a cost came from, in words. */
+export const COST_SOURCE: Record<Cost['source'], string> = {
+  claudeCode: "Claude Code's own figure",
+  table: 'Priced by Corral from the tokens (bundled price table)',
+  mixed: "Claude Code's own figures and Corral's prices together",
+};
+
+/** What a cost leaves out or guesses, in words ('' when nothing). */
+export function costCaveat(source: Cost['source'], unpriced: number | boolean, count = ''): string {
+  if (!unpriced) return '';
+  return source === 'claudeCode'
+    ? "Includes Claude Code's guess for a model it has no price for."
+    : `${count ? `${count} requests` : 'Requests'} of a model with no known price are left out.`;
+}
+
 /** Where a cost came from and what it is, for a tooltip. */
 export function costTitle(c: Cost): string {
-  const exact = `$${c.usd.toFixed(4)}`;
-  const from = {
-    claudeCode: "Claude Code's own figure",
-    table: 'Priced by Corral from the tokens (bundled price table)',
-    mixed: "Claude Code's own figures and Corral's prices together",
-  }[c.source];
-  const unpriced = !c.unpriced
-    ? ''
-    : c.source === 'claudeCode'
-      ? "\nIncludes Claude Code's guess for a model it has no price for."
-      : '\nRequests of a model with no known price are left out.';
-  return `${exact} at list price: what the API would charge (a subscription pays otherwise).\n${from}.${unpriced}`;
+  const caveat = costCaveat(c.source, c.unpriced);
+  return `$${c.usd.toFixed(4)} at list price: what the API would charge (a subscription pays otherwise).\n${COST_SOURCE[c.source]}.${caveat ? `\n${caveat}` : ''}`;
 }
 
 /** `a` and `b` together (a roll-up), either of which may be missing. */

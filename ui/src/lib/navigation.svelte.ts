@@ -6,7 +6,7 @@ import { toasts } from './toasts.svelte';
 import type { DeleteRules, LeftoverSweep, SessionSummary } from './types';
 
 export type View =
-  'fleet' | 'chats' | 'reopen' | 'import' | 'history' | 'quarantine' | 'storage' | 'desktop' | 'settings';
+  'fleet' | 'chats' | 'reopen' | 'import' | 'history' | 'quarantine' | 'storage' | 'cost' | 'desktop' | 'settings';
 
 /** A place in a transcript to open at: a search hit's line, and the words to mark there. */
 export type TranscriptAnchor = {

@@ -185,6 +185,7 @@ export function apiMock(): ApiFunctions {
     deleteSessions: fn<'deleteSessions'>(),
     quarantine: fn<'quarantine'>(async () => []),
     storage: fn<'storage'>(),
+    costReport: fn<'costReport'>(),
     recentWork: fn<'recentWork'>(),
     gitStates: fn<'gitStates'>(async () => []),
     reopen: fn<'reopen'>(),

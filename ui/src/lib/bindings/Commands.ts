@@ -4,6 +4,8 @@ import type { AdoptResult } from './AdoptResult';
 import type { AdoptableSession } from './AdoptableSession';
 import type { AgentSummary } from './AgentSummary';
 import type { AttachmentData } from './AttachmentData';
+import type { CostBy } from './CostBy';
+import type { CostReport } from './CostReport';
 import type { DeletePlan } from './DeletePlan';
 import type { DeleteProgress } from './DeleteProgress';
 import type { DeleteReport } from './DeleteReport';
@@ -185,6 +187,11 @@ export interface Commands {
    * agent, the largest sessions, gone sessions' leftovers and debug logs.
    */
   storage: { args: Record<string, never>; result: StorageReport };
+  /**
+   * What sessions cost at list price, rolled up `by` session, agent, folder, model, day or
+   * herdctl job (beside the job's own figure), from UTC day `since` (`YYYY-MM-DD`).
+   */
+  cost_report: { args: { by: CostBy; since: string | null }; result: CostReport };
   /**
    * Recent work: each folder's newest conversation of the last `days` days and the folder's
    * state now (`everySurface`: `-p`, SDK and desktop-app conversations too).
