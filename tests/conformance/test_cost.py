@@ -131,9 +131,9 @@ class CostAgreesWithClaudeCode(unittest.TestCase):
                 continue
             self.assertEqual(row["unpriced"], 0, model)
             self.assertLessEqual(abs(row["usd"] - usd), 0.01 * usd, "%s: %r vs the client's %r" % (model, row["usd"], usd))
-            if sid != self.delegated:
-                # The listing's own figure (the main transcript's responses) agrees too.
-                self.assertLessEqual(abs(listed[sid]["cost"]["usd"] - usd), 0.01 * usd, model)
+            # The listing's own figure (the main transcript's responses and each subagent
+            # run's) agrees too.
+            self.assertLessEqual(abs(listed[sid]["cost"]["usd"] - usd), 0.01 * usd, model)
 
     def test_the_table_lacks_only_the_models_the_readme_names(self):
         # The client priced them (no unknown-model flag) while the table has no entry: the
@@ -144,6 +144,41 @@ class CostAgreesWithClaudeCode(unittest.TestCase):
         report = self.stripped.corral("cost", "--by", "model")
         unpriced = sorted(r["key"] for r in report["rows"] if r["unpriced"])
         self.assertEqual(unpriced, NOT_IN_THE_TABLE)
+
+
+class AnOlderSessionResumedByTheClient(unittest.TestCase):
+    """A session begun by a version that wrote no `cost-state` (its lines rewritten to say
+    2.1.100, its figures removed), resumed by the pinned client: the client's figure covers only
+    the resumed run, and Corral adds the table's price of what came before."""
+
+    def test_the_figure_covers_the_resumed_run_and_the_table_the_rest(self):
+        home = Home()
+        self.addCleanup(home.remove)
+        work = home.folder("older")
+        with StandIn(reply, usage=(4000, 600, 8000, 1200), split=(200, 1000)) as api:
+            home.claude_p(api, work, "a first prompt", "--model", "claude-opus-5-5")
+            [path] = home.transcripts()
+            first, _ = recorded(path)
+            older = []
+            for line in path.read_text().splitlines(True):
+                if '"type":"cost-state"' in line:
+                    continue
+                d = json.loads(line)
+                if "version" in d:
+                    d["version"] = "2.1.100"
+                    line = json.dumps(d, separators=(",", ":")) + "\n"
+                older.append(line)
+            path.write_text("".join(older))
+            home.claude_p(api, work, "and a second", "--model", "claude-opus-5-5", "--resume", path.stem)
+        resumed, _ = recorded(path)
+        # The same request twice: the client's figure is the second one's alone.
+        self.assertAlmostEqual(resumed, first, delta=0.01 * first)
+        [s] = [s for s in home.sessions() if s["sessionId"] == path.stem]
+        self.assertEqual(s["cost"]["source"], "mixed")
+        self.assertLessEqual(abs(s["cost"]["usd"] - (first + resumed)), 0.01 * first, s["cost"])
+        report = home.corral("cost", "--by", "session")
+        [row] = [r for r in report["rows"] if r["key"] == path.stem]
+        self.assertAlmostEqual(row["usd"], s["cost"]["usd"], places=9)
 
 
 if __name__ == "__main__":

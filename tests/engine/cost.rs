@@ -158,6 +158,38 @@ fn costs_are_kept_in_the_index_and_carried_on_as_a_transcript_grows() {
 }
 
 #[test]
+fn a_session_resumed_by_a_version_that_writes_cost_state_adds_what_came_before() {
+    use corral_engine::costs::{CostBy, report};
+    let home = Home::new();
+    let e = sid(11);
+    let at = "2026-12-01T10:00:00.000Z";
+    let versioned =
+        |line: String, v: &str| line.replacen('{', &format!(r#"{{"version":"{v}","#), 1);
+    let old = chunk(&e, "msg_o", "claude-opus-5-5", at, &usage(1000, 1000, 1000, 1000, 2000));
+    let new = chunk(&e, "msg_n", "claude-opus-5-5", at, &usage(1000, 1000, 1000, 1000, 2000));
+    write(
+        &home,
+        11,
+        &[
+            versioned(user(&e, CWD, "u-1", "begun in 2.1.100"), "2.1.100"),
+            versioned(old, "2.1.100"),
+            versioned(user(&e, CWD, "u-2", "resumed in 2.1.300"), "2.1.300"),
+            versioned(new, "2.1.300"),
+            cost_state(&e, 0.05, false),
+        ],
+    );
+    let (sessions, _) = all(&home, &home.data);
+    // Claude Code's figure covers the resumed run only; the table prices the run before it.
+    let cost = cost_of(&sessions, 11).unwrap();
+    assert!(close(Some(cost), 0.05 + 0.0452), "{cost:?}");
+    assert_eq!(cost.source, CostSource::Mixed);
+    let by_session = report(&home.catalog(), CostBy::Session, None).unwrap();
+    let r = row(&by_session, &e);
+    assert!((r.usd - (0.05 + 0.0452)).abs() < 1e-9, "{r:?}");
+    assert_eq!(r.source, CostSource::Mixed);
+}
+
+#[test]
 fn a_price_that_changed_is_applied_by_the_day_of_the_response() {
     let home = Home::new();
     let a = sid(9);

@@ -133,6 +133,12 @@ pub struct TranscriptFacts {
     /// What Claude Code itself said the session cost: its last `cost-state` line.
     #[serde(default)]
     pub recorded_cost: Option<RecordedCost>,
+    /// With [`TranscriptFacts::recorded_cost`]: the table's price of the responses Claude Code's
+    /// figure does not cover, those of runs by a version before the one that wrote the first
+    /// `cost-state` line (a session begun before Claude Code wrote them, resumed since: the
+    /// resumed run found no figure to carry on).
+    #[serde(default)]
+    pub uncovered_spend: Spend,
     /// A typed prompt's `parentUuid` is not the line written just before it: the file may hold
     /// a rewound branch (a cheap, over-eager test; [`super::branches`] decides).
     #[serde(default)]
@@ -206,6 +212,10 @@ pub struct FactsScanner {
     /// The subagents' runs as last read (see [`FactsScanner::set_runs`]).
     #[serde(default)]
     runs: Vec<RunSpend>,
+    /// Until the first `cost-state` line: what the responses before the last change of Claude
+    /// Code version cost (see [`TranscriptFacts::uncovered_spend`]).
+    #[serde(default)]
+    before_version: Option<Spend>,
 }
 
 /// The resumed branch's corrections to file-order facts (see [`super::branches`]).
@@ -343,6 +353,9 @@ impl FactsScanner {
             Some(role @ ("user" | "assistant")) => self.message_line(role == "user", l),
             Some("cost-state") => {
                 if let Some(usd) = l.total_cost_usd.as_f64() {
+                    if self.facts.recorded_cost.is_none() {
+                        self.facts.uncovered_spend = self.before_version.take().unwrap_or_default();
+                    }
                     self.facts.recorded_cost = Some(RecordedCost {
                         total: crate::pricing::pico(usd),
                         unknown_model: l.has_unknown_model_cost.is_true(),
@@ -394,6 +407,11 @@ impl FactsScanner {
             self.facts.cwd = Some(c);
         }
         if let Some(v) = non_empty(&l.version) {
+            // Another version resumed the session: what was spent so far is not in the figure
+            // of a first cost-state line that comes after (see `uncovered_spend`).
+            if self.facts.recorded_cost.is_none() && self.facts.version.as_ref() != Some(&v) {
+                self.before_version = Some(self.usage.spend());
+            }
             self.facts.version = Some(v);
         }
         if let Some(e) = l.entrypoint.as_str().filter(|e| !e.trim().is_empty()) {

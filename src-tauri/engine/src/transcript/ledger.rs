@@ -6,7 +6,10 @@
 //! - When the main transcript has `cost-state` lines, the items are Claude Code's own figures:
 //!   each line is cumulative, so what a model's `costUSD` grew by since the line before is
 //!   spent on the day of the last response before it. They cover every request of the
-//!   session, subagents' included, so no subagent file is read.
+//!   session, subagents' included, so no subagent file is read — but for a session begun
+//!   before Claude Code wrote them and resumed by a version that does: the responses before the
+//!   last change of version ahead of the first `cost-state` line are priced by the table (the
+//!   resumed run found no figure to carry on).
 //! - Otherwise every response of the main transcript (every branch, inline sidechains too: they
 //!   were paid for) and of each subagent run (but what a fork run copied from the main
 //!   transcript: it is the main transcript's) is priced once (its last streamed chunk) by the
@@ -48,6 +51,8 @@ record! {
         #[serde(default, borrow)]
         request_id: Loose<'a>,
         #[serde(default, borrow)]
+        version: Loose<'a>,
+        #[serde(default, borrow)]
         message: MapOr<UsageMessage<'a>>,
         #[serde(default)]
         model_usage: MapOr<HashMap<String, ModelCost>>,
@@ -61,6 +66,9 @@ struct ModelCost {
     #[serde(default, rename = "costUSD")]
     cost_usd: Option<f64>,
 }
+
+/// One response: its model, UTC day and what it used.
+type Response = (String, Option<i64>, Request);
 
 /// The lines of a file not to count.
 #[derive(Clone, Copy)]
@@ -86,9 +94,18 @@ impl Skip<'_> {
 /// One file's responses (last chunk of each) and Claude Code's cumulative figures.
 #[derive(Default)]
 struct FileSpend {
-    /// By `(message.id, requestId)`: model, day, counts.
-    responses: HashMap<(String, String), (String, Option<i64>, Request)>,
-    loose: Vec<(String, Option<i64>, Request)>,
+    /// By `(message.id, requestId)`: order of first sight, model, day, counts.
+    responses: HashMap<(String, String), (u64, Response)>,
+    loose: Vec<(u64, Response)>,
+    /// Responses seen.
+    seen: u64,
+    /// The last Claude Code version of a main-conversation response, and how many responses
+    /// came before it changed last (until the first cost-state line).
+    version: Option<String>,
+    before_version: u64,
+    /// Responses before this one are not in Claude Code's figures (a session begun before
+    /// Claude Code wrote them; see `TranscriptFacts::uncovered_spend`).
+    uncovered: u64,
     /// Claude Code's figures by (model, day), and each model's last cumulative one.
     recorded: BTreeMap<(String, Option<i64>), Pico>,
     last_recorded: HashMap<String, Pico>,
@@ -131,16 +148,26 @@ impl FileSpend {
                 let day = l.timestamp.as_str().and_then(pricing::utc_day);
                 self.last_day = day.or(self.last_day);
                 let request = m.usage.0.as_ref().map(UsageRef::request).unwrap_or_default();
+                self.note_version(l);
+                let seq = self.seen;
                 match m.id.as_str() {
                     Some(id) => {
                         let key = (id.to_owned(), l.request_id.as_str().unwrap_or("").to_owned());
-                        self.responses.insert(key, (model, day, request));
+                        let first = self.responses.get(&key).map_or(seq, |r| r.0);
+                        self.seen += u64::from(first == seq);
+                        self.responses.insert(key, (first, (model, day, request)));
                     }
-                    None => self.loose.push((model, day, request)),
+                    None => {
+                        self.seen += 1;
+                        self.loose.push((seq, (model, day, request)));
+                    }
                 }
             }
             Some("cost-state") => {
                 let Some(models) = &l.model_usage.0 else { return };
+                if !self.saw_recorded {
+                    self.uncovered = self.before_version;
+                }
                 self.saw_recorded = true;
                 self.unknown_model |= l.has_unknown_model_cost.is_true();
                 for (model, c) in models {
@@ -154,15 +181,41 @@ impl FileSpend {
         }
     }
 
-    /// Every response once (its last chunk): model, day, what it used.
-    fn into_responses(self) -> impl Iterator<Item = (String, Option<i64>, Request)> {
-        self.responses.into_values().chain(self.loose)
+    /// Until the first cost-state line, a main-conversation response of another Claude Code
+    /// version marks where Claude Code's figures may begin (the facts scanner's rule).
+    fn note_version(&mut self, l: &CostLine<'_>) {
+        let Some(v) = l.version.as_str().filter(|v| !v.trim().is_empty()) else { return };
+        if self.saw_recorded || l.is_sidechain.as_bool() == Some(true) {
+            return;
+        }
+        if self.version.as_deref() != Some(v) {
+            self.before_version = self.seen;
+            self.version = Some(v.to_owned());
+        }
     }
 
-    /// Every response, priced into `cells`.
-    fn price_into(self, cells: &mut BTreeMap<(String, Option<i64>), Spend>) {
+    /// Every response once (its last chunk): model, day, what it used.
+    fn into_responses(self) -> impl Iterator<Item = Response> {
+        self.responses.into_values().chain(self.loose).map(|(_, r)| r)
+    }
+
+    /// The responses Claude Code's figures do not cover (see `uncovered`).
+    fn into_uncovered(self) -> impl Iterator<Item = Response> {
+        let before = self.uncovered;
+        self.responses
+            .into_values()
+            .chain(self.loose)
+            .filter(move |(seq, _)| *seq < before)
+            .map(|(_, r)| r)
+    }
+
+    /// `responses`, priced into `cells`.
+    fn price_into(
+        responses: impl Iterator<Item = Response>,
+        cells: &mut BTreeMap<(String, Option<i64>), Spend>,
+    ) {
         let table = PriceTable::bundled();
-        for (model, day, request) in self.into_responses() {
+        for (model, day, request) in responses {
             let price = table.cost(&model, day, &request);
             cells.entry((model, day)).or_default().add_price(price);
         }
@@ -199,12 +252,15 @@ pub fn session_ledger(
     transcript: &Path,
     subagent_runs: &[&Path],
 ) -> std::io::Result<Vec<LedgerItem>> {
-    let main = FileSpend::read(transcript, Skip::Nothing)?;
+    let mut main = FileSpend::read(transcript, Skip::Nothing)?;
+    let mut cells = BTreeMap::new();
     if main.saw_recorded {
         let unknown = main.unknown_model;
         let table = PriceTable::bundled();
-        return Ok(main
-            .recorded
+        let recorded = std::mem::take(&mut main.recorded);
+        // What runs of older versions spent before Claude Code's figures begin, by the table.
+        FileSpend::price_into(main.into_uncovered(), &mut cells);
+        let mut items: Vec<LedgerItem> = recorded
             .into_iter()
             .filter(|(_, p)| *p > 0)
             .map(|((model, day), p)| LedgerItem {
@@ -214,24 +270,28 @@ pub fn session_ledger(
                 usd: pricing::usd(p),
                 source: CostSource::ClaudeCode,
             })
-            .collect());
+            .chain(table_items(cells))
+            .collect();
+        items.sort_by(|a, b| (&a.model, &a.day).cmp(&(&b.model, &b.day)));
+        return Ok(items);
     }
-    let mut cells = BTreeMap::new();
-    main.price_into(&mut cells);
+    FileSpend::price_into(main.into_responses(), &mut cells);
     for run in subagent_runs {
         // A run that vanished or cannot be read costs nothing here; the session's is still known.
         if let Ok(s) = read_run(run, transcript) {
-            s.price_into(&mut cells);
+            FileSpend::price_into(s.into_responses(), &mut cells);
         }
     }
-    Ok(cells
-        .into_iter()
-        .map(|((model, day), spend)| LedgerItem {
-            model,
-            day: day.map(pricing::day_text),
-            usd: pricing::usd(spend.priced),
-            unpriced: spend.unpriced_responses,
-            source: CostSource::Table,
-        })
-        .collect())
+    Ok(table_items(cells).collect())
+}
+
+/// Priced cells as items.
+fn table_items(cells: BTreeMap<(String, Option<i64>), Spend>) -> impl Iterator<Item = LedgerItem> {
+    cells.into_iter().map(|((model, day), spend)| LedgerItem {
+        model,
+        day: day.map(pricing::day_text),
+        usd: pricing::usd(spend.priced),
+        unpriced: spend.unpriced_responses,
+        source: CostSource::Table,
+    })
 }

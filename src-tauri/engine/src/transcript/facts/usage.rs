@@ -59,14 +59,16 @@ pub struct RunSpend {
 
 impl TranscriptFacts {
     /// What the session cost at list price: Claude Code's own figure when it wrote one (it
-    /// covers every request, subagents' included), else the table's price of every response in
+    /// covers every request, subagents' included; the table prices what runs of older versions
+    /// spent before it, see [`TranscriptFacts::uncovered_spend`]), else the table's price of every response in
     /// this file and in its subagents' runs — never both added. `None` when it made no request.
     pub fn cost(&self) -> Option<Cost> {
         if let Some(r) = &self.recorded_cost {
+            let u = &self.uncovered_spend;
             return Some(Cost {
-                usd: crate::pricing::usd(r.total),
-                unpriced: r.unknown_model,
-                source: CostSource::ClaudeCode,
+                usd: crate::pricing::usd(r.total.saturating_add(u.priced)),
+                unpriced: r.unknown_model || u.unpriced_responses > 0,
+                source: if u.responses() > 0 { CostSource::Mixed } else { CostSource::ClaudeCode },
             });
         }
         let mut s = self.spend.clone();
