@@ -181,5 +181,38 @@ class AnOlderSessionResumedByTheClient(unittest.TestCase):
         self.assertAlmostEqual(row["usd"], s["cost"]["usd"], places=9)
 
 
+class SonnetAboveTwoHundredThousand(unittest.TestCase):
+    """Claude Code 2.1.332 prices a Sonnet 4.5 request above 200,000 prompt tokens at the base
+    rate; the price list (and the API's bill) has a long-context tier there. Corral shows the
+    client's figure where it wrote one and the table's where it did not; the README names the
+    difference, and this fails when the client or the table changes its rule. Sonnet 4.6 (flat
+    since 2026-03-13 in the table) agrees."""
+
+    def test_the_client_prices_the_base_rate_and_the_table_the_tier(self):
+        home, stripped = Home(), Home()
+        self.addCleanup(home.remove)
+        self.addCleanup(stripped.remove)
+        work = home.folder("long")
+        # 150,000 + 100,000 + 2,000 tokens of prompt.
+        with StandIn(reply, usage=(150000, 1000, 100000, 2000), split=(0, 2000)) as api:
+            for model in ("claude-sonnet-4-5-20250929", "claude-sonnet-4-6"):
+                home.claude_p(api, work, "a long prompt for %s" % model, "--model", model)
+        for path in home.transcripts():
+            usd, _ = recorded(path)
+            # 150,000 × $3 + 1,000 × $15 + 100,000 × $0.30 + 2,000 × $6 per million.
+            self.assertAlmostEqual(usd, 0.507, places=6, msg=path.stem)
+            copy = stripped.claude / path.relative_to(home.claude)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text("".join(l for l in path.read_text().splitlines(True) if '"type":"cost-state"' not in l))
+        figures = {s["sessionId"]: s["cost"] for s in stripped.sessions()}
+        model = {p.stem: ("4-5" if "claude-sonnet-4-5" in p.read_text() else "4-6") for p in home.transcripts()}
+        for sid, cost in figures.items():
+            self.assertEqual(cost["source"], "table")
+            # Sonnet 4.5: every token at the tier's rate (twice the input, 1.5× the output…).
+            want = 1.0065 if model[sid] == "4-5" else 0.507
+            self.assertAlmostEqual(cost["usd"], want, places=6, msg=model[sid])
+        self.assertEqual(sorted(model.values()), ["4-5", "4-6"])
+
+
 if __name__ == "__main__":
     unittest.main()
