@@ -190,6 +190,32 @@ fn a_session_resumed_by_a_version_that_writes_cost_state_adds_what_came_before()
 }
 
 #[test]
+fn a_1_0_transcripts_inline_subagent_run_is_paid_for_but_not_the_conversations_tokens() {
+    use corral_engine::costs::{CostBy, report};
+    let home = Home::new();
+    let f = sid(12);
+    let at = "2026-12-01T10:00:00.000Z";
+    let inline = chunk(&f, "msg_s", "claude-sonnet-5-5", at, &usage(1000, 1000, 0, 0, 0))
+        .replace(r#""isSidechain":false"#, r#""isSidechain":true"#);
+    write(
+        &home,
+        12,
+        &[
+            user(&f, CWD, "u-1", "delegate inline"),
+            chunk(&f, "msg_m", "claude-opus-5-5", at, &usage(1000, 1000, 1000, 1000, 2000)),
+            inline,
+        ],
+    );
+    let (sessions, _) = all(&home, &home.data);
+    let s = sessions.iter().find(|s| s.session_id == f).unwrap();
+    // The main response and the inline run's: + 1000×2 + 1000×10 per million.
+    assert!(close(s.cost, 0.0452 + 0.012), "{:?}", s.cost);
+    assert_eq!(s.tokens.output_tokens, 1000, "the conversation's tokens are its own");
+    let by_session = report(&home.catalog(), CostBy::Session, None).unwrap();
+    assert!((row(&by_session, &f).usd - (0.0452 + 0.012)).abs() < 1e-9, "the report agrees");
+}
+
+#[test]
 fn a_price_that_changed_is_applied_by_the_day_of_the_response() {
     let home = Home::new();
     let a = sid(9);

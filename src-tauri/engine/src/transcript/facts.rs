@@ -45,7 +45,7 @@ pub use usage::{RunSpend, UsageAccumulator};
 /// Bump whenever extraction changes: cached facts stamped with an older version are re-extracted
 /// exactly once.
 /// Cost is priced while scanning, so the bundled price table's fingerprint is part of it.
-pub const EXTRACTOR_VERSION: u32 = 9 ^ (crate::pricing::TABLE_FINGERPRINT << 8);
+pub const EXTRACTOR_VERSION: u32 = 10 ^ (crate::pricing::TABLE_FINGERPRINT << 8);
 
 pub use super::{PREVIEW_CHARS, preview_of};
 
@@ -216,6 +216,10 @@ pub struct FactsScanner {
     /// Code version cost (see [`TranscriptFacts::uncovered_spend`]).
     #[serde(default)]
     before_version: Option<Spend>,
+    /// The responses of the other side's lines (a 1.0.x main transcript's inline subagent runs):
+    /// not the conversation's, so not in its tokens, but paid for, so in its spend.
+    #[serde(default)]
+    side_usage: UsageAccumulator,
 }
 
 /// The resumed branch's corrections to file-order facts (see [`super::branches`]).
@@ -351,17 +355,7 @@ impl FactsScanner {
                 }
             }
             Some(role @ ("user" | "assistant")) => self.message_line(role == "user", l),
-            Some("cost-state") => {
-                if let Some(usd) = l.total_cost_usd.as_f64() {
-                    if self.facts.recorded_cost.is_none() {
-                        self.facts.uncovered_spend = self.before_version.take().unwrap_or_default();
-                    }
-                    self.facts.recorded_cost = Some(RecordedCost {
-                        total: crate::pricing::pico(usd),
-                        unknown_model: l.has_unknown_model_cost.is_true(),
-                    });
-                }
-            }
+            Some("cost-state") => self.note_cost_state(l),
             _ => {}
         }
     }
@@ -392,6 +386,9 @@ impl FactsScanner {
         }
         self.facts.has_messages = true;
         if side.unwrap_or(false) != self.facts.is_sidechain {
+            if !is_user {
+                self.price_side_line(l);
+            }
             return;
         }
         if let Some(u) = l.uuid.as_str().filter(|u| !u.is_empty()) {
@@ -407,12 +404,7 @@ impl FactsScanner {
             self.facts.cwd = Some(c);
         }
         if let Some(v) = non_empty(&l.version) {
-            // Another version resumed the session: what was spent so far is not in the figure
-            // of a first cost-state line that comes after (see `uncovered_spend`).
-            if self.facts.recorded_cost.is_none() && self.facts.version.as_ref() != Some(&v) {
-                self.before_version = Some(self.usage.spend());
-            }
-            self.facts.version = Some(v);
+            self.note_version(v);
         }
         if let Some(e) = l.entrypoint.as_str().filter(|e| !e.trim().is_empty()) {
             set_string(&mut self.facts.entrypoint, e);
@@ -452,7 +444,11 @@ impl FactsScanner {
             if model == Some("<synthetic>") {
                 return;
             }
-            let at = if meta { None } else { self.note_time(&l.timestamp) };
+            let at = if meta {
+                l.timestamp.as_str().and_then(crate::time::millis)
+            } else {
+                self.note_time(&l.timestamp)
+            };
             let day = at.map(crate::pricing::day_of_ms);
             let usage = msg.usage.0.as_ref();
             if self.usage.add(msg.id.as_str(), l.request_id.as_str(), model, day, usage) {
@@ -599,7 +595,7 @@ impl FactsScanner {
         let mut f = self.facts.clone();
         f.usage = self.usage.usage();
         f.tokens = self.usage.tokens();
-        f.spend = self.usage.spend();
+        f.spend = self.spend_so_far();
         for r in &self.runs {
             f.runs_spend.add(&r.spend);
         }

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::TranscriptFacts;
+use super::{FactLine, FactsScanner, RecordedCost, TranscriptFacts};
 use crate::model::{Cost, CostSource, TokenTotals, Usage};
 use crate::pricing::{PriceTable, Request, Spend};
 use crate::transcript::UsageRef;
@@ -95,6 +95,49 @@ impl Bill {
     fn charge(&self, spend: &mut Spend) {
         let model = self.model.as_deref().unwrap_or_default();
         spend.add_price(PriceTable::bundled().cost(model, self.day, &self.request));
+    }
+}
+
+impl FactsScanner {
+    /// A `cost-state` line: Claude Code's figure so far. The first one fixes what it does not
+    /// cover (see [`TranscriptFacts::uncovered_spend`]).
+    pub(super) fn note_cost_state(&mut self, l: &FactLine<'_>) {
+        let Some(usd) = l.total_cost_usd.as_f64() else { return };
+        if self.facts.recorded_cost.is_none() {
+            self.facts.uncovered_spend = self.before_version.take().unwrap_or_default();
+        }
+        self.facts.recorded_cost = Some(RecordedCost {
+            total: crate::pricing::pico(usd),
+            unknown_model: l.has_unknown_model_cost.is_true(),
+        });
+    }
+
+    /// A conversation line's Claude Code version: another version resumed the session, so what
+    /// was spent so far is not in the figure of a first cost-state line that comes after.
+    pub(super) fn note_version(&mut self, v: String) {
+        if self.facts.recorded_cost.is_none() && self.facts.version.as_ref() != Some(&v) {
+            self.before_version = Some(self.spend_so_far());
+        }
+        self.facts.version = Some(v);
+    }
+
+    /// An assistant line of the other side (see `side_usage`), priced on its UTC day.
+    pub(super) fn price_side_line(&mut self, l: &FactLine<'_>) {
+        let Some(msg) = l.message.0.as_ref() else { return };
+        let model = msg.model.as_str();
+        if model == Some("<synthetic>") {
+            return;
+        }
+        let day = l.timestamp.as_str().and_then(crate::time::millis).map(crate::pricing::day_of_ms);
+        let usage = msg.usage.0.as_ref();
+        self.side_usage.add(msg.id.as_str(), l.request_id.as_str(), model, day, usage);
+    }
+
+    /// What every response so far cost, both sides.
+    pub(super) fn spend_so_far(&self) -> Spend {
+        let mut s = self.usage.spend();
+        s.add(&self.side_usage.spend());
+        s
     }
 }
 
