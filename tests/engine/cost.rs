@@ -216,6 +216,25 @@ fn a_1_0_transcripts_inline_subagent_run_is_paid_for_but_not_the_conversations_t
 }
 
 #[test]
+fn a_session_whose_only_usage_is_a_subagent_runs_costs_that_run() {
+    use corral_engine::costs::{CostBy, report};
+    let home = Home::new();
+    let g = sid(13);
+    let main = write(&home, 13, &[user(&g, CWD, "u-1", "only delegate")]);
+    let runs = main.with_extension("").join("subagents");
+    std::fs::create_dir_all(&runs).unwrap();
+    let run = run_line(&g, "b1", "msg_r", "2026-12-01T10:00:00.000Z", 3000);
+    std::fs::write(runs.join("agent-b1.jsonl"), run + "\n").unwrap();
+    let (sessions, _) = all(&home, &home.data);
+    // 3000×2 per million, from the run alone; the conversation used no tokens of its own.
+    let s = sessions.iter().find(|s| s.session_id == g).unwrap();
+    assert!(close(s.cost, 0.006), "{:?}", s.cost);
+    assert_eq!(s.tokens.output_tokens + s.tokens.input_tokens, 0);
+    let by_session = report(&home.catalog(), CostBy::Session, None).unwrap();
+    assert!((row(&by_session, &g).usd - 0.006).abs() < 1e-9, "the report agrees");
+}
+
+#[test]
 fn a_price_that_changed_is_applied_by_the_day_of_the_response() {
     let home = Home::new();
     let a = sid(9);
