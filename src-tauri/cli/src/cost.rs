@@ -31,10 +31,9 @@ enum By {
     Job,
 }
 
+/// The engine's rule for a day, as a flag's parser (a bad day is a usage error, exit 2).
 fn day(text: &str) -> Result<String, String> {
-    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .map(|d| d.format("%Y-%m-%d").to_string())
-        .map_err(|_| format!("{text:?} is not a day (YYYY-MM-DD)"))
+    costs::parse_day(text).map_err(|e| e.to_string())
 }
 
 pub fn cost(catalog: &Catalog, a: &CostArgs, json: bool) -> Result<(), Error> {

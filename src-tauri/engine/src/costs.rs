@@ -89,7 +89,7 @@ pub struct CostReport {
 /// What every session of `catalog` cost, rolled up `by`, from UTC day `since` (`YYYY-MM-DD`).
 /// A `since` that is not a `YYYY-MM-DD` day is refused.
 pub fn report(catalog: &Catalog, by: CostBy, since: Option<&str>) -> Result<CostReport> {
-    let since = since.map(day).transpose()?;
+    let since = since.map(parse_day).transpose()?;
     let since = since.as_deref();
     let listing = catalog.all_sessions(ListOptions { limit: None, include_temp: true })?;
     let sessions: Vec<&SessionSummary> = listing
@@ -186,8 +186,8 @@ fn roll_up(
     rows.into_values().map(|(r, _)| r).collect()
 }
 
-/// `text` as a `YYYY-MM-DD` day (as written: comparisons are on the text).
-fn day(text: &str) -> Result<String> {
+/// `text` as a `YYYY-MM-DD` day (as written: comparisons are on the text), or `invalid-input`.
+pub fn parse_day(text: &str) -> Result<String> {
     chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
         .map(|d| d.format("%Y-%m-%d").to_string())
         .map_err(|_| Error::InvalidInput(format!("{text:?} is not a day (YYYY-MM-DD)")))

@@ -196,12 +196,17 @@ impl FileSpend {
 
     /// Every response once (its last chunk): model, day, what it used.
     fn into_responses(self) -> impl Iterator<Item = Response> {
-        self.responses.into_values().chain(self.loose).map(|(_, r)| r)
+        self.into_responses_before(u64::MAX)
     }
 
     /// The responses Claude Code's figures do not cover (see `uncovered`).
     fn into_uncovered(self) -> impl Iterator<Item = Response> {
         let before = self.uncovered;
+        self.into_responses_before(before)
+    }
+
+    /// The responses first seen before the `before`th.
+    fn into_responses_before(self, before: u64) -> impl Iterator<Item = Response> {
         self.responses
             .into_values()
             .chain(self.loose)

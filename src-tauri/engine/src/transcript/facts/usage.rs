@@ -60,8 +60,9 @@ pub struct RunSpend {
 impl TranscriptFacts {
     /// What the session cost at list price: Claude Code's own figure when it wrote one (it
     /// covers every request, subagents' included; the table prices what runs of older versions
-    /// spent before it, see [`TranscriptFacts::uncovered_spend`]), else the table's price of every response in
-    /// this file and in its subagents' runs — never both added. `None` when it made no request.
+    /// spent before it, see [`TranscriptFacts::uncovered_spend`]), else the table's price of
+    /// every response in this file and in its subagents' runs — never both added. `None` when it
+    /// made no request.
     pub fn cost(&self) -> Option<Cost> {
         if let Some(r) = &self.recorded_cost {
             let u = &self.uncovered_spend;
